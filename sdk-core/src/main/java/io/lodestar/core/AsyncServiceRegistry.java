@@ -1,0 +1,33 @@
+package io.lodestar.core;
+
+import io.lodestar.core.model.InstanceStatus;
+import io.lodestar.core.model.ServiceInstance;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The non-blocking twin of {@link ServiceRegistry}: same semantics, and the stages complete exceptionally with
+ * the same exceptions. Bad input fails the returned stage (it is never thrown from the call).
+ */
+public interface AsyncServiceRegistry {
+    /** @see ServiceRegistry#register(ServiceInstance) */
+    CompletionStage<Registration> register(ServiceInstance instance);
+
+    /** @see ServiceRegistry#renew(String, String) */
+    CompletionStage<Void> renew(String serviceId, String instanceId);
+
+    /** @see ServiceRegistry#deregister(String, String) */
+    CompletionStage<Boolean> deregister(String serviceId, String instanceId);
+
+    /** @see ServiceRegistry#setMetadata(String, String, Map) */
+    CompletionStage<ServiceInstance> setMetadata(String serviceId, String instanceId, Map<String, String> metadata);
+
+    /** @see ServiceRegistry#updateMetadata(String, String, Map, Set) */
+    CompletionStage<ServiceInstance> updateMetadata(String serviceId, String instanceId, Map<String, String> put,
+                                                    Set<String> remove);
+
+    /** @see ServiceRegistry#setStatus(String, String, InstanceStatus) */
+    CompletionStage<ServiceInstance> setStatus(String serviceId, String instanceId, InstanceStatus status);
+}

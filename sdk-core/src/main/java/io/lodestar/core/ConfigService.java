@@ -1,0 +1,98 @@
+package io.lodestar.core;
+
+import io.lodestar.core.model.ConfigEntry;
+import io.lodestar.core.model.ConfigFormat;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Versioned configuration entries. Reads come from a local view kept current by PubSub; writes are atomic Redis
+ * scripts that bump the entry's version, keep a bounded history and announce the change.
+ *
+ * <p>All methods throw {@link InvalidArgumentException} for bad input and {@link UnavailableException} when Redis
+ * is needed and cannot be reached.
+ */
+public interface ConfigService {
+    /**
+     * @param configId the config id
+     * @return the current entry, if any (from the local view; the first read of an id loads it)
+     */
+    Optional<ConfigEntry> get(String configId);
+
+    /**
+     * Sets the content. Setting the same content and format again is a no-op: no new version, no event.
+     *
+     * @param configId the config id
+     * @param content  the content
+     * @param format   the format hint
+     * @return the current entry after the call
+     */
+    ConfigEntry set(String configId, String content, ConfigFormat format);
+
+    /**
+     * Sets the content only if the current version is {@code expectedVersion} (0 = only if absent).
+     *
+     * @param configId        the config id
+     * @param content         the content
+     * @param format          the format hint
+     * @param expectedVersion the version the caller last read
+     * @return the current entry after the call
+     * @throws ConflictException when the current version is another one; it carries that version
+     */
+    ConfigEntry compareAndSet(String configId, String content, ConfigFormat format, long expectedVersion);
+
+    /**
+     * Removes the entry; its history stays, so it can be rolled back.
+     *
+     * @param configId the config id
+     * @return true if it existed
+     */
+    boolean remove(String configId);
+
+    /** @return the ids of the entries that currently exist in the namespace (read from Redis) */
+    Set<String> list();
+
+    /**
+     * @param configId the config id
+     * @return the kept versions, newest first (bounded by the configured history limit)
+     */
+    List<ConfigEntry> history(String configId);
+
+    /**
+     * @param configId the config id
+     * @param version  a version number
+     * @return that version, if still kept in history
+     */
+    Optional<ConfigEntry> getVersion(String configId, long version);
+
+    /**
+     * Makes an older version's content current again, as a new version. Works after a remove.
+     *
+     * @param configId the config id
+     * @param version  the version to restore
+     * @return the new current entry
+     * @throws NotFoundException when that version is not (or no longer) in history
+     */
+    ConfigEntry rollback(String configId, long version);
+
+    /**
+     * @param configId the config id
+     * @param listener called once per version, in order, on a Lodestar thread
+     * @return the subscription; close it to stop
+     */
+    Subscription subscribe(String configId, ConfigListener listener);
+
+    /**
+     * @param listener called for every change of every config of the namespace
+     * @return the subscription; close it to stop
+     */
+    Subscription subscribeAll(ConfigListener listener);
+
+    /** @return how current the local config view is */
+    ViewStatus status();
+
+    /** @return the same operations, non-blocking */
+    AsyncConfigService async();
+}

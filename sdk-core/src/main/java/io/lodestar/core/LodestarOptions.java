@@ -1,0 +1,231 @@
+package io.lodestar.core;
+
+import io.lodestar.core.model.Namespace;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Immutable client options. Build with {@link #builder(String)}; every unset option has the documented default,
+ * and {@link Builder#build()} reports every invalid option at once.
+ */
+public final class LodestarOptions {
+    /** Default {@link Builder#commandTimeout(Duration)}. */
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
+    /** Default {@link Builder#sweepInterval(Duration)}. */
+    public static final Duration DEFAULT_SWEEP_INTERVAL = Duration.ofSeconds(5);
+    /** Default {@link Builder#reconcileInterval(Duration)}. */
+    public static final Duration DEFAULT_RECONCILE_INTERVAL = Duration.ofSeconds(60);
+    /** Default {@link Builder#idleViewTimeout(Duration)}. */
+    public static final Duration DEFAULT_IDLE_VIEW_TIMEOUT = Duration.ofMinutes(10);
+    /** Default {@link Builder#configHistoryLimit(int)}. */
+    public static final int DEFAULT_CONFIG_HISTORY_LIMIT = 20;
+    /** Default {@link Builder#clientName(String)}. */
+    public static final String DEFAULT_CLIENT_NAME = "lodestar";
+
+    private final String redisUri;
+    private final Namespace namespace;
+    private final Duration commandTimeout;
+    private final Duration sweepInterval;
+    private final Duration reconcileInterval;
+    private final Duration idleViewTimeout;
+    private final int configHistoryLimit;
+    private final Path configSnapshotDirectory;
+    private final boolean deregisterOnClose;
+    private final String clientName;
+
+    private LodestarOptions(Builder builder) {
+        this.redisUri = builder.redisUri;
+        this.namespace = Namespace.of(builder.namespace);
+        this.commandTimeout = builder.commandTimeout;
+        this.sweepInterval = builder.sweepInterval;
+        this.reconcileInterval = builder.reconcileInterval;
+        this.idleViewTimeout = builder.idleViewTimeout;
+        this.configHistoryLimit = builder.configHistoryLimit;
+        this.configSnapshotDirectory = builder.configSnapshotDirectory;
+        this.deregisterOnClose = builder.deregisterOnClose;
+        this.clientName = builder.clientName;
+    }
+
+    /**
+     * @param redisUri where Redis is; see {@link Lodestar#connect(String)} for the forms
+     * @return a builder with every other option at its default
+     */
+    public static Builder builder(String redisUri) {
+        return new Builder(redisUri);
+    }
+
+    /** @return the Redis URI, secrets included: never log it, use {@link #redactedRedisUri()} */
+    public String redisUri() {
+        return redisUri;
+    }
+
+    /** @return the Redis URI with any user info replaced by {@code ***} */
+    public String redactedRedisUri() {
+        return redact(redisUri);
+    }
+
+    /** @return the namespace (default {@code default}) */
+    public Namespace namespace() {
+        return namespace;
+    }
+
+    /** @return how long one Redis command may take before it fails (default 5 s) */
+    public Duration commandTimeout() {
+        return commandTimeout;
+    }
+
+    /** @return how often this client sweeps expired instances (default 5 s) */
+    public Duration sweepInterval() {
+        return sweepInterval;
+    }
+
+    /** @return how often a view compares its revisions with Redis as a last line of defence (default 60 s) */
+    public Duration reconcileInterval() {
+        return reconcileInterval;
+    }
+
+    /** @return after how long without reads a view drops a service it holds (default 10 min) */
+    public Duration idleViewTimeout() {
+        return idleViewTimeout;
+    }
+
+    /** @return how many versions of a config are kept (default 20) */
+    public int configHistoryLimit() {
+        return configHistoryLimit;
+    }
+
+    /** @return where the last good config contents are kept on disk, if anywhere */
+    public Optional<Path> configSnapshotDirectory() {
+        return Optional.ofNullable(configSnapshotDirectory);
+    }
+
+    /** @return whether {@link LodestarClient#close()} deregisters this client's instances (default true) */
+    public boolean deregisterOnClose() {
+        return deregisterOnClose;
+    }
+
+    /** @return the prefix of this client's Redis connection names (CLIENT SETNAME); default {@code lodestar} */
+    public String clientName() {
+        return clientName;
+    }
+
+    @Override
+    public String toString() {
+        return "LodestarOptions[redisUri=" + redactedRedisUri() + ", namespace=" + namespace + ", commandTimeout="
+                + commandTimeout + ", sweepInterval=" + sweepInterval + ", reconcileInterval=" + reconcileInterval
+                + ", idleViewTimeout=" + idleViewTimeout + ", configHistoryLimit=" + configHistoryLimit
+                + ", configSnapshotDirectory=" + configSnapshotDirectory + ", deregisterOnClose=" + deregisterOnClose
+                + ", clientName=" + clientName + "]";
+    }
+
+    /**
+     * Hides user name and password in a Redis URI, e.g. {@code redis://***@host:6379}. Also hides a
+     * {@code password=} query parameter.
+     *
+     * @param uri a Redis URI, or null
+     * @return the URI without secrets
+     */
+    public static String redact(String uri) {
+        if (uri == null) {
+            return null;
+        }
+        String redacted = uri.replaceAll("(?<=://)[^@/]*@", "***@");
+        return redacted.replaceAll("(?i)(password=)[^&#]*", "$1***");
+    }
+
+    /** Builds {@link LodestarOptions}. */
+    public static final class Builder {
+        private final String redisUri;
+        private String namespace = Namespace.DEFAULT.name();
+        private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+        private Duration sweepInterval = DEFAULT_SWEEP_INTERVAL;
+        private Duration reconcileInterval = DEFAULT_RECONCILE_INTERVAL;
+        private Duration idleViewTimeout = DEFAULT_IDLE_VIEW_TIMEOUT;
+        private int configHistoryLimit = DEFAULT_CONFIG_HISTORY_LIMIT;
+        private Path configSnapshotDirectory;
+        private boolean deregisterOnClose = true;
+        private String clientName = DEFAULT_CLIENT_NAME;
+
+        private Builder(String redisUri) {
+            this.redisUri = redisUri;
+        }
+
+        /** @return this builder with the namespace set */
+        public Builder namespace(String namespace) {
+            this.namespace = namespace;
+            return this;
+        }
+
+        /** @return this builder with the command timeout set */
+        public Builder commandTimeout(Duration commandTimeout) {
+            this.commandTimeout = commandTimeout;
+            return this;
+        }
+
+        /** @return this builder with the sweep interval set */
+        public Builder sweepInterval(Duration sweepInterval) {
+            this.sweepInterval = sweepInterval;
+            return this;
+        }
+
+        /** @return this builder with the reconcile interval set */
+        public Builder reconcileInterval(Duration reconcileInterval) {
+            this.reconcileInterval = reconcileInterval;
+            return this;
+        }
+
+        /** @return this builder with the idle view timeout set */
+        public Builder idleViewTimeout(Duration idleViewTimeout) {
+            this.idleViewTimeout = idleViewTimeout;
+            return this;
+        }
+
+        /** @return this builder with the config history limit set */
+        public Builder configHistoryLimit(int configHistoryLimit) {
+            this.configHistoryLimit = configHistoryLimit;
+            return this;
+        }
+
+        /** @return this builder with the config snapshot directory set (null = none) */
+        public Builder configSnapshotDirectory(Path configSnapshotDirectory) {
+            this.configSnapshotDirectory = configSnapshotDirectory;
+            return this;
+        }
+
+        /** @return this builder with deregistration on close on or off */
+        public Builder deregisterOnClose(boolean deregisterOnClose) {
+            this.deregisterOnClose = deregisterOnClose;
+            return this;
+        }
+
+        /** @return this builder with the connection name prefix set */
+        public Builder clientName(String clientName) {
+            this.clientName = clientName;
+            return this;
+        }
+
+        /**
+         * @return the options
+         * @throws InvalidArgumentException naming every invalid option
+         */
+        public LodestarOptions build() {
+            Validation.collector()
+                    .check(redisUri != null && redisUri.matches("(?i)(redis|rediss|redis-sentinel|rediss-sentinel"
+                                    + "|redis-cluster|rediss-cluster|redis-socket)://.+"), "redisUri", redact(redisUri),
+                            "a URI of the form redis://, rediss://, redis-sentinel://, redis-cluster:// or"
+                                    + " rediss-cluster:// with a host")
+                    .namespace("namespace", namespace)
+                    .positive("commandTimeout", commandTimeout)
+                    .positive("sweepInterval", sweepInterval)
+                    .positive("reconcileInterval", reconcileInterval)
+                    .positive("idleViewTimeout", idleViewTimeout)
+                    .range("configHistoryLimit", configHistoryLimit, Validation.MIN_HISTORY, Validation.MAX_HISTORY)
+                    .check(clientName != null && clientName.matches("[A-Za-z0-9._-]{1,32}"), "clientName",
+                            clientName, "1-32 characters of [A-Za-z0-9._-]")
+                    .throwIfInvalid();
+            return new LodestarOptions(this);
+        }
+    }
+}

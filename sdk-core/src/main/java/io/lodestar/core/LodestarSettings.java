@@ -1,0 +1,145 @@
+package io.lodestar.core;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The settings model as a mutable bean, for property binding: Spring Boot and Micronaut subclass it and add only
+ * their annotations. Defaults equal {@link LodestarOptions}'; {@link #toOptions()} validates every field at once.
+ */
+public class LodestarSettings {
+    private String redisUri;
+    private String namespace = "default";
+    private Duration commandTimeout = LodestarOptions.DEFAULT_COMMAND_TIMEOUT;
+    private Duration sweepInterval = LodestarOptions.DEFAULT_SWEEP_INTERVAL;
+    private Duration reconcileInterval = LodestarOptions.DEFAULT_RECONCILE_INTERVAL;
+    private Duration idleViewTimeout = LodestarOptions.DEFAULT_IDLE_VIEW_TIMEOUT;
+    private int configHistoryLimit = LodestarOptions.DEFAULT_CONFIG_HISTORY_LIMIT;
+    private Path configSnapshotDirectory;
+    private boolean deregisterOnClose = true;
+    private String clientName = LodestarOptions.DEFAULT_CLIENT_NAME;
+
+    /**
+     * @return validated, immutable options
+     * @throws InvalidArgumentException naming every invalid setting
+     */
+    public LodestarOptions toOptions() {
+        return LodestarOptions.builder(redisUri)
+                .namespace(namespace)
+                .commandTimeout(commandTimeout)
+                .sweepInterval(sweepInterval)
+                .reconcileInterval(reconcileInterval)
+                .idleViewTimeout(idleViewTimeout)
+                .configHistoryLimit(configHistoryLimit)
+                .configSnapshotDirectory(configSnapshotDirectory)
+                .deregisterOnClose(deregisterOnClose)
+                .clientName(clientName)
+                .build();
+    }
+
+    /** @return the Redis URI (secret: never log it) */
+    public String getRedisUri() {
+        return redisUri;
+    }
+
+    /** @param redisUri the Redis URI */
+    public void setRedisUri(String redisUri) {
+        this.redisUri = redisUri;
+    }
+
+    /** @return the namespace */
+    public String getNamespace() {
+        return namespace;
+    }
+
+    /** @param namespace the namespace */
+    public void setNamespace(String namespace) {
+        this.namespace = namespace;
+    }
+
+    /** @return the command timeout */
+    public Duration getCommandTimeout() {
+        return commandTimeout;
+    }
+
+    /** @param commandTimeout the command timeout */
+    public void setCommandTimeout(Duration commandTimeout) {
+        this.commandTimeout = commandTimeout;
+    }
+
+    /** @return the sweep interval */
+    public Duration getSweepInterval() {
+        return sweepInterval;
+    }
+
+    /** @param sweepInterval the sweep interval */
+    public void setSweepInterval(Duration sweepInterval) {
+        this.sweepInterval = sweepInterval;
+    }
+
+    /** @return the reconcile interval */
+    public Duration getReconcileInterval() {
+        return reconcileInterval;
+    }
+
+    /** @param reconcileInterval the reconcile interval */
+    public void setReconcileInterval(Duration reconcileInterval) {
+        this.reconcileInterval = reconcileInterval;
+    }
+
+    /** @return the idle view timeout */
+    public Duration getIdleViewTimeout() {
+        return idleViewTimeout;
+    }
+
+    /** @param idleViewTimeout the idle view timeout */
+    public void setIdleViewTimeout(Duration idleViewTimeout) {
+        this.idleViewTimeout = idleViewTimeout;
+    }
+
+    /** @return the config history limit */
+    public int getConfigHistoryLimit() {
+        return configHistoryLimit;
+    }
+
+    /** @param configHistoryLimit the config history limit */
+    public void setConfigHistoryLimit(int configHistoryLimit) {
+        this.configHistoryLimit = configHistoryLimit;
+    }
+
+    /** @return the config snapshot directory, or null */
+    public Path getConfigSnapshotDirectory() {
+        return configSnapshotDirectory;
+    }
+
+    /** @param configSnapshotDirectory the config snapshot directory, or null */
+    public void setConfigSnapshotDirectory(Path configSnapshotDirectory) {
+        this.configSnapshotDirectory = configSnapshotDirectory;
+    }
+
+    /** @return whether close deregisters */
+    public boolean isDeregisterOnClose() {
+        return deregisterOnClose;
+    }
+
+    /** @param deregisterOnClose whether close deregisters */
+    public void setDeregisterOnClose(boolean deregisterOnClose) {
+        this.deregisterOnClose = deregisterOnClose;
+    }
+
+    /** @return the connection name prefix */
+    public String getClientName() {
+        return clientName;
+    }
+
+    /** @param clientName the connection name prefix */
+    public void setClientName(String clientName) {
+        this.clientName = clientName;
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[redisUri=" + LodestarOptions.redact(redisUri) + ", namespace="
+                + namespace + "]";
+    }
+}

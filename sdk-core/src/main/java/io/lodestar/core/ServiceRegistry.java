@@ -1,0 +1,81 @@
+package io.lodestar.core;
+
+import io.lodestar.core.model.InstanceStatus;
+import io.lodestar.core.model.ServiceInstance;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Writes to the service registry. Every write is one atomic Redis script that bumps the service's revision and
+ * announces the change; the same client's views see the change as soon as the call returns.
+ *
+ * <p>All methods throw {@link InvalidArgumentException} for bad input, {@link UnavailableException} when Redis
+ * cannot be reached (fast, not after a long wait) and {@link ScriptException} when Redis refuses the script.
+ */
+public interface ServiceRegistry {
+    /**
+     * Registers (or re-registers, replacing) an instance. An ephemeral one is then renewed by this client until
+     * the registration is closed.
+     *
+     * @param instance the instance
+     * @return the registration; close it to deregister
+     */
+    Registration register(ServiceInstance instance);
+
+    /**
+     * Extends an ephemeral instance's deadline by its TTL. Renewals publish no event. If the instance expired
+     * meanwhile and this client registered it, it is registered again.
+     *
+     * @param serviceId  the service
+     * @param instanceId the instance
+     * @throws NotFoundException when the instance is not registered and this client does not own it
+     */
+    void renew(String serviceId, String instanceId);
+
+    /**
+     * Removes an instance and stops renewing it.
+     *
+     * @param serviceId  the service
+     * @param instanceId the instance
+     * @return true if it was registered
+     */
+    boolean deregister(String serviceId, String instanceId);
+
+    /**
+     * Replaces an instance's whole metadata.
+     *
+     * @param serviceId  the service
+     * @param instanceId the instance
+     * @param metadata   the new metadata (empty to clear)
+     * @return the instance after the change
+     * @throws NotFoundException when the instance is not registered
+     */
+    ServiceInstance setMetadata(String serviceId, String instanceId, Map<String, String> metadata);
+
+    /**
+     * Adds, replaces and removes some metadata entries, atomically.
+     *
+     * @param serviceId  the service
+     * @param instanceId the instance
+     * @param put        entries to add or replace
+     * @param remove     keys to remove
+     * @return the instance after the change
+     * @throws NotFoundException when the instance is not registered
+     */
+    ServiceInstance updateMetadata(String serviceId, String instanceId, Map<String, String> put, Set<String> remove);
+
+    /**
+     * Changes an instance's status (e.g. take it {@link InstanceStatus#OUT_OF_SERVICE} before a shutdown).
+     *
+     * @param serviceId  the service
+     * @param instanceId the instance
+     * @param status     the new status
+     * @return the instance after the change
+     * @throws NotFoundException when the instance is not registered
+     */
+    ServiceInstance setStatus(String serviceId, String instanceId, InstanceStatus status);
+
+    /** @return the same operations, non-blocking */
+    AsyncServiceRegistry async();
+}

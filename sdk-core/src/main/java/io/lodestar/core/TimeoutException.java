@@ -1,0 +1,24 @@
+package io.lodestar.core;
+
+import java.time.Duration;
+
+/** Redis did not answer within the configured command timeout. */
+public class TimeoutException extends UnavailableException {
+    private static final long serialVersionUID = 1L;
+    private final Duration timeout;
+
+    /**
+     * @param operation what was attempted, e.g. {@code "register orders/orders-1"}
+     * @param timeout   the bound that was exceeded
+     * @param cause     the client failure
+     */
+    public TimeoutException(String operation, Duration timeout, Throwable cause) {
+        super(operation + " timed out after " + timeout.toMillis() + " ms", cause);
+        this.timeout = timeout;
+    }
+
+    /** @return the bound that was exceeded */
+    public Duration timeout() {
+        return timeout;
+    }
+}

@@ -1,0 +1,300 @@
+package io.lodestar.core;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Every input rule of Lodestar, in one place. The limits are public constants so that documentation, tests and
+ * callers can refer to them; every check reports {@code "<field> must be <rule>, but was <value>"}.
+ *
+ * <p>Use the static {@code require…} methods for a single value, or {@link #collector()} to check several
+ * fields and report all broken rules at once.
+ */
+public final class Validation {
+    /** Longest namespace name. */
+    public static final int MAX_NAMESPACE_LENGTH = 64;
+    /** Longest service, instance or config id. */
+    public static final int MAX_ID_LENGTH = 128;
+    /** Longest host name (the DNS limit). */
+    public static final int MAX_HOST_LENGTH = 253;
+    /** Lowest and highest instance weight; 0 means "registered but never chosen". */
+    public static final int MIN_WEIGHT = 0, MAX_WEIGHT = 10_000;
+    /** The weight an instance gets when none is given. */
+    public static final int DEFAULT_WEIGHT = 100;
+    /** Shortest and longest time-to-live of an ephemeral instance. */
+    public static final Duration MIN_TTL = Duration.ofSeconds(1), MAX_TTL = Duration.ofDays(1);
+    /** The TTL an instance gets when none is given. */
+    public static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
+    /** Most metadata entries on one instance. */
+    public static final int MAX_METADATA_ENTRIES = 64;
+    /** Longest metadata key. */
+    public static final int MAX_METADATA_KEY_LENGTH = 128;
+    /** Longest metadata value. */
+    public static final int MAX_METADATA_VALUE_LENGTH = 1024;
+    /** Largest config content, in UTF-8 bytes (1 MiB). */
+    public static final int MAX_CONFIG_CONTENT_BYTES = 1024 * 1024;
+    /** Fewest and most config versions kept in history. */
+    public static final int MIN_HISTORY = 1, MAX_HISTORY = 1000;
+
+    private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+    private static final Pattern SERVICE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+    private static final Pattern INSTANCE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]*");
+    private static final Pattern CONFIG_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]*");
+    private static final Pattern METADATA_KEY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]*");
+    private static final Pattern HOST = Pattern.compile("[^\\s{}]+");
+
+    static final String NAMESPACE_RULE = "1-" + MAX_NAMESPACE_LENGTH
+            + " characters of [A-Za-z0-9._-], starting with a letter or digit";
+    static final String SERVICE_ID_RULE = "1-" + MAX_ID_LENGTH
+            + " characters of [A-Za-z0-9._-], starting with a letter or digit";
+    static final String INSTANCE_ID_RULE = "1-" + MAX_ID_LENGTH
+            + " characters of [A-Za-z0-9._:@-], starting with a letter or digit";
+    static final String CONFIG_ID_RULE = "1-" + MAX_ID_LENGTH
+            + " characters of [A-Za-z0-9._/-], starting with a letter or digit";
+    static final String METADATA_KEY_RULE = "1-" + MAX_METADATA_KEY_LENGTH
+            + " characters of [A-Za-z0-9._/-], starting with a letter or digit";
+
+    private Validation() {
+    }
+
+    /** @return a collector that gathers the violations of several checks */
+    public static Collector collector() {
+        return new Collector();
+    }
+
+    /**
+     * @param namespace the namespace name
+     * @return the name, when valid
+     * @throws InvalidArgumentException when it breaks {@value #MAX_NAMESPACE_LENGTH}-character or charset rules
+     */
+    public static String requireNamespace(String namespace) {
+        return collector().namespace("namespace", namespace).throwIfInvalid(namespace);
+    }
+
+    /**
+     * @param serviceId a service id
+     * @return the id, when valid
+     * @throws InvalidArgumentException when it is null, empty, too long or has a character outside the set
+     */
+    public static String requireServiceId(String serviceId) {
+        return collector().serviceId("serviceId", serviceId).throwIfInvalid(serviceId);
+    }
+
+    /**
+     * @param instanceId an instance id
+     * @return the id, when valid
+     * @throws InvalidArgumentException when it is null, empty, too long or has a character outside the set
+     */
+    public static String requireInstanceId(String instanceId) {
+        return collector().instanceId("instanceId", instanceId).throwIfInvalid(instanceId);
+    }
+
+    /**
+     * @param configId a config id
+     * @return the id, when valid
+     * @throws InvalidArgumentException when it is null, empty, too long or has a character outside the set
+     */
+    public static String requireConfigId(String configId) {
+        return collector().configId("configId", configId).throwIfInvalid(configId);
+    }
+
+    /**
+     * @param content config content
+     * @return the content, when valid
+     * @throws InvalidArgumentException when it is null or larger than {@value #MAX_CONFIG_CONTENT_BYTES} bytes
+     */
+    public static String requireConfigContent(String content) {
+        return collector().configContent("content", content).throwIfInvalid(content);
+    }
+
+    /**
+     * @param field the argument's name for the message
+     * @param value the value
+     * @param <T>   its type
+     * @return the value, when not null
+     * @throws InvalidArgumentException when it is null
+     */
+    public static <T> T requireNonNull(String field, T value) {
+        return collector().notNull(field, value).throwIfInvalid(value);
+    }
+
+    /**
+     * Shows a value in a message: quoted, shortened to 64 characters, {@code null} as {@code null}.
+     *
+     * @param value any value
+     * @return its printable form
+     */
+    public static String show(Object value) {
+        if (value == null) {
+            return "null";
+        }
+        String text = value.toString();
+        if (text.length() > 64) {
+            text = text.substring(0, 61) + "...(" + text.length() + " chars)";
+        }
+        return value instanceof CharSequence ? "'" + text + "'" : text;
+    }
+
+    /** Gathers the violations of several checks, so one exception reports every broken rule. */
+    public static final class Collector {
+        private final List<Violation> violations = new ArrayList<>();
+
+        private Collector() {
+        }
+
+        /**
+         * Records a violation unconditionally.
+         *
+         * @param field the field
+         * @param value the offending value
+         * @param rule  what it must be
+         * @return this collector
+         */
+        public Collector add(String field, Object value, String rule) {
+            violations.add(new Violation(field, show(value), rule));
+            return this;
+        }
+
+        /**
+         * Records a violation when {@code ok} is false.
+         *
+         * @param ok    whether the rule holds
+         * @param field the field
+         * @param value the value
+         * @param rule  what it must be
+         * @return this collector
+         */
+        public Collector check(boolean ok, String field, Object value, String rule) {
+            return ok ? this : add(field, value, rule);
+        }
+
+        /** @return this collector, with a violation when {@code value} is null */
+        public Collector notNull(String field, Object value) {
+            return check(value != null, field, value, "non-null");
+        }
+
+        /** @return this collector, with a violation when {@code value} is not a valid namespace */
+        public Collector namespace(String field, String value) {
+            return matches(field, value, NAMESPACE, MAX_NAMESPACE_LENGTH, NAMESPACE_RULE);
+        }
+
+        /** @return this collector, with a violation when {@code value} is not a valid service id */
+        public Collector serviceId(String field, String value) {
+            return matches(field, value, SERVICE_ID, MAX_ID_LENGTH, SERVICE_ID_RULE);
+        }
+
+        /** @return this collector, with a violation when {@code value} is not a valid instance id */
+        public Collector instanceId(String field, String value) {
+            return matches(field, value, INSTANCE_ID, MAX_ID_LENGTH, INSTANCE_ID_RULE);
+        }
+
+        /** @return this collector, with a violation when {@code value} is not a valid config id */
+        public Collector configId(String field, String value) {
+            return matches(field, value, CONFIG_ID, MAX_ID_LENGTH, CONFIG_ID_RULE);
+        }
+
+        /** @return this collector, with a violation when {@code value} is not a usable host name or address */
+        public Collector host(String field, String value) {
+            return check(value != null && value.length() <= MAX_HOST_LENGTH && HOST.matcher(value).matches(),
+                    field, value, "a host name or IP address of 1-" + MAX_HOST_LENGTH
+                            + " characters without whitespace or braces");
+        }
+
+        /** @return this collector, with a violation when {@code value} is not a TCP port */
+        public Collector port(String field, int value) {
+            return check(value >= 1 && value <= 65_535, field, value, "between 1 and 65535");
+        }
+
+        /** @return this collector, with a violation when {@code value} is outside the weight range */
+        public Collector weight(String field, int value) {
+            return check(value >= MIN_WEIGHT && value <= MAX_WEIGHT, field, value,
+                    "between " + MIN_WEIGHT + " and " + MAX_WEIGHT);
+        }
+
+        /** @return this collector, with a violation when {@code value} is not an ephemeral TTL */
+        public Collector ttl(String field, Duration value) {
+            return check(value != null && value.compareTo(MIN_TTL) >= 0 && value.compareTo(MAX_TTL) <= 0, field,
+                    value, "between " + MIN_TTL + " and " + MAX_TTL);
+        }
+
+        /**
+         * @param field the field
+         * @param value the duration
+         * @return this collector, with a violation when {@code value} is null, zero or negative
+         */
+        public Collector positive(String field, Duration value) {
+            return check(value != null && !value.isNegative() && !value.isZero(), field, value, "positive");
+        }
+
+        /**
+         * @param field the field
+         * @param value the number
+         * @param min   lowest allowed
+         * @param max   highest allowed
+         * @return this collector, with a violation when {@code value} is outside {@code [min, max]}
+         */
+        public Collector range(String field, long value, long min, long max) {
+            return check(value >= min && value <= max, field, value, "between " + min + " and " + max);
+        }
+
+        /** @return this collector, with violations for every broken metadata rule */
+        public Collector metadata(String field, Map<String, String> value) {
+            if (value == null) {
+                return notNull(field, null);
+            }
+            check(value.size() <= MAX_METADATA_ENTRIES, field + ".size", value.size(),
+                    "at most " + MAX_METADATA_ENTRIES + " entries");
+            value.forEach((key, entry) -> {
+                matches(field + " key", key, METADATA_KEY, MAX_METADATA_KEY_LENGTH, METADATA_KEY_RULE);
+                check(entry != null && entry.length() <= MAX_METADATA_VALUE_LENGTH, field + "[" + key + "]",
+                        entry, "non-null and at most " + MAX_METADATA_VALUE_LENGTH + " characters");
+            });
+            return this;
+        }
+
+        /** @return this collector, with a violation when {@code value} is null or over the size limit */
+        public Collector configContent(String field, String value) {
+            if (value == null) {
+                return notNull(field, null);
+            }
+            int bytes = value.length() > MAX_CONFIG_CONTENT_BYTES / 3
+                    ? value.getBytes(StandardCharsets.UTF_8).length : value.length();
+            return check(bytes <= MAX_CONFIG_CONTENT_BYTES, field, bytes + " bytes",
+                    "at most " + MAX_CONFIG_CONTENT_BYTES + " bytes of UTF-8");
+        }
+
+        private Collector matches(String field, String value, Pattern pattern, int maxLength, String rule) {
+            return check(value != null && !value.isEmpty() && value.length() <= maxLength
+                    && pattern.matcher(value).matches(), field, value, rule);
+        }
+
+        /** @return the violations gathered so far */
+        public List<Violation> violations() {
+            return List.copyOf(violations);
+        }
+
+        /**
+         * @throws InvalidArgumentException when any check failed, naming all of them
+         */
+        public void throwIfInvalid() {
+            if (!violations.isEmpty()) {
+                throw new InvalidArgumentException(violations);
+            }
+        }
+
+        /**
+         * @param value returned when every check passed
+         * @param <T>   its type
+         * @return {@code value}
+         * @throws InvalidArgumentException when any check failed, naming all of them
+         */
+        public <T> T throwIfInvalid(T value) {
+            throwIfInvalid();
+            return value;
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package io.lodestar.core;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * How current a local view is. A view is stale while it cannot hear from Redis: it keeps serving the last known
+ * data, and says so here.
+ *
+ * @param stale            true while the view is disconnected from Redis (or has not loaded yet)
+ * @param staleFor         how long it has been stale ({@link Duration#ZERO} when not stale)
+ * @param lastSyncAt       when the view last heard from Redis (a load, an event or a reconcile); null if never
+ * @param restoredFromDisk true when some data was served from the local snapshot directory because Redis
+ *                         could not be reached at startup
+ */
+public record ViewStatus(boolean stale, Duration staleFor, Instant lastSyncAt, boolean restoredFromDisk) {
+}

@@ -1,0 +1,13 @@
+package io.lodestar.core.event;
+
+import io.lodestar.core.model.ServiceInstance;
+
+/**
+ * An instance joined a service (first registration, or again after it had expired or been deregistered).
+ *
+ * @param serviceId the service
+ * @param revision  the service revision of this change
+ * @param instance  the instance as registered
+ */
+public record InstanceRegistered(String serviceId, long revision, ServiceInstance instance) implements ServiceEvent {
+}

@@ -1,0 +1,15 @@
+package io.lodestar.core.event;
+
+import io.lodestar.core.model.ServiceInstance;
+
+/**
+ * An instance that stays registered changed: metadata, status, weight, address or TTL.
+ *
+ * @param serviceId the service
+ * @param revision  the service revision of this change
+ * @param previous  the instance before the change, when the view knew it ({@code null} otherwise)
+ * @param instance  the instance after the change
+ */
+public record InstanceUpdated(String serviceId, long revision, ServiceInstance previous, ServiceInstance instance)
+        implements ServiceEvent {
+}

@@ -1,0 +1,183 @@
+package io.lodestar.core.model;
+
+import io.lodestar.core.Validation;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One running instance of a service, as registered and as discovered. Immutable.
+ *
+ * <p>An instance is <em>ephemeral</em> when it has a {@link #ttl()}: it must be renewed within that time or it
+ * expires (the SDK renews what it registers). A {@link Duration#ZERO} TTL makes it <em>persistent</em>: it stays
+ * until deregistered.
+ *
+ * @param serviceId    the service it belongs to
+ * @param instanceId   unique within the service
+ * @param host         host name or IP address
+ * @param port         TCP port, 1-65535
+ * @param secure       whether it speaks TLS ({@code https} rather than {@code http})
+ * @param weight       relative share of traffic, 0-10000; 0 = never chosen by weighted balancers
+ * @param status       its own readiness
+ * @param metadata     free key/value pairs (zone, version, canary...), sorted by key, unmodifiable
+ * @param ttl          time to live for an ephemeral instance, {@link Duration#ZERO} for a persistent one
+ * @param registeredAt when Redis accepted the registration (Redis time); {@code null} before registration
+ */
+public record ServiceInstance(String serviceId, String instanceId, String host, int port, boolean secure, int weight,
+                              InstanceStatus status, Map<String, String> metadata, Duration ttl,
+                              Instant registeredAt) {
+
+    /**
+     * Validates every field and freezes the metadata.
+     *
+     * @throws io.lodestar.core.InvalidArgumentException naming every broken rule
+     */
+    public ServiceInstance {
+        var checks = Validation.collector()
+                .serviceId("serviceId", serviceId)
+                .instanceId("instanceId", instanceId)
+                .host("host", host)
+                .port("port", port)
+                .weight("weight", weight)
+                .notNull("status", status)
+                .metadata("metadata", metadata)
+                .notNull("ttl", ttl);
+        if (ttl != null && !ttl.isZero()) {
+            checks.ttl("ttl", ttl);
+        }
+        checks.throwIfInvalid();
+        metadata = Collections.unmodifiableMap(new TreeMap<>(metadata));
+    }
+
+    /**
+     * Starts a builder with the defaults: weight {@value Validation#DEFAULT_WEIGHT}, status UP, no metadata,
+     * ephemeral with a TTL of {@link Validation#DEFAULT_TTL} (so a crashed process's instances go away).
+     *
+     * @param serviceId  the service
+     * @param instanceId the instance id, unique within the service
+     * @return a builder
+     */
+    public static Builder builder(String serviceId, String instanceId) {
+        return new Builder(serviceId, instanceId);
+    }
+
+    /** @return a builder pre-filled with this instance's values */
+    public Builder toBuilder() {
+        return new Builder(serviceId, instanceId).host(host).port(port).secure(secure).weight(weight).status(status)
+                .metadata(metadata).ttl(ttl).registeredAt(registeredAt);
+    }
+
+    /** @return true when the instance expires unless renewed */
+    public boolean ephemeral() {
+        return !ttl.isZero();
+    }
+
+    /** @return {@code http://host:port} or {@code https://host:port} */
+    public URI uri() {
+        return URI.create((secure ? "https" : "http") + "://" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host)
+                + ":" + port);
+    }
+
+    /**
+     * @param key a metadata key
+     * @return its value, or {@code null}
+     */
+    public String metadata(String key) {
+        return metadata.get(key);
+    }
+
+    /** Builds a {@link ServiceInstance}; {@link #build()} validates. */
+    public static final class Builder {
+        private final String serviceId;
+        private final String instanceId;
+        private String host;
+        private int port;
+        private boolean secure;
+        private int weight = Validation.DEFAULT_WEIGHT;
+        private InstanceStatus status = InstanceStatus.UP;
+        private final Map<String, String> metadata = new LinkedHashMap<>();
+        private Duration ttl = Validation.DEFAULT_TTL;
+        private Instant registeredAt;
+
+        private Builder(String serviceId, String instanceId) {
+            this.serviceId = serviceId;
+            this.instanceId = instanceId;
+        }
+
+        /** @return this builder, with the host set */
+        public Builder host(String host) {
+            this.host = host;
+            return this;
+        }
+
+        /** @return this builder, with the port set */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        /** @return this builder, with TLS on or off */
+        public Builder secure(boolean secure) {
+            this.secure = secure;
+            return this;
+        }
+
+        /** @return this builder, with the weight set */
+        public Builder weight(int weight) {
+            this.weight = weight;
+            return this;
+        }
+
+        /** @return this builder, with the status set */
+        public Builder status(InstanceStatus status) {
+            this.status = status;
+            return this;
+        }
+
+        /** @return this builder, with one metadata entry added or replaced */
+        public Builder metadata(String key, String value) {
+            this.metadata.put(key, value);
+            return this;
+        }
+
+        /** @return this builder, with the metadata replaced by a copy of {@code metadata} */
+        public Builder metadata(Map<String, String> metadata) {
+            this.metadata.clear();
+            if (metadata != null) {
+                this.metadata.putAll(metadata);
+            }
+            return this;
+        }
+
+        /** @return this builder, ephemeral with that TTL ({@link Duration#ZERO} = persistent) */
+        public Builder ttl(Duration ttl) {
+            this.ttl = ttl;
+            return this;
+        }
+
+        /** @return this builder, persistent (no TTL) */
+        public Builder persistent() {
+            return ttl(Duration.ZERO);
+        }
+
+        /** @return this builder, with the registration time set (normally done by the registry) */
+        public Builder registeredAt(Instant registeredAt) {
+            this.registeredAt = registeredAt;
+            return this;
+        }
+
+        /**
+         * @return the instance
+         * @throws io.lodestar.core.InvalidArgumentException naming every broken rule
+         */
+        public ServiceInstance build() {
+            return new ServiceInstance(serviceId, instanceId, host, port, secure, weight, status, metadata, ttl,
+                    registeredAt);
+        }
+    }
+}
