@@ -5,6 +5,7 @@ import io.lodestar.core.model.Namespace;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Immutable client options. Build with {@link #builder(String)}; every unset option has the documented default,
@@ -23,6 +24,10 @@ public final class LodestarOptions {
     public static final int DEFAULT_CONFIG_HISTORY_LIMIT = 20;
     /** Default {@link Builder#clientName(String)}. */
     public static final String DEFAULT_CLIENT_NAME = "lodestar";
+
+    /** The scheme (if any) and everything up to the last {@code @}: Lettuce splits user info at the last one. */
+    private static final Pattern USER_INFO = Pattern.compile("^((?:[A-Za-z][A-Za-z0-9+.-]*://)?)(?s:.*)@");
+    private static final Pattern PASSWORD_PARAMETER = Pattern.compile("(?i)(password=)[^&#]*");
 
     private final String redisUri;
     private final Namespace namespace;
@@ -122,7 +127,9 @@ public final class LodestarOptions {
 
     /**
      * Hides user name and password in a Redis URI, e.g. {@code redis://***@host:6379}. Also hides a
-     * {@code password=} query parameter.
+     * {@code password=} query parameter. Errs on the side of hiding: everything up to the last {@code @} goes, so
+     * a password with a raw {@code @}, {@code /} or {@code #}, or a malformed URI without {@code ://}, leaks
+     * nothing either.
      *
      * @param uri a Redis URI, or null
      * @return the URI without secrets
@@ -131,8 +138,8 @@ public final class LodestarOptions {
         if (uri == null) {
             return null;
         }
-        String redacted = uri.replaceAll("(?<=://)[^@/]*@", "***@");
-        return redacted.replaceAll("(?i)(password=)[^&#]*", "$1***");
+        String redacted = USER_INFO.matcher(uri).replaceFirst("$1***@");
+        return PASSWORD_PARAMETER.matcher(redacted).replaceAll("$1***");
     }
 
     /** Builds {@link LodestarOptions}. */
@@ -214,8 +221,8 @@ public final class LodestarOptions {
             Validation.collector()
                     .check(redisUri != null && redisUri.matches("(?i)(redis|rediss|redis-sentinel|rediss-sentinel"
                                     + "|redis-cluster|rediss-cluster|redis-socket)://.+"), "redisUri", redact(redisUri),
-                            "a URI of the form redis://, rediss://, redis-sentinel://, redis-cluster:// or"
-                                    + " rediss-cluster:// with a host")
+                            "a URI of the form redis://, rediss://, redis-sentinel://, rediss-sentinel://,"
+                                    + " redis-cluster://, rediss-cluster:// or redis-socket:// followed by the address")
                     .namespace("namespace", namespace)
                     .positive("commandTimeout", commandTimeout)
                     .positive("sweepInterval", sweepInterval)

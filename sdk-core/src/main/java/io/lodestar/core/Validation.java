@@ -1,5 +1,7 @@
 package io.lodestar.core;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,7 +47,10 @@ public final class Validation {
     private static final Pattern INSTANCE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]*");
     private static final Pattern CONFIG_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]*");
     private static final Pattern METADATA_KEY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]*");
-    private static final Pattern HOST = Pattern.compile("[^\\s{}]+");
+    /** A DNS name or an IPv4 address; no URI delimiters, so {@code ServiceInstance.uri()} always points at it. */
+    private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9._-]+");
+    /** The characters of an IPv6 literal with an optional zone (scope id), as {@link URI} accepts them. */
+    private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]+(%[A-Za-z0-9._]+)?");
 
     static final String NAMESPACE_RULE = "1-" + MAX_NAMESPACE_LENGTH
             + " characters of [A-Za-z0-9._-], starting with a letter or digit";
@@ -55,6 +60,8 @@ public final class Validation {
             + " characters of [A-Za-z0-9._:@-], starting with a letter or digit";
     static final String CONFIG_ID_RULE = "1-" + MAX_ID_LENGTH
             + " characters of [A-Za-z0-9._/-], starting with a letter or digit";
+    static final String HOST_RULE = "a host name of [A-Za-z0-9._-] or an IP address (IPv6 with or without"
+            + " brackets) of 1-" + MAX_HOST_LENGTH + " characters";
     static final String METADATA_KEY_RULE = "1-" + MAX_METADATA_KEY_LENGTH
             + " characters of [A-Za-z0-9._/-], starting with a letter or digit";
 
@@ -199,9 +206,30 @@ public final class Validation {
 
         /** @return this collector, with a violation when {@code value} is not a usable host name or address */
         public Collector host(String field, String value) {
-            return check(value != null && value.length() <= MAX_HOST_LENGTH && HOST.matcher(value).matches(),
-                    field, value, "a host name or IP address of 1-" + MAX_HOST_LENGTH
-                            + " characters without whitespace or braces");
+            return check(isHost(value), field, value, HOST_RULE);
+        }
+
+        // Only what can stand as the host of an http URI passes: anything else made ServiceInstance.uri() throw
+        // ("a%b", "a|b", "[::1]", "host:8080") or point at another host ("a@b", "a/b").
+        private static boolean isHost(String value) {
+            if (value == null || value.isEmpty() || value.length() > MAX_HOST_LENGTH) {
+                return false;
+            }
+            if (value.indexOf(':') < 0) {
+                return HOST_NAME.matcher(value).matches();
+            }
+            String literal = value.startsWith("[") && value.endsWith("]") && value.length() > 2
+                    ? value.substring(1, value.length() - 1) : value;
+            if (!IPV6_CHARS.matcher(literal).matches()) {
+                return false;
+            }
+            try {
+                // The JDK's parser knows the IPv6 grammar ("1::2::3" and "1:2" are not addresses).
+                new URI("http://[" + literal + "]").parseServerAuthority();
+                return true;
+            } catch (URISyntaxException e) {
+                return false;
+            }
         }
 
         /** @return this collector, with a violation when {@code value} is not a TCP port */

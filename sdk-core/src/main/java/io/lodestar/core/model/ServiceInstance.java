@@ -77,10 +77,10 @@ public record ServiceInstance(String serviceId, String instanceId, String host, 
         return !ttl.isZero();
     }
 
-    /** @return {@code http://host:port} or {@code https://host:port} */
+    /** @return {@code http://host:port} or {@code https://host:port}, an IPv6 host in brackets */
     public URI uri() {
-        return URI.create((secure ? "https" : "http") + "://" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host)
-                + ":" + port);
+        boolean bareIpv6 = host.indexOf(':') >= 0 && !host.startsWith("[");
+        return URI.create((secure ? "https" : "http") + "://" + (bareIpv6 ? "[" + host + "]" : host) + ":" + port);
     }
 
     /**

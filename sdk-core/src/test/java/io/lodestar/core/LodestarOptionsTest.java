@@ -1,0 +1,237 @@
+package io.lodestar.core;
+
+import io.lodestar.core.model.Namespace;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.NullAndEmptySource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LodestarOptionsTest {
+    private static final String URI = "redis://localhost:6379";
+    private static final String SECRET = "s3cret";
+
+    @Test
+    void unsetOptionsHaveTheDocumentedDefaults() {
+        LodestarOptions options = LodestarOptions.builder(URI).build();
+
+        assertThat(options.redisUri()).isEqualTo(URI);
+        assertThat(options.namespace()).isEqualTo(Namespace.DEFAULT);
+        assertThat(options.namespace().name()).isEqualTo("default");
+        assertThat(options.commandTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(options.sweepInterval()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(options.reconcileInterval()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(options.idleViewTimeout()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(options.configHistoryLimit()).isEqualTo(20);
+        assertThat(options.configSnapshotDirectory()).isEmpty();
+        assertThat(options.deregisterOnClose()).isTrue();
+        assertThat(options.clientName()).isEqualTo("lodestar");
+    }
+
+    @Test
+    void keepsEverySetOption() {
+        LodestarOptions options = LodestarOptions.builder(URI)
+                .namespace("staging")
+                .commandTimeout(Duration.ofMillis(750))
+                .sweepInterval(Duration.ofSeconds(2))
+                .reconcileInterval(Duration.ofSeconds(30))
+                .idleViewTimeout(Duration.ofMinutes(1))
+                .configHistoryLimit(5)
+                .configSnapshotDirectory(Path.of("/var/lib/lodestar"))
+                .deregisterOnClose(false)
+                .clientName("orders-app")
+                .build();
+
+        assertThat(options.namespace()).isEqualTo(Namespace.of("staging"));
+        assertThat(options.commandTimeout()).isEqualTo(Duration.ofMillis(750));
+        assertThat(options.sweepInterval()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(options.reconcileInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(options.idleViewTimeout()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(options.configHistoryLimit()).isEqualTo(5);
+        assertThat(options.configSnapshotDirectory()).contains(Path.of("/var/lib/lodestar"));
+        assertThat(options.deregisterOnClose()).isFalse();
+        assertThat(options.clientName()).isEqualTo("orders-app");
+    }
+
+    @Test
+    void reportsEveryInvalidOptionAtOnce() {
+        LodestarOptions.Builder builder = LodestarOptions.builder("http://localhost")
+                .namespace("bad namespace")
+                .commandTimeout(Duration.ZERO)
+                .sweepInterval(Duration.ofSeconds(-1))
+                .reconcileInterval(null)
+                .idleViewTimeout(Duration.ZERO)
+                .configHistoryLimit(0)
+                .clientName("");
+
+        InvalidArgumentException e = InvalidArguments.thrownBy(builder::build);
+
+        assertThat(e.violations()).extracting(Violation::field).containsExactly("redisUri", "namespace",
+                "commandTimeout", "sweepInterval", "reconcileInterval", "idleViewTimeout", "configHistoryLimit",
+                "clientName");
+        assertThat(e).hasMessageContaining("commandTimeout must be positive, but was PT0S")
+                .hasMessageContaining("sweepInterval must be positive, but was PT-1S")
+                .hasMessageContaining("reconcileInterval must be positive, but was null")
+                .hasMessageContaining("configHistoryLimit must be between 1 and 1000, but was 0")
+                .hasMessageContaining("clientName must be 1-32 characters of [A-Za-z0-9._-], but was ''");
+    }
+
+    @Nested
+    class RedisUri {
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(strings = {"redis://localhost:6379", "rediss://user:pass@redis.example.com:6380/2",
+                "redis-sentinel://s1:26379,s2:26379#mymaster", "rediss-sentinel://s1:26379#mymaster",
+                "redis-cluster://h1:7000,h2:7001", "rediss-cluster://h1:7000", "redis-socket:///tmp/redis.sock",
+                "REDIS://LOCALHOST"})
+        void acceptsTheRedisSchemes(String uri) {
+            assertThat(LodestarOptions.builder(uri).build().redisUri()).isEqualTo(uri);
+        }
+
+        @ParameterizedTest(name = "''{0}''")
+        @NullAndEmptySource
+        @ValueSource(strings = {"http://localhost:6379", "localhost:6379", "redis://", "redis:/localhost",
+                "redis+tls://localhost", "tcp://localhost:6379", " redis://localhost"})
+        void rejectsAnythingElse(String uri) {
+            assertThatThrownBy(() -> LodestarOptions.builder(uri).build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageStartingWith("redisUri must be a URI of the form redis://, rediss://, "
+                            + "redis-sentinel://, rediss-sentinel://, redis-cluster://, rediss-cluster:// or "
+                            + "redis-socket:// followed by the address, but was ");
+        }
+
+        @Test
+        void showsAMissingUriAsNull() {
+            assertThatThrownBy(() -> LodestarOptions.builder(null).build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageEndingWith("but was null");
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(strings = {"http://user:s3cret@localhost:6379", "user:s3cret@localhost:6379",
+                "redis:/:s3cret@localhost", "http://localhost:6379?password=s3cret"})
+        void neverPutsThePasswordOfARejectedUriInTheMessage(String uri) {
+            InvalidArgumentException e = InvalidArguments.thrownBy(() -> LodestarOptions.builder(uri).build());
+
+            assertThat(e).hasMessageNotContaining(SECRET);
+            assertThat(e.violations()).singleElement()
+                    .satisfies(v -> assertThat(v.value()).doesNotContain(SECRET));
+        }
+    }
+
+    @Nested
+    class Secrets {
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(strings = {"redis://user:s3cret@h:6379", "redis://:s3cret@h", "redis://s3cret@h:6379/0",
+                "rediss://h:6380?password=s3cret", "redis://h:6379/0?timeout=5s&password=s3cret&ssl=true",
+                "redis://h?PASSWORD=s3cret", "redis-sentinel://:s3cret@s1:26379,s2:26379#mymaster",
+                "redis-cluster://user:s3cret@h1:7000,user:s3cret@h2:7001",
+                "redis://user:s3@cret@h:6379", "redis://user:s3cret/x@h:6379", "redis://:s3#cret@h"})
+        void toStringNeverContainsThePassword(String uri) {
+            LodestarOptions options = LodestarOptions.builder(uri).build();
+
+            assertThat(options.toString()).doesNotContain(SECRET).doesNotContain("s3").contains("***");
+            assertThat(options.redactedRedisUri()).doesNotContain("s3").doesNotContain("cret");
+            assertThat(options.redisUri()).isEqualTo(uri);
+        }
+
+        @Test
+        void redactKeepsSchemeHostPortAndDatabase() {
+            assertThat(LodestarOptions.redact("redis://user:s3cret@h:6379/2")).isEqualTo("redis://***@h:6379/2");
+            assertThat(LodestarOptions.redact("redis://:s3cret@h")).isEqualTo("redis://***@h");
+            assertThat(LodestarOptions.redact("redis://h:6379?password=s3cret&ssl=true"))
+                    .isEqualTo("redis://h:6379?password=***&ssl=true");
+        }
+
+        @Test
+        void redactHidesEverythingUpToTheLastAt() {
+            assertThat(LodestarOptions.redact("redis://user:p@ss@h:6379")).isEqualTo("redis://***@h:6379");
+        }
+
+        @Test
+        void redactHidesUserInfoOfAUriWithoutScheme() {
+            assertThat(LodestarOptions.redact("user:s3cret@h:6379")).isEqualTo("***@h:6379");
+        }
+
+        @Test
+        void redactLeavesAUriWithoutSecretsAlone() {
+            assertThat(LodestarOptions.redact("redis-cluster://h1:7000,h2:7001"))
+                    .isEqualTo("redis-cluster://h1:7000,h2:7001");
+            assertThat(LodestarOptions.redact(null)).isNull();
+        }
+
+        @Test
+        void toStringShowsTheOptions() {
+            LodestarOptions options = LodestarOptions.builder("redis://:s3cret@h:6379").namespace("prod").build();
+
+            assertThat(options.toString()).isEqualTo("LodestarOptions[redisUri=redis://***@h:6379, namespace=prod, "
+                    + "commandTimeout=PT5S, sweepInterval=PT5S, reconcileInterval=PT1M, idleViewTimeout=PT10M, "
+                    + "configHistoryLimit=20, configSnapshotDirectory=null, deregisterOnClose=true, "
+                    + "clientName=lodestar]");
+        }
+    }
+
+    @Nested
+    class Limits {
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(ints = {1, 1000})
+        void acceptsTheHistoryLimitBounds(int limit) {
+            assertThat(LodestarOptions.builder(URI).configHistoryLimit(limit).build().configHistoryLimit())
+                    .isEqualTo(limit);
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(ints = {-1, 0, 1001})
+        void rejectsAHistoryLimitOutsideTheBounds(int limit) {
+            assertThatThrownBy(() -> LodestarOptions.builder(URI).configHistoryLimit(limit).build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessage("configHistoryLimit must be between 1 and 1000, but was " + limit);
+        }
+
+        @Test
+        void acceptsAClientNameOf32Characters() {
+            String name = "n".repeat(32);
+
+            assertThat(LodestarOptions.builder(URI).clientName(name).build().clientName()).isEqualTo(name);
+        }
+
+        @ParameterizedTest(name = "''{0}''")
+        @NullAndEmptySource
+        @ValueSource(strings = {"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn", "my app", "app:1", "app{1}", "appé"})
+        void rejectsABadClientName(String name) {
+            assertThatThrownBy(() -> LodestarOptions.builder(URI).clientName(name).build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageStartingWith("clientName must be 1-32 characters of [A-Za-z0-9._-], but was ");
+        }
+
+        @Test
+        void acceptsTheSmallestPositiveDurations() {
+            Duration oneNano = Duration.ofNanos(1);
+
+            assertThatCode(() -> LodestarOptions.builder(URI).commandTimeout(oneNano).sweepInterval(oneNano)
+                    .reconcileInterval(oneNano).idleViewTimeout(oneNano).build()).doesNotThrowAnyException();
+        }
+
+        @ParameterizedTest(name = "''{0}''")
+        @NullAndEmptySource
+        @ValueSource(strings = {"bad namespace", "-leading", "ns:1"})
+        void rejectsABadNamespace(String namespace) {
+            assertThatThrownBy(() -> LodestarOptions.builder(URI).namespace(namespace).build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageStartingWith("namespace must be 1-64 characters of [A-Za-z0-9._-]");
+        }
+
+        @Test
+        void allowsNoSnapshotDirectory() {
+            LodestarOptions options = LodestarOptions.builder(URI).configSnapshotDirectory(null).build();
+
+            assertThat(options.configSnapshotDirectory()).isEmpty();
+        }
+    }
+}

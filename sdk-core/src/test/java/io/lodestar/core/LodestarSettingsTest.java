@@ -1,0 +1,113 @@
+package io.lodestar.core;
+
+import io.lodestar.core.model.Namespace;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LodestarSettingsTest {
+    @Test
+    void defaultsEqualTheOptionDefaults() {
+        LodestarSettings settings = new LodestarSettings();
+        settings.setRedisUri("redis://localhost:6379");
+
+        LodestarOptions fromSettings = settings.toOptions();
+
+        LodestarOptions defaults = LodestarOptions.builder("redis://localhost:6379").build();
+        assertThat(fromSettings).hasToString(defaults.toString());
+        assertThat(settings.getNamespace()).isEqualTo(Namespace.DEFAULT.name());
+        assertThat(settings.getCommandTimeout()).isEqualTo(LodestarOptions.DEFAULT_COMMAND_TIMEOUT);
+        assertThat(settings.getSweepInterval()).isEqualTo(LodestarOptions.DEFAULT_SWEEP_INTERVAL);
+        assertThat(settings.getReconcileInterval()).isEqualTo(LodestarOptions.DEFAULT_RECONCILE_INTERVAL);
+        assertThat(settings.getIdleViewTimeout()).isEqualTo(LodestarOptions.DEFAULT_IDLE_VIEW_TIMEOUT);
+        assertThat(settings.getConfigHistoryLimit()).isEqualTo(LodestarOptions.DEFAULT_CONFIG_HISTORY_LIMIT);
+        assertThat(settings.getConfigSnapshotDirectory()).isNull();
+        assertThat(settings.isDeregisterOnClose()).isTrue();
+        assertThat(settings.getClientName()).isEqualTo(LodestarOptions.DEFAULT_CLIENT_NAME);
+    }
+
+    @Test
+    void toOptionsMapsEveryField() {
+        LodestarSettings settings = new LodestarSettings();
+        settings.setRedisUri("rediss://redis.example.com:6380");
+        settings.setNamespace("staging");
+        settings.setCommandTimeout(Duration.ofMillis(1500));
+        settings.setSweepInterval(Duration.ofSeconds(3));
+        settings.setReconcileInterval(Duration.ofSeconds(45));
+        settings.setIdleViewTimeout(Duration.ofMinutes(2));
+        settings.setConfigHistoryLimit(7);
+        settings.setConfigSnapshotDirectory(Path.of("/tmp/lodestar"));
+        settings.setDeregisterOnClose(false);
+        settings.setClientName("billing");
+
+        LodestarOptions options = settings.toOptions();
+
+        assertThat(options.redisUri()).isEqualTo("rediss://redis.example.com:6380");
+        assertThat(options.namespace()).isEqualTo(Namespace.of("staging"));
+        assertThat(options.commandTimeout()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(options.sweepInterval()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(options.reconcileInterval()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(options.idleViewTimeout()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(options.configHistoryLimit()).isEqualTo(7);
+        assertThat(options.configSnapshotDirectory()).contains(Path.of("/tmp/lodestar"));
+        assertThat(options.deregisterOnClose()).isFalse();
+        assertThat(options.clientName()).isEqualTo("billing");
+    }
+
+    @Test
+    void gettersReturnWhatWasSet() {
+        LodestarSettings settings = new LodestarSettings();
+        settings.setRedisUri("redis://h");
+        settings.setConfigSnapshotDirectory(Path.of("snapshots"));
+
+        assertThat(settings.getRedisUri()).isEqualTo("redis://h");
+        assertThat(settings.getConfigSnapshotDirectory()).isEqualTo(Path.of("snapshots"));
+    }
+
+    @Test
+    void toOptionsReportsEveryInvalidSetting() {
+        LodestarSettings settings = new LodestarSettings();
+        settings.setNamespace("");
+        settings.setSweepInterval(Duration.ZERO);
+        settings.setConfigHistoryLimit(1001);
+
+        InvalidArgumentException e = InvalidArguments.thrownBy(settings::toOptions);
+
+        assertThat(e.violations()).extracting(Violation::field)
+                .containsExactly("redisUri", "namespace", "sweepInterval", "configHistoryLimit");
+        assertThat(e).hasMessageContaining("but was null")
+                .hasMessageContaining("configHistoryLimit must be between 1 and 1000, but was 1001");
+    }
+
+    @Test
+    void aMissingRedisUriIsReported() {
+        assertThatThrownBy(() -> new LodestarSettings().toOptions())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageStartingWith("redisUri must be a URI of the form redis://")
+                .hasMessageEndingWith("but was null");
+    }
+
+    @Test
+    void toStringNeverContainsThePassword() {
+        LodestarSettings settings = new LodestarSettings();
+        settings.setRedisUri("redis://user:s3cret@h:6379?password=s3cret");
+
+        assertThat(settings.toString()).doesNotContain("s3cret")
+                .isEqualTo("LodestarSettings[redisUri=redis://***@h:6379?password=***, namespace=default]");
+    }
+
+    @Test
+    void aFrameworkSubclassIsNamedInToString() {
+        LodestarSettings settings = new LodestarProperties();
+
+        assertThat(settings.toString()).isEqualTo("LodestarProperties[redisUri=null, namespace=default]");
+    }
+
+    /** What Spring Boot and Micronaut do: subclass and annotate. */
+    static class LodestarProperties extends LodestarSettings {
+    }
+}

@@ -1,0 +1,405 @@
+package io.lodestar.core;
+
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+class ValidationTest {
+
+    /**
+     * One identifier rule: its field name in messages, how to check a value, its length limit, the special
+     * characters it allows after the first one, and characters it rejects.
+     */
+    record IdRule(String field, Consumer<String> check, int maxLength, String allowedSpecials, String charset,
+                  List<String> disallowed) {
+        @Override
+        public String toString() {
+            return field;
+        }
+
+        String rule() {
+            return "1-" + maxLength + " characters of " + charset + ", starting with a letter or digit";
+        }
+    }
+
+    // Characters every rule rejects: whitespace, braces, non-ASCII letters and symbols.
+    private static final List<String> ALWAYS_REJECTED =
+            List.of(" ", "\t", "\n", "{", "}", "é", "ß", "\u00a0", "😀", "*", "#", "?", "%", "\\", "\"", "'", ",");
+
+    static Stream<IdRule> idRules() {
+        return Stream.of(
+                new IdRule("namespace", Validation::requireNamespace, Validation.MAX_NAMESPACE_LENGTH, "._-",
+                        "[A-Za-z0-9._-]", with(":", "/", "@")),
+                new IdRule("serviceId", Validation::requireServiceId, Validation.MAX_ID_LENGTH, "._-",
+                        "[A-Za-z0-9._-]", with(":", "/", "@")),
+                new IdRule("instanceId", Validation::requireInstanceId, Validation.MAX_ID_LENGTH, "._:@-",
+                        "[A-Za-z0-9._:@-]", with("/")),
+                new IdRule("configId", Validation::requireConfigId, Validation.MAX_ID_LENGTH, "._/-",
+                        "[A-Za-z0-9._/-]", with(":", "@")),
+                new IdRule("metadata key",
+                        key -> Validation.collector().metadata("metadata", Map.of(key, "v")).throwIfInvalid(),
+                        Validation.MAX_METADATA_KEY_LENGTH, "._/-", "[A-Za-z0-9._/-]", with(":", "@")));
+    }
+
+    private static List<String> with(String... more) {
+        return Stream.concat(ALWAYS_REJECTED.stream(), Stream.of(more)).toList();
+    }
+
+    static Stream<Arguments> allowedSpecials() {
+        return idRules().flatMap(rule -> rule.allowedSpecials().chars().mapToObj(c -> arguments(rule, (char) c)));
+    }
+
+    static Stream<Arguments> disallowedChars() {
+        return idRules().flatMap(rule -> rule.disallowed().stream().map(c -> arguments(rule, c)));
+    }
+
+    @Nested
+    class Identifiers {
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("io.lodestar.core.ValidationTest#idRules")
+        void acceptsOneLetterOrOneDigit(IdRule rule) {
+            assertThatCode(() -> rule.check().accept("a")).doesNotThrowAnyException();
+            assertThatCode(() -> rule.check().accept("Z")).doesNotThrowAnyException();
+            assertThatCode(() -> rule.check().accept("7")).doesNotThrowAnyException();
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("io.lodestar.core.ValidationTest#idRules")
+        void acceptsTheMaximumLength(IdRule rule) {
+            assertThatCode(() -> rule.check().accept("a".repeat(rule.maxLength()))).doesNotThrowAnyException();
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("io.lodestar.core.ValidationTest#idRules")
+        void rejectsOneCharacterOverTheMaximum(IdRule rule) {
+            String tooLong = "a".repeat(rule.maxLength() + 1);
+
+            InvalidArgumentException e = InvalidArguments.thrownBy(() -> rule.check().accept(tooLong));
+
+            assertThat(e.violations()).singleElement().satisfies(v -> {
+                assertThat(v.field()).isEqualTo(rule.field());
+                assertThat(v.rule()).isEqualTo(rule.rule());
+                assertThat(v.value()).contains("(" + (rule.maxLength() + 1) + " chars)");
+            });
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("io.lodestar.core.ValidationTest#idRules")
+        void rejectsEmpty(IdRule rule) {
+            assertThatThrownBy(() -> rule.check().accept(""))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessage(rule.field() + " must be " + rule.rule() + ", but was ''");
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("io.lodestar.core.ValidationTest#idRules")
+        void rejectsNull(IdRule rule) {
+            // Map.of refuses null keys, so the metadata key rule is checked through a map that allows one.
+            Consumer<String> check = rule.field().equals("metadata key")
+                    ? key -> Validation.collector().metadata("metadata", nullKeyMap()).throwIfInvalid()
+                    : rule.check();
+
+            assertThatThrownBy(() -> check.accept(null))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessage(rule.field() + " must be " + rule.rule() + ", but was null");
+        }
+
+        @ParameterizedTest(name = "{0} allows ''{1}''")
+        @MethodSource("io.lodestar.core.ValidationTest#allowedSpecials")
+        void acceptsEachAllowedSpecialCharacterAfterTheFirst(IdRule rule, char special) {
+            assertThatCode(() -> rule.check().accept("a" + special + "1")).doesNotThrowAnyException();
+            assertThatCode(() -> rule.check().accept("a" + special)).doesNotThrowAnyException();
+        }
+
+        @ParameterizedTest(name = "{0} must not start with ''{1}''")
+        @MethodSource("io.lodestar.core.ValidationTest#allowedSpecials")
+        void rejectsAnAllowedSpecialCharacterAtTheStart(IdRule rule, char special) {
+            assertThatThrownBy(() -> rule.check().accept(special + "a"))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("starting with a letter or digit, but was '" + special + "a'");
+        }
+
+        @ParameterizedTest(name = "{0} rejects ''{1}''")
+        @MethodSource("io.lodestar.core.ValidationTest#disallowedChars")
+        void rejectsADisallowedCharacter(IdRule rule, String disallowed) {
+            String value = "a" + disallowed + "b";
+
+            InvalidArgumentException e = InvalidArguments.thrownBy(() -> rule.check().accept(value));
+
+            assertThat(e.violations()).containsExactly(new Violation(rule.field(), "'" + value + "'", rule.rule()));
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("io.lodestar.core.ValidationTest#idRules")
+        void acceptsMixedCaseLettersDigitsAndSpecials(IdRule rule) {
+            String value = "Orders-2024" + rule.allowedSpecials() + "x";
+
+            assertThatCode(() -> rule.check().accept(value)).doesNotThrowAnyException();
+        }
+
+        @Test
+        void requireMethodsReturnTheValidValue() {
+            assertThat(Validation.requireNamespace("prod")).isEqualTo("prod");
+            assertThat(Validation.requireServiceId("orders")).isEqualTo("orders");
+            assertThat(Validation.requireInstanceId("orders-1@10.0.0.1:8080")).isEqualTo("orders-1@10.0.0.1:8080");
+            assertThat(Validation.requireConfigId("orders/db.yaml")).isEqualTo("orders/db.yaml");
+        }
+
+        private static Map<String, String> nullKeyMap() {
+            Map<String, String> map = new HashMap<>();
+            map.put(null, "v");
+            return map;
+        }
+    }
+
+    @Nested
+    class ConfigContent {
+        private static final int MIB = 1024 * 1024;
+
+        @Test
+        void acceptsEmptyContent() {
+            assertThat(Validation.requireConfigContent("")).isEmpty();
+        }
+
+        @Test
+        void acceptsExactlyOneMebibyteOfAscii() {
+            String content = "a".repeat(MIB);
+
+            assertThat(Validation.requireConfigContent(content)).isSameAs(content);
+        }
+
+        @Test
+        void rejectsOneMebibytePlusOneByteOfAsciiWithoutPrintingTheContent() {
+            String content = "a".repeat(MIB + 1);
+
+            assertThatThrownBy(() -> Validation.requireConfigContent(content))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessage("content must be at most 1048576 bytes of UTF-8, but was '1048577 bytes'");
+        }
+
+        @Test
+        void acceptsExactlyOneMebibyteOfTwoByteCharacters() {
+            String content = "é".repeat(MIB / 2);
+
+            assertThatCode(() -> Validation.requireConfigContent(content)).doesNotThrowAnyException();
+        }
+
+        @Test
+        void rejectsTwoByteCharactersOverTheLimitInFewerCharactersThanTheLimit() {
+            String content = "é".repeat(MIB / 2 + 1); // 524,289 characters, 1,048,578 bytes
+
+            assertThat(content.length()).isLessThan(MIB);
+            assertThatThrownBy(() -> Validation.requireConfigContent(content))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("but was '1048578 bytes'");
+        }
+
+        @Test
+        void acceptsThreeByteCharactersJustUnderTheLimit() {
+            String content = "€".repeat(MIB / 3); // 349,525 characters, 1,048,575 bytes
+
+            assertThatCode(() -> Validation.requireConfigContent(content)).doesNotThrowAnyException();
+        }
+
+        @Test
+        void rejectsThreeByteCharactersOverTheLimit() {
+            String content = "€".repeat(MIB / 3 + 1); // 349,526 characters, 1,048,578 bytes
+
+            assertThatThrownBy(() -> Validation.requireConfigContent(content))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("but was '1048578 bytes'");
+        }
+
+        @Test
+        void countsASupplementaryCharacterAsFourBytes() {
+            String content = "😀".repeat(MIB / 4 + 1); // 524,290 UTF-16 chars, 1,048,580 bytes
+
+            assertThatThrownBy(() -> Validation.requireConfigContent(content))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("but was '1048580 bytes'");
+        }
+
+        @Test
+        void rejectsNull() {
+            assertThatThrownBy(() -> Validation.requireConfigContent(null))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessage("content must be non-null, but was null");
+        }
+    }
+
+    @Nested
+    class Show {
+        @Test
+        void showsNullAsNull() {
+            assertThat(Validation.show(null)).isEqualTo("null");
+        }
+
+        @Test
+        void quotesText() {
+            assertThat(Validation.show("orders")).isEqualTo("'orders'");
+            assertThat(Validation.show(new StringBuilder("sb"))).isEqualTo("'sb'");
+        }
+
+        @Test
+        void showsOtherValuesUnquoted() {
+            assertThat(Validation.show(65_536)).isEqualTo("65536");
+            assertThat(Validation.show(Duration.ofMillis(999))).isEqualTo("PT0.999S");
+        }
+
+        @Test
+        void keeps64Characters() {
+            String text = "x".repeat(64);
+
+            assertThat(Validation.show(text)).isEqualTo("'" + text + "'");
+        }
+
+        @Test
+        void shortensLongerTextAndSaysHowLongItWas() {
+            String text = "y".repeat(61) + "TAIL" + "z".repeat(1000);
+
+            assertThat(Validation.show(text)).isEqualTo("'" + "y".repeat(61) + "...(1065 chars)'");
+        }
+
+        @Test
+        void shortensLongValuesInExceptionMessages() {
+            String longId = "s".repeat(200);
+
+            assertThatThrownBy(() -> Validation.requireServiceId(longId))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("but was '" + "s".repeat(61) + "...(200 chars)'")
+                    .hasMessageNotContaining(longId);
+        }
+    }
+
+    @Nested
+    class Collecting {
+        @Test
+        void reportsNothingWhenEveryCheckPasses() {
+            Validation.Collector collector = Validation.collector()
+                    .serviceId("serviceId", "orders")
+                    .port("port", 8080)
+                    .weight("weight", 1);
+
+            assertThat(collector.violations()).isEmpty();
+            assertThat(collector.throwIfInvalid("result")).isEqualTo("result");
+        }
+
+        @Test
+        void reportsEveryViolationInTheOrderChecked() {
+            Validation.Collector collector = Validation.collector()
+                    .port("port", 0)
+                    .serviceId("serviceId", "orders")
+                    .weight("weight", -1)
+                    .notNull("status", null);
+
+            InvalidArgumentException e = InvalidArguments.thrownBy(collector::throwIfInvalid);
+
+            assertThat(e.violations()).containsExactly(
+                    new Violation("port", "0", "between 1 and 65535"),
+                    new Violation("weight", "-1", "between 0 and 10000"),
+                    new Violation("status", "null", "non-null"));
+            assertThat(e).hasMessage("port must be between 1 and 65535, but was 0; "
+                    + "weight must be between 0 and 10000, but was -1; status must be non-null, but was null");
+        }
+
+        @Test
+        void violationsAreASnapshotThatCannotBeModified() {
+            Validation.Collector collector = Validation.collector().port("port", 0);
+            List<Violation> before = collector.violations();
+
+            collector.port("port", -1);
+
+            assertThat(before).hasSize(1);
+            assertThat(collector.violations()).hasSize(2);
+            assertThatThrownBy(() -> before.add(new Violation("f", "v", "r")))
+                    .isInstanceOf(UnsupportedOperationException.class);
+        }
+
+        @Test
+        void addRecordsUnconditionallyAndShowsTheValue() {
+            List<Violation> violations = Validation.collector().add("mode", "fast", "one of A, B").violations();
+
+            assertThat(violations).containsExactly(new Violation("mode", "'fast'", "one of A, B"));
+        }
+
+        @Test
+        void checkRecordsOnlyWhenTheRuleIsBroken() {
+            List<Violation> violations = Validation.collector()
+                    .check(true, "a", 1, "ok")
+                    .check(false, "b", 2, "positive")
+                    .violations();
+
+            assertThat(violations).containsExactly(new Violation("b", "2", "positive"));
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(longs = {1, 5, 10})
+        void rangeAcceptsBothBoundsAndBetween(long value) {
+            assertThat(Validation.collector().range("n", value, 1, 10).violations()).isEmpty();
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(longs = {0, 11, Long.MIN_VALUE})
+        void rangeRejectsOutside(long value) {
+            assertThat(Validation.collector().range("n", value, 1, 10).violations())
+                    .containsExactly(new Violation("n", Long.toString(value), "between 1 and 10"));
+        }
+
+        @Test
+        void positiveAcceptsTheSmallestPositiveDuration() {
+            assertThat(Validation.collector().positive("timeout", Duration.ofNanos(1)).violations()).isEmpty();
+        }
+
+        @Test
+        void positiveRejectsZeroNegativeAndNull() {
+            List<Violation> violations = Validation.collector()
+                    .positive("a", Duration.ZERO)
+                    .positive("b", Duration.ofMillis(-1))
+                    .positive("c", null)
+                    .violations();
+
+            assertThat(violations).containsExactly(
+                    new Violation("a", "PT0S", "positive"),
+                    new Violation("b", "PT-0.001S", "positive"),
+                    new Violation("c", "null", "positive"));
+        }
+
+        @Test
+        void ttlRejectsNull() {
+            assertThat(Validation.collector().ttl("ttl", null).violations())
+                    .containsExactly(new Violation("ttl", "null", "between PT1S and PT24H"));
+        }
+    }
+
+    @Nested
+    class RequireNonNull {
+        @Test
+        void returnsTheValue() {
+            Object value = new Object();
+
+            assertThat(Validation.requireNonNull("listener", value)).isSameAs(value);
+        }
+
+        @Test
+        void rejectsNullNamingTheField() {
+            assertThatThrownBy(() -> Validation.requireNonNull("listener", null))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessage("listener must be non-null, but was null");
+        }
+    }
+}
