@@ -1,0 +1,116 @@
+package io.lodestar.test;
+
+import java.util.List;
+
+/**
+ * Wrappers for the per-JVM shared server and cluster: everything delegates except {@code close()}, which is
+ * a no-op because many tests hold them; the {@link Reaper} stops them at JVM exit.
+ */
+final class SharedServers {
+
+    private SharedServers() {
+    }
+
+    static RedisServer unclosable(RedisServer server) {
+        return new RedisServer() {
+            @Override
+            public String uri() {
+                return server.uri();
+            }
+
+            @Override
+            public String host() {
+                return server.host();
+            }
+
+            @Override
+            public int port() {
+                return server.port();
+            }
+
+            @Override
+            public String version() {
+                return server.version();
+            }
+
+            @Override
+            public boolean isManaged() {
+                return server.isManaged();
+            }
+
+            @Override
+            public void kill() {
+                server.kill();
+            }
+
+            @Override
+            public void restart() {
+                server.restart();
+            }
+
+            @Override
+            public long disconnectClients(String type) {
+                return server.disconnectClients(type);
+            }
+
+            @Override
+            public void close() {
+                // Shared per JVM: stopped at JVM exit.
+            }
+
+            @Override
+            public String toString() {
+                return "shared " + server;
+            }
+        };
+    }
+
+    static RedisCluster unclosable(RedisCluster cluster) {
+        return new RedisCluster() {
+            @Override
+            public List<RedisServer> masters() {
+                return cluster.masters();
+            }
+
+            @Override
+            public String uri() {
+                return cluster.uri();
+            }
+
+            @Override
+            public List<String> seedUris() {
+                return cluster.seedUris();
+            }
+
+            @Override
+            public String version() {
+                return cluster.version();
+            }
+
+            @Override
+            public void kill(int masterIndex) {
+                cluster.kill(masterIndex);
+            }
+
+            @Override
+            public void restart(int masterIndex) {
+                cluster.restart(masterIndex);
+            }
+
+            @Override
+            public long disconnectClients(String type) {
+                return cluster.disconnectClients(type);
+            }
+
+            @Override
+            public void close() {
+                // Shared per JVM: stopped at JVM exit.
+            }
+
+            @Override
+            public String toString() {
+                return "shared " + cluster;
+            }
+        };
+    }
+}

@@ -1,0 +1,196 @@
+package io.lodestar.test;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Hands tests a real Redis server or cluster, never a mock.
+ *
+ * <p>A server is found in this order:
+ * <ol>
+ *   <li>{@code LODESTAR_TEST_REDIS_URI} (system property or environment variable), for the shared standalone
+ *       server only;</li>
+ *   <li>the {@code redis-server} named by {@code LODESTAR_TEST_REDIS_BINARY}, else the one on {@code PATH};</li>
+ *   <li>the {@code redis-server} shipped in the {@code org.signal:embedded-redis} jar (Linux, macOS);</li>
+ *   <li>Testcontainers ({@code redis:7.4}) when Docker is available (standalone only);</li>
+ *   <li>else an {@link IllegalStateException} whose message says what to install.</li>
+ * </ol>
+ * Redis 7.0 or newer is required. Servers started by the kit listen on 127.0.0.1 on a free port (never 6379),
+ * keep data in a private temporary directory and persist nothing; they are stopped, and their directories
+ * deleted, on {@code close()} or at the latest when the JVM exits (even a SIGKILLed one, on POSIX systems).
+ *
+ * <pre>{@code
+ * try (RedisServer redis = TestRedis.startStandalone()) {
+ *     redis.kill();     // crash it
+ *     redis.restart();  // same port, empty
+ * }
+ * }</pre>
+ *
+ * <p>In JUnit tests, {@link RedisExtension} injects these as parameters.
+ */
+public final class TestRedis {
+
+    private static final Object STANDALONE_LOCK = new Object();
+    private static final Object CLUSTER_LOCK = new Object();
+    private static final Set<String> REPORTED = ConcurrentHashMap.newKeySet();
+
+    private static RedisServer standalone;
+    private static RedisSource standaloneSource;
+    private static RuntimeException standaloneFailure;
+    private static RedisCluster cluster;
+    private static RuntimeException clusterFailure;
+
+    private TestRedis() {
+    }
+
+    /**
+     * The standalone server shared by all tests in this JVM, started on first use. Its {@code close()} does
+     * nothing; it stops when the JVM exits. Tests sharing it must use their own key namespace and must not
+     * kill it: use {@link #startStandalone()} for fault injection.
+     *
+     * @return the shared server; not {@linkplain RedisServer#isManaged() managed} when it comes from
+     *     {@code LODESTAR_TEST_REDIS_URI}
+     * @throws IllegalStateException if no Redis 7.0+ can be found or started (the message says what to install),
+     *     also on every later call once the first attempt failed
+     * @throws IllegalArgumentException if {@code LODESTAR_TEST_REDIS_URI} is not a {@code redis://} URI
+     */
+    public static RedisServer standalone() {
+        synchronized (STANDALONE_LOCK) {
+            if (standalone != null) {
+                return standalone;
+            }
+            if (standaloneFailure != null) {
+                throw new IllegalStateException("The shared Redis failed to start earlier in this JVM: "
+                        + standaloneFailure.getMessage(), standaloneFailure);
+            }
+            try {
+                RedisSource source = SourceResolver.system().resolve(SourceResolver.Purpose.SHARED_STANDALONE);
+                standalone = SharedServers.unclosable(start(source, "shared Redis"));
+                standaloneSource = source;
+                return standalone;
+            } catch (RuntimeException e) {
+                standaloneFailure = e;
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Starts a private server for one test, for fault injection: the caller closes it. It is always a server
+     * the kit starts itself ({@code LODESTAR_TEST_REDIS_URI} is ignored), so it is
+     * {@linkplain RedisServer#isManaged() managed} unless only Docker was found.
+     *
+     * @return a new running server
+     * @throws IllegalStateException if no Redis 7.0+ can be found or started (the message says what to install)
+     */
+    public static RedisServer startStandalone() {
+        return start(SourceResolver.system().resolve(SourceResolver.Purpose.PRIVATE_STANDALONE), "private Redis");
+    }
+
+    /**
+     * The three-master cluster shared by all tests in this JVM, started on first use. Its {@code close()} does
+     * nothing; it stops when the JVM exits. Use {@link #startCluster()} for fault injection.
+     *
+     * @return the shared cluster
+     * @throws IllegalStateException if no {@code redis-server} 7.0+ binary can be found (Docker is not used for
+     *     clusters), or the cluster is not healthy within 30 s; also on every later call once the first attempt
+     *     failed
+     */
+    public static RedisCluster cluster() {
+        synchronized (CLUSTER_LOCK) {
+            if (cluster != null) {
+                return cluster;
+            }
+            if (clusterFailure != null) {
+                throw new IllegalStateException("The shared Redis Cluster failed to start earlier in this JVM: "
+                        + clusterFailure.getMessage(), clusterFailure);
+            }
+            try {
+                cluster = SharedServers.unclosable(startLocalCluster("shared Redis Cluster"));
+                return cluster;
+            } catch (RuntimeException e) {
+                clusterFailure = e;
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Starts a private three-master cluster for one test, for fault injection: the caller closes it.
+     *
+     * @return a new healthy cluster
+     * @throws IllegalStateException if no {@code redis-server} 7.0+ binary can be found (Docker is not used for
+     *     clusters), or the cluster is not healthy within 30 s
+     */
+    public static RedisCluster startCluster() {
+        return startLocalCluster("private Redis Cluster");
+    }
+
+    /**
+     * Says where the shared standalone server comes (or would come) from, and, when that is
+     * {@code LODESTAR_TEST_REDIS_URI}, where private servers and clusters come from. Starts nothing.
+     *
+     * @return for example {@code redis-server 7.0.15 from PATH (/usr/bin/redis-server)}
+     * @throws IllegalStateException if no Redis 7.0+ can be found (the message says what to install)
+     */
+    public static String describeSource() {
+        RedisSource source;
+        String version = null;
+        synchronized (STANDALONE_LOCK) {
+            source = standaloneSource;
+            if (source != null) {
+                version = standalone.version();
+            }
+        }
+        if (source == null) {
+            source = SourceResolver.system().resolve(SourceResolver.Purpose.SHARED_STANDALONE);
+        }
+        if (!(source instanceof RedisSource.External)) {
+            return source.describe();
+        }
+        String text = source.describe() + (version == null ? "" : ", Redis " + version);
+        try {
+            return text + "; private servers and clusters: "
+                    + SourceResolver.system().resolve(SourceResolver.Purpose.PRIVATE_STANDALONE).describe();
+        } catch (IllegalStateException e) {
+            return text + "; private servers and clusters: none (no redis-server 7.0+ binary found)";
+        }
+    }
+
+    private static RedisCluster startLocalCluster(String name) {
+        RedisSource source = SourceResolver.system().resolve(SourceResolver.Purpose.CLUSTER);
+        if (!(source instanceof RedisSource.Binary)) {
+            throw new IllegalStateException("A Redis Cluster needs a redis-server binary, but found only "
+                    + source.describe());
+        }
+        LocalRedisCluster started = LocalRedisCluster.start((RedisSource.Binary) source, name);
+        report(source.describe());
+        return started;
+    }
+
+    /** Starts (or connects to) a server from the source. Package-private so tests can pick the source. */
+    static RedisServer start(RedisSource source, String name) {
+        RedisServer server;
+        if (source instanceof RedisSource.External external) {
+            server = ExternalRedisServer.connect(external.endpoint());
+            report(source.describe() + ", Redis " + server.version());
+        } else if (source instanceof RedisSource.Binary binary) {
+            server = ManagedRedisServer.start(binary, name, List.of(), false);
+            report(source.describe());
+        } else if (source instanceof RedisSource.Docker docker) {
+            server = DockerSupport.start(docker.image());
+            report(source.describe() + ", Redis " + server.version());
+        } else {
+            throw new IllegalStateException("Unknown Redis source " + source);
+        }
+        return server;
+    }
+
+    /** Tells once per JVM (on standard error) which Redis the tests use. */
+    private static void report(String description) {
+        if (REPORTED.add(description)) {
+            System.err.println("[lodestar-test] Redis for tests: " + description);
+        }
+    }
+}
