@@ -1,0 +1,25 @@
+package io.lodestar.redis;
+
+import io.lodestar.core.UnavailableException;
+
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/** Blocks on a stage for the synchronous API: bounded, and with Lodestar exceptions only. */
+final class Await {
+    private Await() {
+    }
+
+    static <T> T join(CompletionStage<T> stage, String operation, RedisBackend backend) {
+        try {
+            // Three timeouts: a script, the NOSCRIPT retry and the read-your-writes wait may each take one.
+            return stage.toCompletableFuture().get(backend.timeout().toMillis() * 3, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnavailableException(operation + " was interrupted", e);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw Errors.translate(e, operation, backend.where(), backend.timeout());
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.lodestar.redis;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
+import io.lodestar.core.LodestarException;
+import io.lodestar.core.ScriptException;
+import io.lodestar.core.TimeoutException;
+import io.lodestar.core.UnavailableException;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+
+/** Turns Lettuce failures into Lodestar exceptions (no Lettuce type crosses the public API), keeping the cause. */
+final class Errors {
+    private Errors() {
+    }
+
+    /**
+     * @param failure   what the client threw or completed with
+     * @param operation what was attempted, for the message, e.g. {@code "register orders/orders-1"}
+     * @param where     the redacted Redis address
+     * @param timeout   the command timeout in force
+     * @return the Lodestar exception to throw
+     */
+    static LodestarException translate(Throwable failure, String operation, String where, Duration timeout) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof LodestarException lodestar) {
+            return lodestar;
+        }
+        if (cause instanceof RedisCommandTimeoutException || cause instanceof java.util.concurrent.TimeoutException) {
+            return new TimeoutException(operation + " at " + where, timeout, cause);
+        }
+        if (cause instanceof RedisCommandExecutionException execution) {
+            String message = String.valueOf(execution.getMessage());
+            if (message.startsWith("NOPERM") || message.startsWith("NOAUTH") || message.startsWith("WRONGPASS")) {
+                return new ScriptException(operation, operation + " was refused by Redis at " + where
+                        + " (check the ACL user's permissions; see docs/redis.md for the commands Lodestar needs): "
+                        + message, cause);
+            }
+            if (message.startsWith("WRONGTYPE")) {
+                return new ScriptException(operation, operation + " found a key of another type at " + where
+                        + ": another program writes into Lodestar's keys (prefix 'lodestar:'): " + message, cause);
+            }
+            if (message.startsWith("LOADING") || message.startsWith("CLUSTERDOWN") || message.startsWith("TRYAGAIN")
+                    || message.startsWith("MASTERDOWN")) {
+                return new UnavailableException(operation + ": Redis at " + where + " is not ready: " + message,
+                        cause);
+            }
+            return new ScriptException(operation, operation + " failed in Redis at " + where + ": " + message, cause);
+        }
+        if (cause instanceof RedisConnectionException || cause instanceof RedisException
+                || cause instanceof java.io.IOException) {
+            return new UnavailableException(operation + ": Redis at " + where + " is unreachable ("
+                    + cause.getMessage() + ")", cause);
+        }
+        return new LodestarException(operation + " failed unexpectedly: " + cause, cause);
+    }
+
+    static Throwable unwrap(Throwable failure) {
+        Throwable current = failure;
+        while ((current instanceof CompletionException || current instanceof ExecutionException)
+                && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+
+    /** Fails a stage with an exception that is already a Lodestar one (for input errors of async calls). */
+    static <T> CompletionStage<T> failed(LodestarException failure) {
+        return CompletableFuture.failedFuture(failure);
+    }
+}

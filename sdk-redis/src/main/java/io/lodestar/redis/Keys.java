@@ -1,0 +1,100 @@
+package io.lodestar.redis;
+
+import io.lodestar.core.model.Namespace;
+
+/**
+ * The Redis key layout, all of it. Every key of one service shares the hash tag {@code {ns:service}}, so one
+ * service lives in one cluster slot and different services spread over the cluster; every key of one config
+ * entry shares {@code {ns:cfg:id}}; the namespace's own indexes share {@code {ns}}. Ids never contain
+ * {@code :} or braces (see {@link io.lodestar.core.Validation}), so tags cannot collide.
+ *
+ * <pre>
+ * lodestar:{ns:svc}:instances      HASH   instance id -&gt; instance JSON
+ * lodestar:{ns:svc}:deadlines      ZSET   instance id -&gt; deadline (epoch ms, Redis time); ephemeral only
+ * lodestar:{ns:svc}:revision       STRING service revision, +1 per change
+ * lodestar:{ns:svc}:events         shard channel of the service's events
+ * lodestar:{ns}:services           HASH   service id -&gt; last reported service revision
+ * lodestar:{ns}:services:revision  STRING index revision
+ * lodestar:{ns}:services:events    shard channel of "added"/"removed" services
+ * lodestar:{ns}:sweeper            STRING short lock: which client sweeps this interval
+ * lodestar:{ns:cfg:id}:current     HASH   the current entry: version, format, hash, createdAt, updatedAt, content
+ * lodestar:{ns:cfg:id}:history     HASH   version -&gt; entry JSON, the newest N content versions
+ * lodestar:{ns:cfg:id}:versions    ZSET   the version numbers kept in history (score = version)
+ * lodestar:{ns:cfg:id}:revision    STRING version counter: +1 per set, rollback or remove; survives a remove
+ * lodestar:{ns:cfg:id}:events      shard channel of the entry's events ("changed", "rolledback", "removed")
+ * lodestar:{ns}:configs            HASH   config id -&gt; last reported version (negative: removed at that version)
+ * lodestar:{ns}:configs:revision   STRING config index revision: +1 per config added or removed
+ * lodestar:{ns}:configs:events     shard channel of "added"/"removed" configs of the namespace
+ * </pre>
+ */
+final class Keys {
+    static final String PREFIX = "lodestar:";
+
+    private final String namespaceTag;
+    private final String namespace;
+
+    Keys(Namespace namespace) {
+        this.namespace = namespace.name();
+        this.namespaceTag = PREFIX + "{" + namespace.name() + "}:";
+    }
+
+    /** Keys of one service, in the order every service script expects them. */
+    ServiceKeys service(String serviceId) {
+        String tag = PREFIX + "{" + namespace + ":" + serviceId + "}:";
+        return new ServiceKeys(tag + "instances", tag + "deadlines", tag + "revision", tag + "events");
+    }
+
+    /** Keys of the namespace's service index: index hash, index revision, index channel. */
+    IndexKeys services() {
+        return new IndexKeys(namespaceTag + "services", namespaceTag + "services:revision",
+                namespaceTag + "services:events");
+    }
+
+    /** Keys of one config entry. */
+    ConfigKeys config(String configId) {
+        String tag = PREFIX + "{" + namespace + ":cfg:" + configId + "}:";
+        return new ConfigKeys(tag + "current", tag + "history", tag + "versions", tag + "revision", tag + "events");
+    }
+
+    /** Keys of the namespace's config index: index hash, index revision, index channel. */
+    IndexKeys configs() {
+        return new IndexKeys(namespaceTag + "configs", namespaceTag + "configs:revision",
+                namespaceTag + "configs:events");
+    }
+
+    /** The lock that elects one sweeper per namespace and interval. */
+    String sweeperLock() {
+        return namespaceTag + "sweeper";
+    }
+
+    record ServiceKeys(String instances, String deadlines, String revision, String channel) {
+        String[] all() {
+            return new String[] {instances, deadlines, revision, channel};
+        }
+
+        String[] forRead() {
+            return new String[] {instances, deadlines, revision};
+        }
+    }
+
+    record IndexKeys(String index, String revision, String channel) {
+        String[] all() {
+            return new String[] {index, revision, channel};
+        }
+    }
+
+    record ConfigKeys(String current, String history, String versions, String revision, String channel) {
+        /** Every key of the entry, in the order the config write scripts expect them. */
+        String[] all() {
+            return new String[] {current, history, versions, revision, channel};
+        }
+
+        String[] forRead() {
+            return new String[] {current, revision};
+        }
+
+        String[] forHistory() {
+            return new String[] {history, versions};
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.lodestar.redis;
+
+import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
+import io.lettuce.core.metrics.MicrometerOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Micrometer wiring; only loaded when a registry is given, so Micrometer stays an optional dependency. */
+final class Metrics {
+    private Metrics() {
+    }
+
+    static ClientResources lettuceResources(MeterRegistry registry) {
+        return ClientResources.builder()
+                .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(registry, MicrometerOptions.create()))
+                .build();
+    }
+
+    static void bind(RedisLodestarClient client, MeterRegistry registry) {
+        client.views().forEach((name, view) -> {
+            Tags tags = Tags.of("namespace", client.namespace().name(), "view", name);
+            counter(registry, "lodestar.view.reads", "Reads answered from the local view", tags, view.reads);
+            counter(registry, "lodestar.view.events.applied", "PubSub events applied to the view", tags,
+                    view.eventsApplied);
+            counter(registry, "lodestar.view.resyncs", "Times a held entry was re-read from Redis", tags,
+                    view.resyncs);
+            counter(registry, "lodestar.view.gaps", "Events that revealed a missed revision", tags, view.gaps);
+            Gauge.builder("lodestar.view.topics", view, SyncedView::size).tags(tags)
+                    .description("Entries (services, configs) the view holds").register(registry);
+            Gauge.builder("lodestar.view.stale", view, v -> v.status().stale() ? 1 : 0).tags(tags)
+                    .description("1 while the view cannot hear from Redis").register(registry);
+            TimeGauge.builder("lodestar.view.sync.age", view, TimeUnit.NANOSECONDS,
+                            v -> Math.max(0, v.nanosSinceLastSync())).tags(tags)
+                    .description("Time since the view last heard from Redis").register(registry);
+        });
+    }
+
+    private static void counter(MeterRegistry registry, String name, String description, Tags tags,
+                                LongAdder adder) {
+        FunctionCounter.builder(name, adder, LongAdder::sum).tags(tags).description(description).register(registry);
+    }
+}

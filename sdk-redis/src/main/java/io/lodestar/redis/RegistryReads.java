@@ -1,0 +1,69 @@
+package io.lodestar.redis;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.core.model.ServiceSnapshot;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletionStage;
+
+/** Reads of the registry straight from Redis: shared by the direct reader and the views' loads. */
+final class RegistryReads {
+    private static final Logger log = LoggerFactory.getLogger(RegistryReads.class);
+    private final RedisBackend backend;
+    private final Keys keys;
+
+    RegistryReads(RedisBackend backend, Keys keys) {
+        this.backend = backend;
+        this.keys = keys;
+    }
+
+    CompletionStage<ServiceSnapshot> service(String serviceId) {
+        return Scripts.READ_SERVICE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                keys.service(serviceId).forRead()).thenApply(reply -> {
+                    long revision = (Long) reply.get(0);
+                    List<ServiceInstance> instances = new ArrayList<>((reply.size() - 1) / 2);
+                    for (int i = 1; i + 1 < reply.size(); i += 2) {
+                        String instanceId = (String) reply.get(i);
+                        try {
+                            instances.add(Json.instance(serviceId, instanceId, (String) reply.get(i + 1)));
+                        } catch (RuntimeException unreadable) {
+                            // one bad entry (written by another program) must not make the whole service unreadable
+                            log.warn("Skipping unreadable instance {}/{}: {}", serviceId, instanceId,
+                                    unreadable.getMessage());
+                        }
+                    }
+                    return new ServiceSnapshot(serviceId, revision, instances);
+                });
+    }
+
+    CompletionStage<Long> serviceRevision(String serviceId) {
+        return backend.commands().get(keys.service(serviceId).revision())
+                .thenApply(value -> value == null ? 0L : Long.parseLong(value));
+    }
+
+    /** The index: revision first, then the sorted, unmodifiable set of services. */
+    CompletionStage<SyncedView.Versioned<Set<String>>> services() {
+        Keys.IndexKeys index = keys.services();
+        return Scripts.READ_INDEX.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                new String[] {index.index(), index.revision()}).thenApply(reply -> {
+                    Set<String> services = new TreeSet<>();
+                    for (int i = 1; i < reply.size(); i++) {
+                        services.add((String) reply.get(i));
+                    }
+                    return new SyncedView.Versioned<>((Long) reply.get(0), Collections.unmodifiableSet(services));
+                });
+    }
+
+    CompletionStage<Long> servicesRevision() {
+        return backend.commands().get(keys.services().revision())
+                .thenApply(value -> value == null ? 0L : Long.parseLong(value));
+    }
+}

@@ -1,0 +1,16 @@
+package io.lodestar.redis;
+
+/** The Lua scripts of the registry, loaded from resources once per JVM. */
+final class Scripts {
+    static final LuaScript REGISTER_INSTANCE = LuaScript.load("register_instance");
+    static final LuaScript RENEW_INSTANCE = LuaScript.load("renew_instance");
+    static final LuaScript DEREGISTER_INSTANCE = LuaScript.load("deregister_instance");
+    static final LuaScript UPDATE_INSTANCE = LuaScript.load("update_instance");
+    static final LuaScript SWEEP_SERVICE = LuaScript.load("sweep_service");
+    static final LuaScript READ_SERVICE = LuaScript.load("read_service");
+    static final LuaScript INDEX_SERVICE = LuaScript.load("index_service");
+    static final LuaScript READ_INDEX = LuaScript.load("read_index");
+
+    private Scripts() {
+    }
+}

@@ -1,0 +1,54 @@
+package io.lodestar.redis;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.concurrent.Executor;
+
+/**
+ * Runs tasks one at a time, in submission order, on a shared pool: each listener gets its events in order without
+ * a thread of its own, and a slow or throwing listener never holds up another one.
+ */
+final class SerialExecutor implements Executor {
+    private static final Logger log = LoggerFactory.getLogger(SerialExecutor.class);
+
+    private final Executor pool;
+    private final Queue<Runnable> tasks = new ArrayDeque<>();
+    private boolean running;
+
+    SerialExecutor(Executor pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        synchronized (tasks) {
+            tasks.add(task);
+            if (running) {
+                return;
+            }
+            running = true;
+        }
+        pool.execute(this::drain);
+    }
+
+    private void drain() {
+        while (true) {
+            Runnable next;
+            synchronized (tasks) {
+                next = tasks.poll();
+                if (next == null) {
+                    running = false;
+                    return;
+                }
+            }
+            try {
+                next.run();
+            } catch (RuntimeException | Error e) {
+                log.warn("A Lodestar listener threw; it stays subscribed and other listeners are not affected", e);
+            }
+        }
+    }
+}

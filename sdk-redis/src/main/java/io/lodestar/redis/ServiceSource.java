@@ -1,0 +1,100 @@
+package io.lodestar.redis;
+
+import io.lodestar.core.event.InstanceDeregistered;
+import io.lodestar.core.event.InstanceExpired;
+import io.lodestar.core.event.InstanceRegistered;
+import io.lodestar.core.event.InstanceUpdated;
+import io.lodestar.core.event.ServiceEvent;
+import io.lodestar.core.event.ServiceResynced;
+import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.core.model.ServiceSnapshot;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+
+/** Services as topics of a {@link SyncedView}: how a service is loaded and how each event changes it. */
+final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceEvent> {
+    private final Keys keys;
+    private final RegistryReads reads;
+
+    ServiceSource(Keys keys, RegistryReads reads) {
+        this.keys = keys;
+        this.reads = reads;
+    }
+
+    @Override
+    public String channel(String serviceId) {
+        return keys.service(serviceId).channel();
+    }
+
+    @Override
+    public CompletionStage<SyncedView.Versioned<ServiceSnapshot>> load(String serviceId) {
+        return reads.service(serviceId).thenApply(snapshot -> new SyncedView.Versioned<>(snapshot.revision(),
+                snapshot));
+    }
+
+    @Override
+    public CompletionStage<Long> revision(String serviceId) {
+        return reads.serviceRevision(serviceId);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public SyncedView.Applied<ServiceSnapshot, ServiceEvent> apply(String serviceId,
+                                                                    SyncedView.Versioned<ServiceSnapshot> current,
+                                                                    SyncedView.Message message) {
+        Map<String, Object> fields = message.fields();
+        String type = (String) fields.get("type");
+        String instanceId = (String) fields.get("id");
+        long revision = message.revision();
+        List<ServiceInstance> instances = new ArrayList<>(current.value().instances());
+        ServiceInstance previous = remove(instances, instanceId);
+        ServiceEvent event;
+        switch (type) {
+            case "registered", "updated" -> {
+                ServiceInstance instance = Json.instance(serviceId, instanceId,
+                        (Map<String, Object>) fields.get("instance"));
+                insertSorted(instances, instance);
+                event = previous == null || "registered".equals(type)
+                        ? new InstanceRegistered(serviceId, revision, instance)
+                        : new InstanceUpdated(serviceId, revision, previous, instance);
+            }
+            case "deregistered" -> event = new InstanceDeregistered(serviceId, revision, instanceId);
+            case "expired" -> event = new InstanceExpired(serviceId, revision, instanceId);
+            default -> {
+                return new SyncedView.Applied<>(new ServiceSnapshot(serviceId, revision, current.value().instances()),
+                        null);
+            }
+        }
+        return new SyncedView.Applied<>(new ServiceSnapshot(serviceId, revision, instances), event);
+    }
+
+    @Override
+    public ServiceEvent resynced(String serviceId, SyncedView.Versioned<ServiceSnapshot> before,
+                                 SyncedView.Versioned<ServiceSnapshot> after) {
+        if (before.revision() == after.revision()
+                && before.value().instances().equals(after.value().instances())) {
+            return null;
+        }
+        return new ServiceResynced(serviceId, after.revision(), after.value());
+    }
+
+    private static ServiceInstance remove(List<ServiceInstance> instances, String instanceId) {
+        for (int i = 0; i < instances.size(); i++) {
+            if (instances.get(i).instanceId().equals(instanceId)) {
+                return instances.remove(i);
+            }
+        }
+        return null;
+    }
+
+    private static void insertSorted(List<ServiceInstance> instances, ServiceInstance instance) {
+        int at = 0;
+        while (at < instances.size() && instances.get(at).instanceId().compareTo(instance.instanceId()) < 0) {
+            at++;
+        }
+        instances.add(at, instance);
+    }
+}

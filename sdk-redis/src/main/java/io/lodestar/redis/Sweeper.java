@@ -1,0 +1,83 @@
+package io.lodestar.redis;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+/**
+ * Removes expired instances. There is no Lodestar server, so every client runs this; a short lock per namespace
+ * and interval elects one of them, which sweeps every service of the index (and the services this client
+ * registers or views, in case the index missed one). The sweep script is idempotent, so two sweepers never
+ * double-remove. Expiry is decided by Redis time inside the script.
+ */
+final class Sweeper {
+    private static final Logger log = LoggerFactory.getLogger(Sweeper.class);
+    private static final String BATCH = "256";
+
+    private final RedisBackend backend;
+    private final Keys keys;
+    private final RedisServiceRegistry registry;
+    private final RegistryReads reads;
+    private final Supplier<List<String>> viewedServices;
+    private final Duration interval;
+    private final String owner = UUID.randomUUID().toString();
+
+    Sweeper(RedisBackend backend, Keys keys, RedisServiceRegistry registry, RegistryReads reads,
+            Supplier<List<String>> viewedServices, Duration interval) {
+        this.backend = backend;
+        this.keys = keys;
+        this.registry = registry;
+        this.reads = reads;
+        this.viewedServices = viewedServices;
+        this.interval = interval;
+    }
+
+    /** One sweep round, if this client wins the lock. Completes when done; failures are logged only. */
+    CompletionStage<Void> sweepOnce() {
+        long lockMillis = Math.max(1, interval.toMillis() * 9 / 10);
+        return backend.commands().set(keys.sweeperLock(), owner, SetArgs.Builder.nx().px(lockMillis))
+                .thenCompose(won -> "OK".equals(won) ? sweepAll() : CompletableFuture.<Void>completedFuture(null))
+                .exceptionally(failure -> {
+                    log.debug("Sweep skipped: {}", Errors.unwrap(failure).toString());
+                    return null;
+                });
+    }
+
+    private CompletionStage<Void> sweepAll() {
+        return reads.services().thenCompose(index -> {
+            Set<String> services = new TreeSet<>(index.value());
+            services.addAll(registry.leasedServices());
+            services.addAll(viewedServices.get());
+            CompletableFuture<?>[] sweeps = services.stream()
+                    .map(service -> sweep(service, index.value().contains(service)).toCompletableFuture())
+                    .toArray(CompletableFuture[]::new);
+            return CompletableFuture.allOf(sweeps);
+        });
+    }
+
+    CompletionStage<Void> sweep(String serviceId, boolean indexed) {
+        return Scripts.SWEEP_SERVICE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                keys.service(serviceId).all(), BATCH).thenCompose(reply -> {
+                    long revision = (Long) reply.get(0);
+                    long count = (Long) reply.get(1);
+                    long expired = (Long) reply.get(2);
+                    if (expired > 0) {
+                        log.debug("Expired {} instance(s) of {}", expired, serviceId);
+                    }
+                    boolean indexStale = indexed ? count == 0 : count > 0;
+                    return expired > 0 || indexStale
+                            ? registry.index(serviceId, revision, count).thenApply(changed -> (Void) null)
+                            : CompletableFuture.<Void>completedFuture(null);
+                });
+    }
+}

@@ -1,0 +1,526 @@
+package io.lodestar.redis;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.github.benmanes.caffeine.cache.Scheduler;
+import io.lodestar.core.LodestarException;
+import io.lodestar.core.Subscription;
+import io.lodestar.core.UnavailableException;
+import io.lodestar.core.ViewStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * A local copy of a set of topics (the services, config entries or index of a namespace) kept current by PubSub.
+ * Built once, used for discovery, config and the service index; what a topic is comes from a {@link Source}.
+ *
+ * <p>Reads are lock-free: each topic's current value is an immutable object behind a volatile field, swapped
+ * whole. Every change of state runs on one view thread, so events of a topic are applied in revision order and a
+ * late re-read can never bring back an old state. The rules that make a view converge:
+ * <ul>
+ *   <li>a topic is subscribed <em>before</em> it is loaded; events that arrive meanwhile are buffered and the ones
+ *       newer than the load are applied after it;</li>
+ *   <li>an event whose revision skips one (a lost message) makes the topic resync (re-read);</li>
+ *   <li>every reconnect resubscribes and resyncs every topic (Redis may have restarted: revisions can go back);</li>
+ *   <li>a periodic reconcile compares each topic's revision with Redis and resyncs those that differ;</li>
+ *   <li>a failed load is retried with backoff while anyone needs the topic; a failure is never cached.</li>
+ * </ul>
+ * Topics nobody read for the idle timeout are dropped and unsubscribed (Caffeine's expiry); topics with listeners
+ * are kept.
+ *
+ * @param <V> the value of one topic (immutable)
+ * @param <E> the event listeners get
+ */
+final class SyncedView<V, E> implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SyncedView.class);
+    private static final long MAX_BACKOFF_MS = 30_000;
+
+    /** What a topic is: where its events come from, how to load it and how an event changes it. */
+    interface Source<V, E> {
+        String channel(String id);
+
+        CompletionStage<Versioned<V>> load(String id);
+
+        CompletionStage<Long> revision(String id);
+
+        /** The value after the event, and the listener event (null for none). */
+        Applied<V, E> apply(String id, Versioned<V> current, Message message);
+
+        /** The listener event for a resync that replaced {@code before} (null when nothing changed). */
+        E resynced(String id, Versioned<V> before, Versioned<V> after);
+    }
+
+    record Versioned<V>(long revision, V value) {
+    }
+
+    record Message(long revision, Map<String, Object> fields) {
+    }
+
+    record Applied<V, E>(V value, E event) {
+    }
+
+    /** Counters for metrics. */
+    final LongAdder reads = new LongAdder();
+    final LongAdder eventsApplied = new LongAdder();
+    final LongAdder resyncs = new LongAdder();
+    final LongAdder gaps = new LongAdder();
+
+    private final String name;
+    private final Source<V, E> source;
+    private final RedisBackend backend;
+    private final Executor viewThread;
+    private final ScheduledExecutorService scheduler;
+    private final Executor listenerPool;
+    private final Cache<String, Topic> topics;
+    private final Map<String, Topic> byChannel = new ConcurrentHashMap<>();
+    private final Duration timeout;
+    private final long idleNanos;
+    private volatile long staleSinceNanos;
+    private volatile long lastSyncNanos;
+    private volatile boolean restoredFromDisk;
+    private volatile boolean closed;
+
+    SyncedView(String name, Source<V, E> source, RedisBackend backend, Executor viewThread,
+               ScheduledExecutorService scheduler, Executor listenerPool, Duration idleTimeout) {
+        this.name = name;
+        this.source = source;
+        this.backend = backend;
+        this.viewThread = viewThread;
+        this.scheduler = scheduler;
+        this.listenerPool = listenerPool;
+        this.timeout = backend.timeout();
+        this.idleNanos = idleTimeout.toNanos();
+        this.topics = Caffeine.newBuilder()
+                .scheduler(Scheduler.systemScheduler())
+                .expireAfter(new Expiry<String, Topic>() {
+                    @Override
+                    public long expireAfterCreate(String id, Topic topic, long now) {
+                        return topic.pinned() ? Long.MAX_VALUE : idleNanos;
+                    }
+
+                    @Override
+                    public long expireAfterUpdate(String id, Topic topic, long now, long remaining) {
+                        return expireAfterCreate(id, topic, now);
+                    }
+
+                    @Override
+                    public long expireAfterRead(String id, Topic topic, long now, long remaining) {
+                        return expireAfterCreate(id, topic, now);
+                    }
+                })
+                .removalListener((String id, Topic topic, RemovalCause cause) -> {
+                    if (topic != null) {
+                        viewThread.execute(() -> drop(topic));
+                    }
+                })
+                .build();
+    }
+
+    // ---------------------------------------------------------------- reads (any thread)
+
+    /** The current value of a topic, loading it (blocking, bounded) on first use. */
+    V get(String id) {
+        V held = getIfHeld(id);
+        return held != null ? held : load(id).value;
+    }
+
+    /** The current value with its revision, loading it on first use. */
+    Versioned<V> getVersioned(String id) {
+        Topic topic = topics.getIfPresent(id);
+        if (topic != null && topic.current != null) {
+            reads.increment();
+            return topic.current;
+        }
+        return load(id);
+    }
+
+    /** The value if held, without loading. */
+    Versioned<V> peek(String id) {
+        Topic topic = topics.getIfPresent(id);
+        return topic == null ? null : topic.current;
+    }
+
+    /** Ids of the topics held. */
+    List<String> held() {
+        return List.copyOf(topics.asMap().keySet());
+    }
+
+    int size() {
+        return (int) topics.estimatedSize();
+    }
+
+    ViewStatus status() {
+        long staleSince = staleSinceNanos;
+        long lastSync = lastSyncNanos;
+        long now = System.nanoTime();
+        Instant lastSyncAt = lastSync == 0 ? null : Instant.now().minusNanos(now - lastSync);
+        return staleSince == 0
+                ? new ViewStatus(false, Duration.ZERO, lastSyncAt, restoredFromDisk)
+                : new ViewStatus(true, Duration.ofNanos(now - staleSince), lastSyncAt, restoredFromDisk);
+    }
+
+    /** Nanoseconds since the view last heard from Redis, or -1 if never. */
+    long nanosSinceLastSync() {
+        long lastSync = lastSyncNanos;
+        return lastSync == 0 ? -1 : System.nanoTime() - lastSync;
+    }
+
+    private Versioned<V> load(String id) {
+        Topic topic = topics.get(id, Topic::new);
+        CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
+        viewThread.execute(() -> {
+            Versioned<V> current = topic.current;
+            if (current != null) {
+                attempt.complete(current);
+            } else {
+                sync(topic).whenComplete((loaded, failure) -> {
+                    if (failure == null) {
+                        attempt.complete(loaded);
+                    } else {
+                        attempt.completeExceptionally(failure);
+                    }
+                });
+            }
+        });
+        try {
+            return attempt.get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnavailableException("Interrupted while loading " + name + " '" + id + "'", e);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            if (topic.current == null && !topic.pinned()) {
+                topics.asMap().remove(id, topic); // never cache a failure: the next read tries again
+            }
+            throw Errors.translate(e, "load " + name + " '" + id + "'", backend.where(), timeout);
+        }
+    }
+
+    // ---------------------------------------------------------------- listeners
+
+    Subscription subscribe(String id, Consumer<E> listener) {
+        Topic topic = topics.get(id, Topic::new);
+        Listener<E> slot = new Listener<>(listener, new SerialExecutor(listenerPool));
+        topic.listeners.add(slot);
+        pin(id, topic);
+        viewThread.execute(() -> {
+            if (topic.current == null && !topic.syncing) {
+                sync(topic);
+            }
+        });
+        return () -> {
+            if (topic.listeners.remove(slot)) {
+                pin(id, topic);
+            }
+        };
+    }
+
+    private void pin(String id, Topic topic) {
+        topics.policy().expireVariably().ifPresent(expiry -> {
+            if (topics.asMap().get(id) == topic) {
+                expiry.setExpiresAfter(id, topic.pinned() ? Duration.ofNanos(Long.MAX_VALUE)
+                        : Duration.ofNanos(idleNanos));
+            }
+        });
+    }
+
+    // ---------------------------------------------------------------- events (view thread)
+
+    /** Routes a PubSub message; called on Lettuce's I/O thread, so it only hands over. */
+    boolean offer(String channel, Map<String, Object> fields) {
+        Topic topic = byChannel.get(channel);
+        if (topic == null) {
+            return false;
+        }
+        long revision = ((Number) fields.get("rev")).longValue();
+        viewThread.execute(() -> onMessage(topic, new Message(revision, fields)));
+        return true;
+    }
+
+    private void onMessage(Topic topic, Message message) {
+        if (closed || topics.asMap().get(topic.id) != topic) {
+            return;
+        }
+        lastSyncNanos = System.nanoTime();
+        if (topic.syncing) {
+            topic.buffer.add(message);
+            return;
+        }
+        Versioned<V> current = topic.current;
+        if (current == null || message.revision <= current.revision) {
+            return;
+        }
+        if (message.revision > current.revision + 1) {
+            gaps.increment();
+            log.debug("{} '{}': revision gap ({} after {}), resyncing", name, topic.id, message.revision,
+                    current.revision);
+            topic.buffer.add(message);
+            sync(topic);
+            return;
+        }
+        applyOne(topic, message);
+    }
+
+    private void applyOne(Topic topic, Message message) {
+        Applied<V, E> applied = source.apply(topic.id, topic.current, message);
+        topic.current = new Versioned<>(message.revision, applied.value());
+        eventsApplied.increment();
+        dispatch(topic, applied.event());
+        topic.releaseWaiters();
+    }
+
+    private void dispatch(Topic topic, E event) {
+        if (event != null) {
+            for (Listener<E> listener : topic.listeners) {
+                listener.executor.execute(() -> listener.consumer.accept(event));
+            }
+        }
+    }
+
+    /**
+     * Completes (bounded by the command timeout, never exceptionally) when the topic, if held, reflects at least
+     * {@code revision}: read-your-writes for this client's own writes. If the event does not arrive quickly, the
+     * topic is re-read.
+     */
+    CompletableFuture<Void> awaitRevision(String id, long revision) {
+        Topic topic = topics.getIfPresent(id);
+        if (topic == null || topic.current == null || topic.current.revision >= revision) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> reached = new CompletableFuture<>();
+        viewThread.execute(() -> {
+            if (topic.current == null || topic.current.revision >= revision) {
+                reached.complete(null);
+                return;
+            }
+            topic.waiters.add(new Waiter(revision, reached));
+            scheduler.schedule(() -> viewThread.execute(() -> {
+                if (!reached.isDone() && !topic.syncing) {
+                    sync(topic);
+                }
+            }), 50, TimeUnit.MILLISECONDS);
+        });
+        return reached.completeOnTimeout(null, timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The value if held (no loading, no allocation), else null. */
+    V getIfHeld(String id) {
+        Topic topic = topics.getIfPresent(id);
+        if (topic != null) {
+            Versioned<V> current = topic.current;
+            if (current != null) {
+                reads.increment();
+                return current.value;
+            }
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------- sync (view thread)
+
+    /** Subscribes (again), loads, and applies what was buffered meanwhile. */
+    private CompletableFuture<Versioned<V>> sync(Topic topic) {
+        if (topic.syncing) {
+            return topic.attempt;
+        }
+        topic.syncing = true;
+        topic.attempt = new CompletableFuture<>();
+        CompletableFuture<Versioned<V>> attempt = topic.attempt;
+        byChannel.put(topic.channel, topic);
+        backend.subscribe(topic.channel)
+                .thenCompose(subscribed -> source.load(topic.id))
+                .whenComplete((loaded, failure) -> viewThread.execute(() -> finishSync(topic, attempt, loaded,
+                        failure)));
+        return attempt;
+    }
+
+    private void finishSync(Topic topic, CompletableFuture<Versioned<V>> attempt, Versioned<V> loaded,
+                            Throwable failure) {
+        topic.syncing = false;
+        if (closed || topics.asMap().get(topic.id) != topic) {
+            attempt.completeExceptionally(new LodestarException("view closed"));
+            return;
+        }
+        if (failure != null) {
+            attempt.completeExceptionally(failure);
+            retryLater(topic, failure);
+            return;
+        }
+        topic.failures = 0;
+        lastSyncNanos = System.nanoTime();
+        Versioned<V> before = topic.current;
+        topic.current = loaded;
+        if (before != null) {
+            resyncs.increment();
+            dispatch(topic, source.resynced(topic.id, before, loaded));
+        }
+        List<Message> buffered = new ArrayList<>(topic.buffer);
+        topic.buffer.clear();
+        buffered.sort(Comparator.comparingLong(Message::revision));
+        for (Message message : buffered) {
+            long next = topic.current.revision + 1;
+            if (message.revision < next) {
+                continue;
+            }
+            if (message.revision > next) {
+                gaps.increment();
+                sync(topic);
+                topic.buffer.addAll(buffered.subList(buffered.indexOf(message), buffered.size()));
+                break;
+            }
+            applyOne(topic, message);
+        }
+        topic.releaseWaiters();
+        attempt.complete(topic.current);
+        if (!anySyncing()) {
+            staleSinceNanos = backend.isConnected() ? 0 : staleSinceNanos;
+        }
+    }
+
+    private void retryLater(Topic topic, Throwable failure) {
+        topic.failures++;
+        if (topic.current == null && !topic.pinned()) {
+            return; // nobody waits for it: the next read starts over
+        }
+        long backoff = Math.min(MAX_BACKOFF_MS, 100L << Math.min(topic.failures, 10));
+        long delay = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
+        log.debug("{} '{}' could not be loaded ({}), retrying in {} ms", name, topic.id, failure.toString(), delay);
+        scheduler.schedule(() -> viewThread.execute(() -> {
+            if (!closed && !topic.syncing && topics.asMap().get(topic.id) == topic) {
+                sync(topic);
+            }
+        }), delay, TimeUnit.MILLISECONDS);
+    }
+
+    private boolean anySyncing() {
+        for (Topic topic : topics.asMap().values()) {
+            if (topic.syncing) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** After a reconnect: every topic may have missed events, or Redis may have restarted. */
+    void resyncAll() {
+        viewThread.execute(() -> {
+            for (Topic topic : topics.asMap().values()) {
+                if (!topic.syncing && (topic.current != null || topic.pinned())) {
+                    sync(topic);
+                }
+            }
+            if (!anySyncing() && backend.isConnected()) {
+                staleSinceNanos = 0;
+            }
+        });
+    }
+
+    /** Compares every held topic's revision with Redis; resyncs those that differ. */
+    void reconcile() {
+        for (Topic topic : topics.asMap().values()) {
+            Versioned<V> held = topic.current;
+            if (held == null || topic.syncing) {
+                continue;
+            }
+            source.revision(topic.id).whenComplete((revision, failure) -> viewThread.execute(() -> {
+                if (failure == null) {
+                    lastSyncNanos = System.nanoTime();
+                    if (!topic.syncing && topic.current != null && topic.current.revision != revision) {
+                        log.debug("{} '{}': reconcile found revision {} but holds {}", name, topic.id, revision,
+                                topic.current.revision);
+                        sync(topic);
+                    }
+                }
+            }));
+        }
+    }
+
+    void markStale() {
+        if (staleSinceNanos == 0) {
+            staleSinceNanos = System.nanoTime();
+        }
+    }
+
+    void markRestoredFromDisk() {
+        restoredFromDisk = true;
+    }
+
+    private void drop(Topic topic) {
+        if (byChannel.remove(topic.channel, topic) && !closed) {
+            backend.unsubscribe(topic.channel).whenComplete((ok, failure) -> {
+                if (failure != null) {
+                    log.debug("Could not unsubscribe {}: {}", topic.channel, failure.toString());
+                }
+            });
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        topics.invalidateAll();
+    }
+
+    // ---------------------------------------------------------------- state of one topic
+
+    private final class Topic {
+        final String id;
+        final String channel;
+        final List<Listener<E>> listeners = new CopyOnWriteArrayList<>();
+        /** Written on the view thread only, read anywhere. */
+        volatile Versioned<V> current;
+        // view thread only:
+        boolean syncing;
+        CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
+        final List<Message> buffer = new ArrayList<>();
+        final List<Waiter> waiters = new ArrayList<>();
+        int failures;
+
+        Topic(String id) {
+            this.id = id;
+            this.channel = source.channel(id);
+        }
+
+        boolean pinned() {
+            return !listeners.isEmpty();
+        }
+
+        void releaseWaiters() {
+            Versioned<V> now = current;
+            if (now != null) {
+                waiters.removeIf(waiter -> {
+                    if (now.revision >= waiter.revision) {
+                        waiter.reached.complete(null);
+                        return true;
+                    }
+                    return false;
+                });
+            }
+        }
+    }
+
+    private record Waiter(long revision, CompletableFuture<Void> reached) {
+    }
+
+    private record Listener<E>(Consumer<E> consumer, Executor executor) {
+    }
+}

@@ -1,0 +1,24 @@
+-- read_service: reads one service atomically: its revision and the instances that are not overdue.
+-- Writes nothing. Used by direct reads and by views (initial load and resync).
+-- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter
+-- Returns {revision, id1, json1, id2, json2, ...} (instances ordered by id).
+--#include common.lua
+local instances, deadlines, rev_key = KEYS[1], KEYS[2], KEYS[3]
+local now = now_ms()
+
+local result = {current_revision(rev_key)}
+local all = redis.call('HGETALL', instances)
+local ids = {}
+local by_id = {}
+for i = 1, #all, 2 do
+  if not overdue(deadlines, all[i], now) then
+    ids[#ids + 1] = all[i]
+    by_id[all[i]] = all[i + 1]
+  end
+end
+table.sort(ids)
+for _, id in ipairs(ids) do
+  result[#result + 1] = id
+  result[#result + 1] = by_id[id]
+end
+return result

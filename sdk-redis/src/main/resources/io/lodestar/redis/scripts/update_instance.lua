@@ -1,0 +1,40 @@
+-- update_instance: changes metadata or status of a registered instance, atomically.
+-- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel
+-- ARGV[1] instance id, ARGV[2] mode: "replace" (metadata = ARGV[3]), "merge" (put ARGV[3], remove the keys of
+--         the JSON array ARGV[4]) or "status" (status = ARGV[3])
+-- Returns {revision, instance JSON} or {revision, false} when the instance is not registered (an overdue one is
+-- expired and announced first). Publishes "updated" when something changed.
+--#include common.lua
+local instances, deadlines, rev_key, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local id, mode = ARGV[1], ARGV[2]
+local now = now_ms()
+
+if overdue(deadlines, id, now) then
+  return {expire(instances, deadlines, rev_key, channel, id), false}
+end
+local existing = redis.call('HGET', instances, id)
+if not existing then
+  return {current_revision(rev_key), false}
+end
+
+local instance = cjson.decode(existing)
+if mode == 'replace' then
+  instance.metadata = cjson.decode(ARGV[3])
+elseif mode == 'merge' then
+  for key, value in pairs(cjson.decode(ARGV[3])) do
+    instance.metadata[key] = value
+  end
+  for _, key in ipairs(cjson.decode(ARGV[4])) do
+    instance.metadata[key] = nil
+  end
+elseif mode == 'status' then
+  instance.status = ARGV[3]
+else
+  return redis.error_reply('ERR lodestar: unknown update mode ' .. tostring(mode))
+end
+local stored = cjson.encode(instance)
+if stored == existing then
+  return {current_revision(rev_key), existing}
+end
+redis.call('HSET', instances, id, stored)
+return {announce(rev_key, channel, 'updated', id, ',"instance":' .. stored), stored}

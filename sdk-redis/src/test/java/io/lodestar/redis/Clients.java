@@ -1,0 +1,55 @@
+package io.lodestar.redis;
+
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.model.ServiceInstance;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+/** Test helper: clients of one fresh namespace (so tests never need FLUSHALL), closed together. */
+final class Clients implements AutoCloseable {
+    private final String uri;
+    private final String namespace = "t-" + UUID.randomUUID().toString().substring(0, 8);
+    private final List<LodestarClient> open = new ArrayList<>();
+
+    Clients(String uri) {
+        this.uri = uri;
+    }
+
+    String namespace() {
+        return namespace;
+    }
+
+    LodestarClient connect() {
+        return connect(options -> options);
+    }
+
+    LodestarClient connect(UnaryOperator<LodestarOptions.Builder> customizer) {
+        LodestarOptions options = customizer.apply(LodestarOptions.builder(uri).namespace(namespace)
+                .commandTimeout(Duration.ofSeconds(2))
+                .sweepInterval(Duration.ofMillis(500))
+                .reconcileInterval(Duration.ofSeconds(2))).build();
+        LodestarClient client = RedisLodestar.create(options);
+        open.add(client);
+        return client;
+    }
+
+    static ServiceInstance instance(String service, String id) {
+        return ServiceInstance.builder(service, id).host("10.0.0.1").port(8080).build();
+    }
+
+    @Override
+    public void close() {
+        for (LodestarClient client : open) {
+            try {
+                client.close();
+            } catch (RuntimeException ignored) {
+                // a test may have killed Redis; closing must not hide the test's own outcome
+            }
+        }
+    }
+}

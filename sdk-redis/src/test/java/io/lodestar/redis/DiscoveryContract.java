@@ -1,0 +1,267 @@
+package io.lodestar.redis;
+
+import io.lodestar.core.InvalidArgumentException;
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.NotFoundException;
+import io.lodestar.core.Registration;
+import io.lodestar.core.event.InstanceDeregistered;
+import io.lodestar.core.event.InstanceExpired;
+import io.lodestar.core.event.InstanceRegistered;
+import io.lodestar.core.event.InstanceUpdated;
+import io.lodestar.core.event.ServiceEvent;
+import io.lodestar.core.event.ServicesChanged;
+import io.lodestar.core.model.InstanceStatus;
+import io.lodestar.core.model.ServiceInstance;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static io.lodestar.redis.Clients.instance;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** What registry and discovery promise, on any deployment; subclasses say which Redis. */
+abstract class DiscoveryContract {
+    private Clients clients;
+
+    abstract String redisUri();
+
+    @BeforeEach
+    void newNamespace() {
+        clients = new Clients(redisUri());
+    }
+
+    @AfterEach
+    void closeClients() {
+        clients.close();
+    }
+
+    @Test
+    void registeredInstanceIsInOwnViewAsSoonAsRegisterReturns() {
+        LodestarClient client = clients.connect();
+        assertThat(client.discovery().getInstances("orders")).isEmpty();
+
+        Registration registration = client.registry().register(instance("orders", "orders-1"));
+
+        assertThat(client.discovery().getInstances("orders")).extracting(ServiceInstance::instanceId)
+                .containsExactly("orders-1");
+        assertThat(registration.instance().registeredAt()).isNotNull();
+        assertThat(registration.revision()).isPositive();
+        assertThat(client.directDiscovery().getInstances("orders")).containsExactlyElementsOf(
+                client.discovery().getInstances("orders"));
+    }
+
+    @Test
+    void deregisteredInstanceLeavesOwnViewAsSoonAsDeregisterReturns() {
+        LodestarClient client = clients.connect();
+        client.registry().register(instance("orders", "orders-1"));
+        client.registry().register(instance("orders", "orders-2"));
+        assertThat(client.discovery().getInstances("orders")).hasSize(2);
+
+        boolean removed = client.registry().deregister("orders", "orders-1");
+
+        assertThat(removed).isTrue();
+        assertThat(client.discovery().getInstances("orders")).extracting(ServiceInstance::instanceId)
+                .containsExactly("orders-2");
+        assertThat(client.registry().deregister("orders", "orders-1")).isFalse();
+    }
+
+    @Test
+    void anotherClientsViewAndListenerSeeEveryChangeInRevisionOrder() {
+        LodestarClient writer = clients.connect();
+        LodestarClient reader = clients.connect();
+        List<ServiceEvent> events = new CopyOnWriteArrayList<>();
+        reader.discovery().subscribe("orders", events::add);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !reader.discovery().status().stale());
+
+        writer.registry().register(instance("orders", "orders-1"));
+        writer.registry().setMetadata("orders", "orders-1", Map.of("zone", "eu-1"));
+        writer.registry().deregister("orders", "orders-1");
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(events).hasSize(3));
+        assertThat(events.get(0)).isInstanceOf(InstanceRegistered.class);
+        assertThat(events.get(1)).isInstanceOfSatisfying(InstanceUpdated.class, updated -> {
+            assertThat(updated.instance().metadata()).containsEntry("zone", "eu-1");
+            assertThat(updated.previous().metadata()).isEmpty();
+        });
+        assertThat(events.get(2)).isInstanceOf(InstanceDeregistered.class);
+        assertThat(events).extracting(ServiceEvent::revision).isSorted().doesNotHaveDuplicates();
+        assertThat(events.get(2).revision() - events.get(0).revision()).isEqualTo(2);
+        assertThat(reader.discovery().getInstances("orders")).isEmpty();
+    }
+
+    @Test
+    void metadataCanBeReplacedMergedAndStatusChanged() {
+        LodestarClient client = clients.connect();
+        client.registry().register(ServiceInstance.builder("orders", "orders-1").host("h").port(1)
+                .metadata("zone", "eu-1").metadata("version", "1").build());
+
+        ServiceInstance merged = client.registry().updateMetadata("orders", "orders-1", Map.of("canary", "true"),
+                Set.of("version"));
+        assertThat(merged.metadata()).isEqualTo(Map.of("zone", "eu-1", "canary", "true"));
+
+        ServiceInstance replaced = client.registry().setMetadata("orders", "orders-1", Map.of("only", "this"));
+        assertThat(replaced.metadata()).isEqualTo(Map.of("only", "this"));
+
+        ServiceInstance cleared = client.registry().setMetadata("orders", "orders-1", Map.of());
+        assertThat(cleared.metadata()).isEmpty();
+
+        ServiceInstance drained = client.registry().setStatus("orders", "orders-1", InstanceStatus.OUT_OF_SERVICE);
+        assertThat(drained.status()).isEqualTo(InstanceStatus.OUT_OF_SERVICE);
+        assertThat(client.discovery().getInstance("orders", "orders-1")).contains(drained);
+        assertThat(client.directDiscovery().getInstance("orders", "orders-1")).contains(drained);
+    }
+
+    @Test
+    void updatingAnUnknownInstanceNamesIt() {
+        LodestarClient client = clients.connect();
+
+        assertThatThrownBy(() -> client.registry().setMetadata("orders", "ghost", Map.of()))
+                .isInstanceOf(NotFoundException.class)
+                .hasMessageContaining("No instance 'ghost' of service 'orders' is registered in namespace '"
+                        + clients.namespace() + "'");
+        assertThatThrownBy(() -> client.registry().renew("orders", "ghost")).isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
+    void badInputIsRejectedWithFieldValueAndRule() {
+        LodestarClient client = clients.connect();
+
+        assertThatThrownBy(() -> client.registry().deregister("bad id", "x"))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("serviceId must be").hasMessageContaining("but was 'bad id'");
+        assertThatThrownBy(() -> client.registry().register(null))
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("instance must be non-null");
+        assertThatThrownBy(() -> client.discovery().getInstances("{tag}"))
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("serviceId");
+        assertThatThrownBy(() -> client.registry().setMetadata("orders", "o-1", Map.of("bad key", "v")))
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("metadata key");
+        assertThatThrownBy(() -> client.registry().async().deregister("", "x").toCompletableFuture().join())
+                .isInstanceOf(CompletionException.class).hasCauseInstanceOf(InvalidArgumentException.class);
+    }
+
+    @Test
+    void asyncRegistryCompletesWithTheSameResults() {
+        LodestarClient client = clients.connect();
+
+        Registration registration = client.registry().async().register(instance("orders", "orders-1"))
+                .toCompletableFuture().join();
+        assertThat(client.discovery().getInstances("orders")).hasSize(1);
+        assertThat(registration.instance().instanceId()).isEqualTo("orders-1");
+
+        assertThat(client.registry().async().deregister("orders", "orders-1").toCompletableFuture().join()).isTrue();
+        assertThat(client.discovery().getInstances("orders")).isEmpty();
+    }
+
+    @Test
+    void servicesAppearWithTheirFirstInstanceAndLeaveWithTheirLast() {
+        LodestarClient writer = clients.connect();
+        LodestarClient reader = clients.connect();
+        List<ServicesChanged> changes = new CopyOnWriteArrayList<>();
+        reader.discovery().subscribeServices(changes::add);
+        assertThat(reader.discovery().getServices()).isEmpty();
+
+        writer.registry().register(instance("orders", "orders-1"));
+        writer.registry().register(instance("orders", "orders-2"));
+        writer.registry().register(instance("billing", "billing-1"));
+        assertThat(writer.directDiscovery().getServices()).containsExactlyInAnyOrder("orders", "billing");
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(reader.discovery().getServices()).containsExactlyInAnyOrder("orders", "billing"));
+
+        writer.registry().deregister("orders", "orders-1");
+        assertThat(writer.directDiscovery().getServices()).contains("orders");
+        writer.registry().deregister("orders", "orders-2");
+
+        assertThat(writer.directDiscovery().getServices()).containsExactly("billing");
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(reader.discovery().getServices()).containsExactly("billing"));
+        assertThat(changes).anySatisfy(change -> assertThat(change.removed()).containsExactly("orders"));
+    }
+
+    @Test
+    void aHeldServiceIsReadAsTheSameImmutableListUntilItChanges() {
+        LodestarClient client = clients.connect();
+        client.registry().register(instance("orders", "orders-1"));
+
+        List<ServiceInstance> first = client.discovery().getInstances("orders");
+        List<ServiceInstance> second = client.discovery().getInstances("orders");
+
+        assertThat(second).isSameAs(first);
+        assertThatThrownBy(() -> first.add(instance("orders", "x"))).isInstanceOf(UnsupportedOperationException.class);
+        client.registry().register(instance("orders", "orders-2"));
+        assertThat(client.discovery().getInstances("orders")).isNotSameAs(first).hasSize(2);
+    }
+
+    @Test
+    void anInstanceWhoseRenewalsStopDisappearsFromEveryViewWithinTtlPlusSweepInterval() {
+        LodestarClient owner = clients.connect(options -> options.deregisterOnClose(false));
+        LodestarClient reader = clients.connect();
+        List<ServiceEvent> events = new CopyOnWriteArrayList<>();
+        reader.discovery().subscribe("orders", events::add);
+        owner.registry().register(ServiceInstance.builder("orders", "orders-1").host("h").port(1)
+                .ttl(Duration.ofSeconds(1)).build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> reader.discovery().getInstances("orders").size() == 1);
+
+        owner.close(); // renewals stop, nothing is deregistered: like a crash
+
+        // TTL 1 s + sweep interval 0.5 s (+ one more interval if the lock was held by the closed client) + slack
+        await().atMost(Duration.ofSeconds(4)).untilAsserted(() ->
+                assertThat(reader.discovery().getInstances("orders")).isEmpty());
+        assertThat(reader.directDiscovery().getInstances("orders")).isEmpty();
+        assertThat(events).last().isInstanceOf(InstanceExpired.class);
+    }
+
+    @Test
+    void aRenewedInstanceStaysPastItsTtlWithoutAnyEvent() {
+        LodestarClient owner = clients.connect();
+        LodestarClient reader = clients.connect();
+        owner.registry().register(ServiceInstance.builder("orders", "orders-1").host("h").port(1)
+                .ttl(Duration.ofSeconds(1)).build());
+        List<ServiceEvent> events = new CopyOnWriteArrayList<>();
+        reader.discovery().subscribe("orders", events::add);
+        await().atMost(Duration.ofSeconds(5)).until(() -> reader.discovery().getInstances("orders").size() == 1);
+
+        // three TTLs: renewals must keep it, and must not publish anything
+        await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).untilAsserted(() -> {
+            assertThat(reader.directDiscovery().getInstances("orders")).hasSize(1);
+            assertThat(reader.discovery().getInstances("orders")).hasSize(1);
+        });
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aRenewalThatFindsItsInstanceGoneRegistersItAgain() {
+        LodestarClient owner = clients.connect();
+        LodestarClient other = clients.connect();
+        owner.registry().register(ServiceInstance.builder("orders", "orders-1").host("h").port(1)
+                .ttl(Duration.ofSeconds(1)).build());
+
+        other.registry().deregister("orders", "orders-1"); // as if it had expired while the owner was paused
+        assertThat(other.directDiscovery().getInstances("orders")).isEmpty();
+
+        await().atMost(Duration.ofSeconds(3)).untilAsserted(() ->
+                assertThat(other.directDiscovery().getInstances("orders")).hasSize(1));
+    }
+
+    @Test
+    void closingTheClientDeregistersWhatItRegistered() {
+        LodestarClient owner = clients.connect();
+        LodestarClient reader = clients.connect();
+        owner.registry().register(instance("orders", "orders-1"));
+        owner.registry().register(ServiceInstance.builder("orders", "orders-2").host("h").port(1).persistent()
+                .build());
+
+        owner.close();
+
+        assertThat(reader.directDiscovery().getInstances("orders")).extracting(ServiceInstance::instanceId)
+                .containsExactly("orders-2");
+    }
+}

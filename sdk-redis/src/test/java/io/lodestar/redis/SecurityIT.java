@@ -1,0 +1,103 @@
+package io.lodestar.redis;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarException;
+import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.test.RedisServer;
+import io.lodestar.test.TestRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static io.lodestar.redis.Clients.instance;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** AUTH and ACL through the URI; secrets never show in messages or toString(). */
+class SecurityIT {
+    private static final String SECRET = "s3cret-Pa55";
+
+    private RedisServer redis;
+
+    @BeforeEach
+    void privateRedis() {
+        redis = TestRedis.startStandalone();
+    }
+
+    @AfterEach
+    void stopRedis() {
+        redis.close();
+    }
+
+    @Test
+    void aLeastPrivilegeAclUserCanDoEverythingLodestarDoes() {
+        String rules = String.join(" ", LeastPrivilege.ACL_RULES);
+        admin("ACL SETUSER lodestar on >" + SECRET + " " + rules);
+        String uri = "redis://lodestar:" + SECRET + "@" + redis.host() + ":" + redis.port();
+
+        try (Clients clients = new Clients(uri)) {
+            LodestarClient crashing = clients.connect(options -> options.deregisterOnClose(false));
+            LodestarClient writer = clients.connect();
+            LodestarClient reader = clients.connect();
+            crashing.registry().register(ServiceInstance.builder("orders", "orders-0").host("h").port(1)
+                    .ttl(Duration.ofSeconds(1)).build());
+            writer.registry().register(ServiceInstance.builder("orders", "orders-1").host("h").port(1)
+                    .ttl(Duration.ofSeconds(1)).build());
+            writer.registry().register(instance("orders", "orders-2"));
+            writer.registry().setMetadata("orders", "orders-2", java.util.Map.of("zone", "eu-1"));
+            assertThat(reader.discovery().getInstances("orders")).hasSize(3);
+            assertThat(reader.discovery().getServices()).containsExactly("orders");
+            crashing.close(); // its instance must now expire: renewals, sweeper lock and sweep all run as this user
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                    assertThat(reader.discovery().getInstances("orders")).hasSize(2));
+            assertThat(reader.directDiscovery().getInstances("orders")).hasSize(2);
+
+            writer.registry().deregister("orders", "orders-2");
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                    assertThat(reader.discovery().getInstances("orders")).hasSize(1));
+        }
+    }
+
+    @Test
+    void aWrongPasswordFailsClearlyWithoutShowingIt() {
+        admin("CONFIG SET requirepass " + SECRET);
+        String uri = "redis://:wrong-" + SECRET + "@" + redis.host() + ":" + redis.port();
+
+        assertThatThrownBy(() -> RedisLodestar.create(LodestarOptions.builder(uri).build()))
+                .isInstanceOf(LodestarException.class)
+                .hasMessageContaining("redis://***@" + redis.host())
+                .satisfies(failure -> assertThat(failure.getMessage()).doesNotContain(SECRET));
+    }
+
+    @Test
+    void aPasswordInTheUriAuthenticatesAndNeverShowsInToString() {
+        admin("CONFIG SET requirepass " + SECRET);
+        LodestarOptions options = LodestarOptions.builder("redis://:" + SECRET + "@" + redis.host() + ":"
+                + redis.port()).build();
+
+        try (LodestarClient client = RedisLodestar.create(options)) {
+            client.registry().register(instance("orders", "orders-1"));
+
+            assertThat(client.discovery().getInstances("orders")).hasSize(1);
+            assertThat(client.toString()).doesNotContain(SECRET);
+            assertThat(options.toString()).doesNotContain(SECRET);
+        }
+    }
+
+    private void admin(String command) {
+        try (RedisClient raw = RedisClient.create(redis.uri());
+             StatefulRedisConnection<String, String> connection = raw.connect()) {
+            String[] parts = command.split(" ");
+            connection.sync().dispatch(io.lettuce.core.protocol.CommandType.valueOf(parts[0]),
+                    new io.lettuce.core.output.StatusOutput<>(io.lettuce.core.codec.StringCodec.UTF8),
+                    new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8)
+                            .addValues(java.util.Arrays.copyOfRange(parts, 1, parts.length)));
+        }
+    }
+}
