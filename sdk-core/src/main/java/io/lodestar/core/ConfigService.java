@@ -78,6 +78,12 @@ public interface ConfigService {
     ConfigEntry rollback(String configId, long version);
 
     /**
+     * Listens to one config. Returns once the listener is attached to the loaded entry (bounded by the command
+     * timeout; at once while Redis cannot be reached, and the listener starts when it can), so every version
+     * written after the call reaches it. Versions missed on the way (a lost message, a reconnect) are replayed from
+     * history; only versions already trimmed from history are skipped, and then the listener gets the current
+     * state.
+     *
      * @param configId the config id
      * @param listener called once per version, in order, on a Lodestar thread
      * @return the subscription; close it to stop
@@ -85,6 +91,10 @@ public interface ConfigService {
     Subscription subscribe(String configId, ConfigListener listener);
 
     /**
+     * Listens to every config of the namespace, with the guarantees of {@link #subscribe} per config. A config
+     * created later is followed from the state it has when the listener learns of it (normally its first version),
+     * delivered as a {@link io.lodestar.core.event.ConfigChanged}. The listener is never called concurrently.
+     *
      * @param listener called for every change of every config of the namespace
      * @return the subscription; close it to stop
      */

@@ -101,7 +101,14 @@ public final class LodestarOptions {
         return configHistoryLimit;
     }
 
-    /** @return where the last good config contents are kept on disk, if anywhere */
+    /**
+     * Where the last good config contents are kept on disk, if anywhere (default: nowhere). The client writes the
+     * last state it read of every config it holds there, and reads it back only when Redis cannot be reached while
+     * a config is first loaded ({@link ViewStatus#restoredFromDisk()} then says so). With a directory set, a client
+     * also starts while Redis is unreachable, and connects in the background; without one, it fails to start.
+     *
+     * @return the snapshot directory, if any
+     */
     public Optional<Path> configSnapshotDirectory() {
         return Optional.ofNullable(configSnapshotDirectory);
     }
@@ -195,7 +202,10 @@ public final class LodestarOptions {
             return this;
         }
 
-        /** @return this builder with the config snapshot directory set (null = none) */
+        /**
+         * @return this builder with the config snapshot directory set (null = none); see
+         *     {@link LodestarOptions#configSnapshotDirectory()}
+         */
         public Builder configSnapshotDirectory(Path configSnapshotDirectory) {
             this.configSnapshotDirectory = configSnapshotDirectory;
             return this;

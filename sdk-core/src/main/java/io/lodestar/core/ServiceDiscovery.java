@@ -42,6 +42,8 @@ public interface ServiceDiscovery {
 
     /**
      * Calls the listener with every change of a service, in revision order, starting after the current state.
+     * Returns once the listener is attached (bounded by the command timeout), so every write after it returns is
+     * delivered; while Redis cannot be reached it returns at once and the listener starts when Redis is back.
      *
      * @param serviceId the service
      * @param listener  called on a Lodestar thread
@@ -50,7 +52,8 @@ public interface ServiceDiscovery {
     Subscription subscribe(String serviceId, ServiceListener listener);
 
     /**
-     * Calls the listener when services appear in or disappear from the namespace.
+     * Calls the listener when services appear in or disappear from the namespace. Returns once the listener is
+     * attached, like {@link #subscribe(String, ServiceListener)}.
      *
      * @param listener called on a Lodestar thread
      * @return the subscription; close it to stop

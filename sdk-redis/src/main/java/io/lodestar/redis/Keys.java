@@ -96,5 +96,9 @@ final class Keys {
         String[] forHistory() {
             return new String[] {history, versions};
         }
+
+        String[] forReplay() {
+            return new String[] {current, revision, history, versions};
+        }
     }
 }

@@ -63,15 +63,18 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
 
     @Override
     public Subscription subscribe(String serviceId, ServiceListener listener) {
-        Validation.requireServiceId(serviceId);
-        Validation.requireNonNull("listener", listener);
-        return services.subscribe(serviceId, listener::onEvent);
+        Validation.collector().serviceId("serviceId", serviceId).notNull("listener", listener).throwIfInvalid();
+        Subscription subscription = services.subscribe(serviceId, listener::onEvent);
+        services.awaitLoaded(serviceId);
+        return subscription;
     }
 
     @Override
     public Subscription subscribeServices(ServicesListener listener) {
         Validation.requireNonNull("listener", listener);
-        return index.subscribe(IndexSource.TOPIC, listener::onChange);
+        Subscription subscription = index.subscribe(IndexSource.TOPIC, listener::onChange);
+        index.awaitLoaded(IndexSource.TOPIC);
+        return subscription;
     }
 
     @Override

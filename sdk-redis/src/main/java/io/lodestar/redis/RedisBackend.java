@@ -4,13 +4,16 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -28,7 +31,10 @@ import io.lodestar.core.LodestarException;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.Violation;
 import io.lodestar.core.UnavailableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.lang.reflect.Proxy;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,6 +43,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
 /**
@@ -46,6 +53,10 @@ import java.util.function.BiConsumer;
  *
  * <p>Events use sharded PubSub (SPUBLISH/SSUBSCRIBE). On a cluster a shard channel must be subscribed at the
  * node that owns its slot, so {@link #subscribe(String)} routes by slot.
+ *
+ * <p>When Redis cannot be reached at start-up, creation fails, unless a config snapshot directory is configured:
+ * then the backend starts offline (every command fails at once, as while disconnected) and keeps connecting in
+ * the background, so an application can start with its last known config.
  */
 final class RedisBackend implements AutoCloseable {
     /** Hears connection changes of every connection of this backend. */
@@ -60,11 +71,16 @@ final class RedisBackend implements AutoCloseable {
      * operators' {@code CLIENT KILL TYPE pubsub} and pubsub output-buffer limits would miss our subscriptions.
      */
     private static final ProtocolVersion PROTOCOL = ProtocolVersion.RESP2;
+    private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
+    private static final long MAX_CONNECT_BACKOFF_MS = 2_000;
 
     private final AbstractRedisClient client;
-    private final StatefulConnection<String, String> commandConnection;
-    private final RedisClusterAsyncCommands<String, String> commands;
-    private final StatefulRedisPubSubConnection<String, String> pubSub;
+    // Null (commands: a stand-in that fails every command) until the first connection succeeds, then set once.
+    private volatile StatefulConnection<String, String> commandConnection;
+    private volatile RedisClusterAsyncCommands<String, String> commands;
+    private volatile StatefulRedisPubSubConnection<String, String> pubSub;
+    private volatile Thread connector;
+    private volatile boolean closed;
     private final boolean cluster;
     private final String where;
     private final Duration timeout;
@@ -93,25 +109,13 @@ final class RedisBackend implements AutoCloseable {
                         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
                         .requestQueueSize(10_000)
                         .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                                .enableAllAdaptiveRefreshTriggers()
+                                .enableAdaptiveRefreshTrigger(RefreshTrigger.MOVED_REDIRECT, RefreshTrigger.ASK_REDIRECT,
+                                        RefreshTrigger.PERSISTENT_RECONNECTS, RefreshTrigger.UNCOVERED_SLOT,
+                                        RefreshTrigger.UNKNOWN_NODE)
                                 .enablePeriodicRefresh(Duration.ofSeconds(30))
                                 .build())
                         .build());
                 this.client = clusterClient;
-                clusterClient.addListener(new StateListener());
-                StatefulRedisClusterConnection<String, String> connection = clusterClient.connect(StringCodec.UTF8);
-                this.commandConnection = connection;
-                this.commands = connection.async();
-                StatefulRedisClusterPubSubConnection<String, String> clusterPubSub =
-                        clusterClient.connectPubSub(StringCodec.UTF8);
-                clusterPubSub.setNodeMessagePropagation(true);
-                clusterPubSub.addListener(new RedisClusterPubSubAdapter<>() {
-                    @Override
-                    public void smessage(RedisClusterNode node, String channel, String message) {
-                        messageHandler.accept(channel, message);
-                    }
-                });
-                this.pubSub = clusterPubSub;
             } else {
                 RedisURI redisUri = RedisURI.create(uri);
                 if (redisUri.getClientName() == null) {
@@ -124,17 +128,6 @@ final class RedisBackend implements AutoCloseable {
                         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                         .build());
                 this.client = standalone;
-                standalone.addListener(new StateListener());
-                var connection = standalone.connect(StringCodec.UTF8);
-                this.commandConnection = connection;
-                this.commands = connection.async();
-                this.pubSub = standalone.connectPubSub(StringCodec.UTF8);
-                this.pubSub.addListener(new RedisPubSubAdapter<>() {
-                    @Override
-                    public void smessage(String channel, String message) {
-                        messageHandler.accept(channel, message);
-                    }
-                });
             }
         } catch (IllegalArgumentException e) {
             throw new InvalidArgumentException(new Violation("redisUri", options.redactedRedisUri(),
@@ -142,6 +135,147 @@ final class RedisBackend implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new UnavailableException("Cannot connect to Redis at " + where + ": "
                     + LodestarOptions.redact(String.valueOf(e.getMessage())), e);
+        }
+        client.addListener(new StateListener());
+        this.commands = offlineCommands();
+        try {
+            open();
+        } catch (RuntimeException e) {
+            String reason = LodestarOptions.redact(String.valueOf(e.getMessage()));
+            if (options.configSnapshotDirectory().isEmpty()) {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                throw new UnavailableException("Cannot connect to Redis at " + where + ": " + reason, e);
+            }
+            log.warn("Cannot connect to Redis at {} ({}); starting offline: configs are served from the snapshot"
+                    + " directory, other operations fail until a connection succeeds (retried in the background)",
+                    where, reason);
+            connectInBackground();
+        }
+    }
+
+    /** Opens the command and PubSub connections; blocking, bounded by the connect timeout. */
+    private void open() {
+        StatefulConnection<String, String> connection;
+        RedisClusterAsyncCommands<String, String> async;
+        StatefulRedisPubSubConnection<String, String> subscriber;
+        if (client instanceof RedisClusterClient clusterClient) {
+            StatefulRedisClusterConnection<String, String> clusterConnection = clusterClient.connect(StringCodec.UTF8);
+            connection = clusterConnection;
+            async = clusterConnection.async();
+            try {
+                StatefulRedisClusterPubSubConnection<String, String> clusterPubSub =
+                        clusterClient.connectPubSub(StringCodec.UTF8);
+                clusterPubSub.setNodeMessagePropagation(true);
+                clusterPubSub.addListener(new RedisClusterPubSubAdapter<>() {
+                    @Override
+                    public void smessage(RedisClusterNode node, String channel, String message) {
+                        messageHandler.accept(channel, message);
+                    }
+                });
+                subscriber = clusterPubSub;
+            } catch (RuntimeException e) {
+                connection.close();
+                throw e;
+            }
+        } else {
+            RedisClient standalone = (RedisClient) client;
+            var standaloneConnection = standalone.connect(StringCodec.UTF8);
+            connection = standaloneConnection;
+            async = standaloneConnection.async();
+            try {
+                subscriber = standalone.connectPubSub(StringCodec.UTF8);
+                subscriber.addListener(new RedisPubSubAdapter<>() {
+                    @Override
+                    public void smessage(String channel, String message) {
+                        messageHandler.accept(channel, message);
+                    }
+                });
+            } catch (RuntimeException e) {
+                connection.close();
+                throw e;
+            }
+        }
+        synchronized (this) {
+            if (closed) {
+                subscriber.close();
+                connection.close();
+                return;
+            }
+            this.commandConnection = connection;
+            this.pubSub = subscriber;
+            this.commands = async;
+        }
+    }
+
+    /** Offline start: connects with backoff until it succeeds or the backend is closed; then reports connected. */
+    private void connectInBackground() {
+        Thread thread = new Thread(() -> {
+            long backoff = 100;
+            while (!closed && commandConnection == null) {
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                backoff = Math.min(MAX_CONNECT_BACKOFF_MS, backoff * 2);
+                try {
+                    open();
+                } catch (RuntimeException e) {
+                    log.debug("Redis at {} still cannot be reached: {}", where, e.toString());
+                }
+            }
+            if (!closed && commandConnection != null) {
+                log.info("Connected to Redis at {}", where);
+                listeners.forEach(ConnectionListener::connected);
+            }
+        }, "lodestar-connect");
+        thread.setDaemon(true);
+        connector = thread;
+        thread.start();
+    }
+
+    /** Stands in for the command connection until the first connection succeeds: every command fails at once. */
+    @SuppressWarnings("unchecked")
+    private RedisClusterAsyncCommands<String, String> offlineCommands() {
+        return (RedisClusterAsyncCommands<String, String>) Proxy.newProxyInstance(
+                RedisClusterAsyncCommands.class.getClassLoader(), new Class<?>[] {RedisClusterAsyncCommands.class},
+                (proxy, method, args) -> {
+                    if (method.getDeclaringClass() == Object.class) {
+                        return switch (method.getName()) {
+                            case "equals" -> proxy == args[0];
+                            case "hashCode" -> System.identityHashCode(proxy);
+                            default -> "OfflineCommands[" + where + "]";
+                        };
+                    }
+                    RedisConnectionException failure = new RedisConnectionException("not connected: Redis could not"
+                            + " be reached since this client started (retrying in the background)");
+                    if (method.getReturnType().isAssignableFrom(FailedFuture.class)) {
+                        return new FailedFuture<>(failure);
+                    }
+                    if (method.getReturnType() == void.class) {
+                        return null;
+                    }
+                    throw failure;
+                });
+    }
+
+    /** A command that failed without reaching Redis. */
+    private static final class FailedFuture<T> extends CompletableFuture<T> implements RedisFuture<T> {
+        private final String error;
+
+        FailedFuture(Throwable failure) {
+            this.error = failure.getMessage();
+            completeExceptionally(failure);
+        }
+
+        @Override
+        public String getError() {
+            return error;
+        }
+
+        @Override
+        public boolean await(long timeout, TimeUnit unit) {
+            return true;
         }
     }
 
@@ -211,15 +345,21 @@ final class RedisBackend implements AutoCloseable {
     }
 
     boolean isConnected() {
-        return commandConnection.isOpen() && pubSub.isOpen();
+        StatefulConnection<String, String> connection = commandConnection;
+        StatefulRedisPubSubConnection<String, String> subscriber = pubSub;
+        return connection != null && subscriber != null && connection.isOpen() && subscriber.isOpen();
     }
 
     void onMessage(BiConsumer<String, String> handler) {
         this.messageHandler = handler;
     }
 
+    /** Adds a listener; one added while not connected (e.g. after an offline start) hears that at once. */
     void addConnectionListener(ConnectionListener listener) {
         listeners.add(listener);
+        if (!isConnected()) {
+            listener.disconnected();
+        }
     }
 
     /** Subscribes a shard channel (at the node owning its slot on a cluster); completes when Redis confirmed. */
@@ -235,11 +375,16 @@ final class RedisBackend implements AutoCloseable {
     }
 
     private StatefulRedisPubSubConnection<String, String> shardConnection(String channel) {
+        StatefulRedisPubSubConnection<String, String> subscriber = pubSub;
+        if (subscriber == null) {
+            throw new UnavailableException("Not connected to Redis at " + where + ": it could not be reached since"
+                    + " this client started (retrying in the background)");
+        }
         if (!cluster) {
-            return pubSub;
+            return subscriber;
         }
         StatefulRedisClusterPubSubConnection<String, String> clusterPubSub =
-                (StatefulRedisClusterPubSubConnection<String, String>) pubSub;
+                (StatefulRedisClusterPubSubConnection<String, String>) subscriber;
         RedisClusterNode owner = clusterPubSub.getPartitions().getPartitionBySlot(SlotHash.getSlot(channel));
         if (owner == null) {
             throw new UnavailableException("No cluster node at " + where + " owns the slot of " + channel);
@@ -249,9 +394,20 @@ final class RedisBackend implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (this) {
+            closed = true;
+        }
+        Thread connecting = connector;
+        if (connecting != null) {
+            connecting.interrupt();
+        }
         try {
-            pubSub.close();
-            commandConnection.close();
+            if (pubSub != null) {
+                pubSub.close();
+            }
+            if (commandConnection != null) {
+                commandConnection.close();
+            }
         } finally {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             if (ownResources != null) {

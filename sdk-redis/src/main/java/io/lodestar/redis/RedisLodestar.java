@@ -28,7 +28,9 @@ public final class RedisLodestar {
      * @param options the options
      * @return a connected client; close it to deregister and release everything
      * @throws io.lodestar.core.InvalidArgumentException when the URI cannot be parsed
-     * @throws io.lodestar.core.UnavailableException     when Redis cannot be reached
+     * @throws io.lodestar.core.UnavailableException     when Redis cannot be reached (unless a config snapshot
+     *                                                   directory is set: then the client starts offline, see
+     *                                                   {@link LodestarOptions#configSnapshotDirectory()})
      */
     public static LodestarClient create(LodestarOptions options) {
         return new RedisLodestarClient(Validation.requireNonNull("options", options), null);

@@ -41,6 +41,7 @@ final class RedisLodestarClient implements LodestarClient {
     private final LocalServiceDiscovery discovery;
     private final DirectServiceDiscovery directDiscovery;
     private final Sweeper sweeper;
+    private final RedisConfigService config;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean resyncScheduled = new AtomicBoolean();
 
@@ -69,12 +70,13 @@ final class RedisLodestarClient implements LodestarClient {
         this.discovery = new LocalServiceDiscovery(serviceView, indexView);
         this.directDiscovery = new DirectServiceDiscovery(reads, backend, discovery);
         this.sweeper = new Sweeper(backend, keys, registry, reads, serviceView::held, options.sweepInterval());
+        this.config = new RedisConfigService(options, backend, keys, viewThread, scheduler, listenerPool);
 
         backend.onMessage((channel, message) -> {
             try {
                 var fields = Json.read(message);
-                if (!serviceView.offer(channel, fields)) {
-                    indexView.offer(channel, fields);
+                if (!serviceView.offer(channel, fields) && !indexView.offer(channel, fields)) {
+                    config.offer(channel, fields);
                 }
             } catch (RuntimeException e) {
                 log.warn("Ignoring an unreadable event on {}: {}", channel, e.getMessage());
@@ -90,6 +92,7 @@ final class RedisLodestarClient implements LodestarClient {
             public void disconnected() {
                 serviceView.markStale();
                 indexView.markStale();
+                config.markStale();
             }
         });
         scheduleJittered(this::sweep, options.sweepInterval());
@@ -104,6 +107,7 @@ final class RedisLodestarClient implements LodestarClient {
                 resyncScheduled.set(false);
                 serviceView.resyncAll();
                 indexView.resyncAll();
+                config.resyncAll();
             }, 100, TimeUnit.MILLISECONDS);
         }
     }
@@ -116,6 +120,7 @@ final class RedisLodestarClient implements LodestarClient {
     private void reconcile() {
         serviceView.reconcile();
         indexView.reconcile();
+        config.reconcile();
     }
 
     private void scheduleJittered(Runnable task, Duration interval) {
@@ -159,7 +164,7 @@ final class RedisLodestarClient implements LodestarClient {
 
     @Override
     public ConfigService config() {
-        throw new UnsupportedOperationException("The config service is not wired yet (issue 4)");
+        return config;
     }
 
     /** Runs one sweep now (tests and tools; the client also sweeps on its own). */
@@ -169,7 +174,8 @@ final class RedisLodestarClient implements LodestarClient {
 
     /** The views by name, for metrics. */
     Map<String, SyncedView<?, ?>> views() {
-        return Map.of("service", serviceView, "index", indexView);
+        return Map.of("service", serviceView, "index", indexView, "config", config.entriesView(),
+                "config-index", config.indexView());
     }
 
     @Override
@@ -185,6 +191,7 @@ final class RedisLodestarClient implements LodestarClient {
             registry.stopRenewing();
             serviceView.close();
             indexView.close();
+            config.close();
             backend.close();
             shutdownThreads();
         }

@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -40,10 +41,14 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>a topic is subscribed <em>before</em> it is loaded; events that arrive meanwhile are buffered and the ones
  *       newer than the load are applied after it;</li>
- *   <li>an event whose revision skips one (a lost message) makes the topic resync (re-read);</li>
- *   <li>every reconnect resubscribes and resyncs every topic (Redis may have restarted: revisions can go back);</li>
+ *   <li>an event whose revision skips one (a lost message) makes the topic resync (re-read; a source that keeps
+ *       history can replay what was missed to the listeners, see {@link Source#reload});</li>
+ *   <li>every reconnect resubscribes and resyncs every topic loaded before the disconnect (Redis may have
+ *       restarted: revisions can go back);</li>
  *   <li>a periodic reconcile compares each topic's revision with Redis and resyncs those that differ;</li>
- *   <li>a failed load is retried with backoff while anyone needs the topic; a failure is never cached.</li>
+ *   <li>a failed load is retried with backoff while anyone needs the topic; a failure is never cached;</li>
+ *   <li>a first load that fails because Redis cannot be reached may serve the source's local copy
+ *       ({@link Source#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis.</li>
  * </ul>
  * Topics nobody read for the idle timeout are dropped and unsubscribed (Caffeine's expiry); topics with listeners
  * are kept.
@@ -68,9 +73,30 @@ final class SyncedView<V, E> implements AutoCloseable {
 
         /** The listener event for a resync that replaced {@code before} (null when nothing changed). */
         E resynced(String id, Versioned<V> before, Versioned<V> after);
+
+        /**
+         * A locally kept value to serve when a topic's first load fails because Redis cannot be reached (e.g. the
+         * config snapshot directory), or null for none. The view keeps retrying and replaces it once Redis answers.
+         */
+        default Versioned<V> restore(String id) {
+            return null;
+        }
+
+        /**
+         * Loads a topic again (a resync) that holds {@code held}. A source that can tell what happened in between
+         * (config history) returns those events, in order, ending at the loaded value, so listeners miss nothing;
+         * by default it returns none, and listeners get the one {@link #resynced} event.
+         */
+        default CompletionStage<Reloaded<V, E>> reload(String id, Versioned<V> held) {
+            return load(id).thenApply(loaded -> new Reloaded<>(loaded, null));
+        }
     }
 
     record Versioned<V>(long revision, V value) {
+    }
+
+    /** A resync's result: the value, and the events that lead to it from the held value (null: unknown). */
+    record Reloaded<V, E>(Versioned<V> value, List<E> events) {
     }
 
     record Message(long revision, Map<String, Object> fields) {
@@ -96,6 +122,8 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final Duration timeout;
     private final long idleNanos;
     private volatile long staleSinceNanos;
+    /** +1 per disconnect: a topic loaded since the last one missed nothing and needs no resync on reconnect. */
+    private final AtomicLong disconnects = new AtomicLong();
     private volatile long lastSyncNanos;
     private volatile boolean restoredFromDisk;
     private volatile boolean closed;
@@ -129,7 +157,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                     }
                 })
                 .removalListener((String id, Topic topic, RemovalCause cause) -> {
-                    if (topic != null) {
+                    if (topic != null && !closed) { // on close the connection goes anyway: nothing to unsubscribe
                         viewThread.execute(() -> drop(topic));
                     }
                 })
@@ -163,6 +191,11 @@ final class SyncedView<V, E> implements AutoCloseable {
     /** Ids of the topics held. */
     List<String> held() {
         return List.copyOf(topics.asMap().keySet());
+    }
+
+    /** Runs pending expiry now (tests; Caffeine otherwise does it on its own schedule). */
+    void cleanUp() {
+        topics.cleanUp();
     }
 
     int size() {
@@ -217,13 +250,38 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     // ---------------------------------------------------------------- listeners
 
+    /**
+     * Waits (bounded) until a topic is loaded, which starts its listeners: after a subscribe, so that every later
+     * write reaches the listener. While Redis cannot be reached it returns false at once: the subscription stays,
+     * and starts when the view can load the topic.
+     */
+    boolean awaitLoaded(String id) {
+        try {
+            get(id);
+            return true;
+        } catch (LodestarException unavailable) {
+            return false;
+        }
+    }
+
     Subscription subscribe(String id, Consumer<E> listener) {
+        return subscribe(id, listener, null);
+    }
+
+    /**
+     * Like {@link #subscribe(String, Consumer)}; {@code onStart}, when given, is called first, on the listener's
+     * thread, with the value the listener starts from (once the topic is loaded): the listener then gets every
+     * event after that value and none before it.
+     */
+    Subscription subscribe(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart) {
         Topic topic = topics.get(id, Topic::new);
-        Listener<E> slot = new Listener<>(listener, new SerialExecutor(listenerPool));
+        Listener slot = new Listener(listener, onStart, new SerialExecutor(listenerPool));
         topic.listeners.add(slot);
         pin(id, topic);
         viewThread.execute(() -> {
-            if (topic.current == null && !topic.syncing) {
+            if (topic.current != null) {
+                slot.start(topic.current);
+            } else if (!topic.syncing) {
                 sync(topic);
             }
         });
@@ -290,8 +348,10 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     private void dispatch(Topic topic, E event) {
         if (event != null) {
-            for (Listener<E> listener : topic.listeners) {
-                listener.executor.execute(() -> listener.consumer.accept(event));
+            for (Listener listener : topic.listeners) {
+                if (listener.started) {
+                    listener.executor.execute(() -> listener.consumer.accept(event));
+                }
             }
         }
     }
@@ -345,33 +405,51 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.syncing = true;
         topic.attempt = new CompletableFuture<>();
         CompletableFuture<Versioned<V>> attempt = topic.attempt;
+        Versioned<V> held = topic.current;
+        long epoch = disconnects.get();
         byChannel.put(topic.channel, topic);
         backend.subscribe(topic.channel)
-                .thenCompose(subscribed -> source.load(topic.id))
-                .whenComplete((loaded, failure) -> viewThread.execute(() -> finishSync(topic, attempt, loaded,
-                        failure)));
+                .thenCompose(subscribed -> held == null
+                        ? source.load(topic.id).thenApply(loaded -> new Reloaded<V, E>(loaded, null))
+                        : source.reload(topic.id, held))
+                .whenComplete((reloaded, failure) -> viewThread.execute(() -> finishSync(topic, attempt, held,
+                        epoch, reloaded, failure)));
         return attempt;
     }
 
-    private void finishSync(Topic topic, CompletableFuture<Versioned<V>> attempt, Versioned<V> loaded,
-                            Throwable failure) {
+    private void finishSync(Topic topic, CompletableFuture<Versioned<V>> attempt, Versioned<V> held, long epoch,
+                            Reloaded<V, E> reloaded, Throwable failure) {
         topic.syncing = false;
         if (closed || topics.asMap().get(topic.id) != topic) {
             attempt.completeExceptionally(new LodestarException("view closed"));
             return;
         }
         if (failure != null) {
-            attempt.completeExceptionally(failure);
+            Versioned<V> restored = topic.current == null ? restore(topic, failure) : null;
+            if (restored != null) {
+                topic.current = restored;
+                topic.startListeners();
+                attempt.complete(restored);
+            } else {
+                attempt.completeExceptionally(failure);
+            }
             retryLater(topic, failure);
             return;
         }
         topic.failures = 0;
+        topic.loadedEpoch = epoch;
         lastSyncNanos = System.nanoTime();
         Versioned<V> before = topic.current;
+        Versioned<V> loaded = reloaded.value();
         topic.current = loaded;
+        topic.startListeners();
         if (before != null) {
             resyncs.increment();
-            dispatch(topic, source.resynced(topic.id, before, loaded));
+            if (reloaded.events() != null && before == held) {
+                reloaded.events().forEach(event -> dispatch(topic, event));
+            } else {
+                dispatch(topic, source.resynced(topic.id, before, loaded));
+            }
         }
         List<Message> buffered = new ArrayList<>(topic.buffer);
         topic.buffer.clear();
@@ -393,6 +471,27 @@ final class SyncedView<V, E> implements AutoCloseable {
         attempt.complete(topic.current);
         if (!anySyncing()) {
             staleSinceNanos = backend.isConnected() ? 0 : staleSinceNanos;
+        }
+    }
+
+    /** The source's local copy, when the load failed because Redis cannot be reached; else null. */
+    private Versioned<V> restore(Topic topic, Throwable failure) {
+        if (!(Errors.translate(failure, "load", backend.where(), timeout) instanceof UnavailableException)) {
+            return null;
+        }
+        try {
+            Versioned<V> restored = source.restore(topic.id);
+            if (restored != null) {
+                markRestoredFromDisk();
+                markStale();
+                log.warn("{} '{}': Redis at {} cannot be reached ({}); serving revision {} from the local snapshot"
+                        + " until it can", name, topic.id, backend.where(), Errors.unwrap(failure).toString(),
+                        restored.revision());
+            }
+            return restored;
+        } catch (RuntimeException e) {
+            log.warn("{} '{}': cannot restore the local snapshot: {}", name, topic.id, e.toString());
+            return null;
         }
     }
 
@@ -420,11 +519,15 @@ final class SyncedView<V, E> implements AutoCloseable {
         return false;
     }
 
-    /** After a reconnect: every topic may have missed events, or Redis may have restarted. */
+    /**
+     * After a reconnect: every topic loaded before the last disconnect may have missed events, or Redis may have
+     * restarted (one loaded since then is current, and re-reading it could only skip events still in flight).
+     */
     void resyncAll() {
         viewThread.execute(() -> {
+            long epoch = disconnects.get();
             for (Topic topic : topics.asMap().values()) {
-                if (!topic.syncing && (topic.current != null || topic.pinned())) {
+                if (!topic.syncing && (topic.current != null || topic.pinned()) && topic.loadedEpoch < epoch) {
                     sync(topic);
                 }
             }
@@ -455,6 +558,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     void markStale() {
+        disconnects.incrementAndGet();
         if (staleSinceNanos == 0) {
             staleSinceNanos = System.nanoTime();
         }
@@ -485,7 +589,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final class Topic {
         final String id;
         final String channel;
-        final List<Listener<E>> listeners = new CopyOnWriteArrayList<>();
+        final List<Listener> listeners = new CopyOnWriteArrayList<>();
         /** Written on the view thread only, read anywhere. */
         volatile Versioned<V> current;
         // view thread only:
@@ -494,6 +598,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         final List<Message> buffer = new ArrayList<>();
         final List<Waiter> waiters = new ArrayList<>();
         int failures;
+        /** The disconnect count when its last successful load started; -1 while it has none from Redis. */
+        long loadedEpoch = -1;
 
         Topic(String id) {
             this.id = id;
@@ -502,6 +608,15 @@ final class SyncedView<V, E> implements AutoCloseable {
 
         boolean pinned() {
             return !listeners.isEmpty();
+        }
+
+        /** Starts the listeners that waited for the first value (view thread). */
+        void startListeners() {
+            for (Listener listener : listeners) {
+                if (!listener.started) {
+                    listener.start(current);
+                }
+            }
         }
 
         void releaseWaiters() {
@@ -521,6 +636,27 @@ final class SyncedView<V, E> implements AutoCloseable {
     private record Waiter(long revision, CompletableFuture<Void> reached) {
     }
 
-    private record Listener<E>(Consumer<E> consumer, Executor executor) {
+    /** One listener: events reach it in order on its own serial executor, from the value it started at. */
+    private final class Listener {
+        final Consumer<E> consumer;
+        final Consumer<Versioned<V>> onStart;
+        final Executor executor;
+        /** View thread only: events are dispatched once the listener knows the value they follow. */
+        boolean started;
+
+        Listener(Consumer<E> consumer, Consumer<Versioned<V>> onStart, Executor executor) {
+            this.consumer = consumer;
+            this.onStart = onStart;
+            this.executor = executor;
+        }
+
+        void start(Versioned<V> value) {
+            if (!started) {
+                started = true;
+                if (onStart != null) {
+                    executor.execute(() -> onStart.accept(value));
+                }
+            }
+        }
     }
 }

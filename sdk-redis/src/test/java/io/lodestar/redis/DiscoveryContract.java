@@ -79,8 +79,7 @@ abstract class DiscoveryContract {
         LodestarClient writer = clients.connect();
         LodestarClient reader = clients.connect();
         List<ServiceEvent> events = new CopyOnWriteArrayList<>();
-        reader.discovery().subscribe("orders", events::add);
-        await().atMost(Duration.ofSeconds(5)).until(() -> !reader.discovery().status().stale());
+        reader.discovery().subscribe("orders", events::add); // returns once attached: no write is missed
 
         writer.registry().register(instance("orders", "orders-1"));
         writer.registry().setMetadata("orders", "orders-1", Map.of("zone", "eu-1"));
@@ -213,10 +212,11 @@ abstract class DiscoveryContract {
         owner.close(); // renewals stop, nothing is deregistered: like a crash
 
         // TTL 1 s + sweep interval 0.5 s (+ one more interval if the lock was held by the closed client) + slack
-        await().atMost(Duration.ofSeconds(4)).untilAsserted(() ->
-                assertThat(reader.discovery().getInstances("orders")).isEmpty());
+        await().atMost(Duration.ofSeconds(4)).untilAsserted(() -> {
+            assertThat(reader.discovery().getInstances("orders")).isEmpty();
+            assertThat(events).last().isInstanceOf(InstanceExpired.class); // listeners run on their own thread
+        });
         assertThat(reader.directDiscovery().getInstances("orders")).isEmpty();
-        assertThat(events).last().isInstanceOf(InstanceExpired.class);
     }
 
     @Test
@@ -263,5 +263,70 @@ abstract class DiscoveryContract {
 
         assertThat(reader.directDiscovery().getInstances("orders")).extracting(ServiceInstance::instanceId)
                 .containsExactly("orders-2");
+    }
+
+    @Test
+    void aDirectReadNeverReturnsAnInstancePastItsDeadlineEvenBeforeTheSweep() {
+        LodestarClient owner = clients.connect(options -> options.deregisterOnClose(false)
+                .sweepInterval(Duration.ofHours(1)));
+        LodestarClient reader = clients.connect(options -> options.sweepInterval(Duration.ofHours(1)));
+        owner.registry().register(ServiceInstance.builder("orders", "orders-1").host("h").port(1)
+                .ttl(Duration.ofSeconds(1)).build());
+        assertThat(reader.directDiscovery().getInstances("orders")).hasSize(1);
+
+        owner.close();
+
+        await().atMost(Duration.ofSeconds(3)).untilAsserted(() ->
+                assertThat(reader.directDiscovery().getInstances("orders")).isEmpty());
+    }
+
+    @Test
+    void namespacesNeverSeeEachOthersServices() {
+        LodestarClient here = clients.connect();
+        try (Clients elsewhere = new Clients(redisUri())) {
+            LodestarClient there = elsewhere.connect();
+            here.registry().register(instance("orders", "orders-1"));
+            there.registry().register(instance("orders", "orders-other"));
+
+            assertThat(here.discovery().getInstances("orders")).extracting(ServiceInstance::instanceId)
+                    .containsExactly("orders-1");
+            assertThat(there.directDiscovery().getInstances("orders")).extracting(ServiceInstance::instanceId)
+                    .containsExactly("orders-other");
+            assertThat(there.discovery().getServices()).containsExactly("orders");
+        }
+    }
+
+    @Test
+    void aServiceNobodyReadsIsDroppedFromTheViewAfterTheIdleTimeout() {
+        LodestarClient writer = clients.connect();
+        RedisLodestarClient reader = (RedisLodestarClient) clients.connect(options ->
+                options.idleViewTimeout(Duration.ofMillis(300)));
+        writer.registry().register(instance("orders", "orders-1"));
+        assertThat(reader.discovery().getInstances("orders")).hasSize(1);
+        assertThat(reader.serviceView.held()).containsExactly("orders");
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            reader.serviceView.cleanUp();
+            assertThat(reader.serviceView.held()).isEmpty();
+        });
+        // a later read loads it again, current
+        writer.registry().register(instance("orders", "orders-2"));
+        assertThat(reader.discovery().getInstances("orders")).hasSize(2);
+    }
+
+    @Test
+    void aServiceWithAListenerIsKeptPastTheIdleTimeout() {
+        LodestarClient writer = clients.connect();
+        RedisLodestarClient reader = (RedisLodestarClient) clients.connect(options ->
+                options.idleViewTimeout(Duration.ofMillis(300)));
+        List<ServiceEvent> events = new CopyOnWriteArrayList<>();
+        reader.discovery().subscribe("orders", events::add);
+
+        await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).untilAsserted(() -> {
+            reader.serviceView.cleanUp();
+            assertThat(reader.serviceView.held()).containsExactly("orders");
+        });
+        writer.registry().register(instance("orders", "orders-1"));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(events).hasSize(1));
     }
 }

@@ -1,0 +1,151 @@
+package io.lodestar.redis;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lodestar.core.LodestarException;
+import io.lodestar.core.model.ConfigEntry;
+import io.lodestar.core.model.ConfigFormat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Reads of config entries straight from Redis (the view's loads, history, list), and the one place that turns a
+ * stored entry into a {@link ConfigEntry}. Scripts write the entry JSON described in {@code config_common.lua}.
+ */
+final class ConfigReads {
+    private final RedisBackend backend;
+    private final Keys keys;
+
+    ConfigReads(RedisBackend backend, Keys keys) {
+        this.backend = backend;
+        this.keys = keys;
+    }
+
+    /** The current entry (empty when never set or removed) at the entry's revision: a topic of the view. */
+    CompletionStage<SyncedView.Versioned<Optional<ConfigEntry>>> entry(String id) {
+        return ConfigScripts.READ_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                keys.config(id).forRead()).thenApply(reply -> {
+                    long revision = (Long) reply.get(0);
+                    if (reply.size() < 7) {
+                        return new SyncedView.Versioned<>(revision, Optional.<ConfigEntry>empty());
+                    }
+                    ConfigEntry entry = new ConfigEntry(id, (String) reply.get(6), format((String) reply.get(2)),
+                            (Long) reply.get(1), (String) reply.get(3), Instant.ofEpochMilli((Long) reply.get(4)),
+                            Instant.ofEpochMilli((Long) reply.get(5)));
+                    return new SyncedView.Versioned<>(revision, Optional.of(entry));
+                });
+    }
+
+    /**
+     * What a view that holds version {@code since} missed: the current state, the oldest kept version and every
+     * kept version after {@code since}, oldest first (see read_config_since.lua).
+     */
+    CompletionStage<Since> since(String id, long since) {
+        return ConfigScripts.READ_CONFIG_SINCE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                keys.config(id).forReplay(), Long.toString(since)).thenApply(reply -> {
+                    List<Kept> newer = new ArrayList<>(reply.size() - 4);
+                    for (int i = 4; i < reply.size(); i++) {
+                        Map<String, Object> fields = Json.read((String) reply.get(i));
+                        Object from = fields.get("from");
+                        newer.add(new Kept(entry(id, fields), from == null ? 0 : ((Number) from).longValue()));
+                    }
+                    Optional<ConfigEntry> current = Optional.empty();
+                    if ((Long) reply.get(2) == 1L) {
+                        String json = (String) reply.get(3);
+                        current = Optional.of(json.isEmpty() ? newest(id, newer) : entry(id, json));
+                    }
+                    return new Since(new SyncedView.Versioned<>((Long) reply.get(0), current), (Long) reply.get(1),
+                            newer);
+                });
+    }
+
+    /** The current entry when it is newer than what the view holds: the last kept version. */
+    private static ConfigEntry newest(String id, List<Kept> newer) {
+        if (newer.isEmpty()) {
+            throw new LodestarException("Config '" + id + "' has a current entry that is not in its history: were its"
+                    + " keys written by another program?");
+        }
+        return newer.get(newer.size() - 1).entry();
+    }
+
+    /** A kept version; {@code from} is the version it rolled back to, or 0 when it was set. */
+    record Kept(ConfigEntry entry, long from) {
+    }
+
+    /** The state now, the oldest kept version (0: none) and the kept versions after the one asked about. */
+    record Since(SyncedView.Versioned<Optional<ConfigEntry>> state, long oldestKept, List<Kept> newer) {
+    }
+
+    /** The entry's revision counter (0 when it never existed). */
+    CompletionStage<Long> revision(String id) {
+        return backend.commands().get(keys.config(id).revision())
+                .thenApply(value -> value == null ? 0L : Long.parseLong(value));
+    }
+
+    /** The kept versions, newest first. */
+    CompletionStage<List<ConfigEntry>> history(String id) {
+        return ConfigScripts.READ_CONFIG_HISTORY.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                keys.config(id).forHistory()).thenApply(reply -> {
+                    List<ConfigEntry> entries = new ArrayList<>(reply.size());
+                    for (Object json : reply) {
+                        entries.add(entry(id, (String) json));
+                    }
+                    return Collections.unmodifiableList(entries);
+                });
+    }
+
+    /** One kept version, if it is still in history. */
+    CompletionStage<Optional<ConfigEntry>> version(String id, long version) {
+        return backend.commands().hget(keys.config(id).history(), Long.toString(version))
+                .thenApply(json -> Optional.ofNullable(json).map(stored -> entry(id, stored)));
+    }
+
+    /** The ids of the configs that exist, sorted and unmodifiable, at the index revision. */
+    CompletionStage<SyncedView.Versioned<Set<String>>> index() {
+        Keys.IndexKeys index = keys.configs();
+        return ConfigScripts.READ_CONFIG_INDEX.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                new String[] {index.index(), index.revision()}).thenApply(reply -> {
+                    Set<String> ids = new TreeSet<>();
+                    for (int i = 1; i < reply.size(); i++) {
+                        ids.add((String) reply.get(i));
+                    }
+                    return new SyncedView.Versioned<>((Long) reply.get(0), Collections.unmodifiableSet(ids));
+                });
+    }
+
+    CompletionStage<Long> indexRevision() {
+        return backend.commands().get(keys.configs().revision())
+                .thenApply(value -> value == null ? 0L : Long.parseLong(value));
+    }
+
+    // ---------------------------------------------------------------- the stored form
+
+    static ConfigEntry entry(String id, String json) {
+        return entry(id, Json.read(json));
+    }
+
+    /** An entry from its stored JSON (history, events): version, format, hash, createdAt, updatedAt, content. */
+    static ConfigEntry entry(String id, Map<String, Object> fields) {
+        return new ConfigEntry(id, (String) fields.get("content"), format((String) fields.get("format")),
+                ((Number) fields.get("version")).longValue(), (String) fields.get("hash"),
+                Instant.ofEpochMilli(((Number) fields.get("createdAt")).longValue()),
+                Instant.ofEpochMilli(((Number) fields.get("updatedAt")).longValue()));
+    }
+
+    /** A format written by a newer client that this one does not know is read as plain text, not as an error. */
+    static ConfigFormat format(String name) {
+        for (ConfigFormat format : ConfigFormat.values()) {
+            if (format.name().equals(name)) {
+                return format;
+            }
+        }
+        return ConfigFormat.TEXT;
+    }
+}

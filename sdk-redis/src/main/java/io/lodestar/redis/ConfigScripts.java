@@ -1,0 +1,16 @@
+package io.lodestar.redis;
+
+/** The Lua scripts of the config service, loaded from resources once per JVM (the registry's are in Scripts). */
+final class ConfigScripts {
+    static final LuaScript SET_CONFIG = LuaScript.load("set_config");
+    static final LuaScript REMOVE_CONFIG = LuaScript.load("remove_config");
+    static final LuaScript ROLLBACK_CONFIG = LuaScript.load("rollback_config");
+    static final LuaScript READ_CONFIG = LuaScript.load("read_config");
+    static final LuaScript READ_CONFIG_SINCE = LuaScript.load("read_config_since");
+    static final LuaScript READ_CONFIG_HISTORY = LuaScript.load("read_config_history");
+    static final LuaScript INDEX_CONFIG = LuaScript.load("index_config");
+    static final LuaScript READ_CONFIG_INDEX = LuaScript.load("read_config_index");
+
+    private ConfigScripts() {
+    }
+}

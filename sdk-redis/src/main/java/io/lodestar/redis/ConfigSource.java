@@ -1,0 +1,129 @@
+package io.lodestar.redis;
+
+import io.lodestar.core.event.ConfigChanged;
+import io.lodestar.core.event.ConfigEvent;
+import io.lodestar.core.event.ConfigRemoved;
+import io.lodestar.core.event.ConfigRolledBack;
+import io.lodestar.core.model.ConfigEntry;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Config entries as topics of a {@link SyncedView}: the value is the current entry (empty when the config does not
+ * exist), the revision is the entry's version counter, and the events carry the whole new entry, so neither the
+ * view nor a listener re-reads. A resync replays the versions the view missed from history, so a listener gets
+ * every version once and in order as long as they are kept. Every state read from Redis is handed to the snapshot
+ * directory, which is read back only when Redis cannot be reached at a first load.
+ */
+final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, ConfigEvent> {
+    private final Keys keys;
+    private final ConfigReads reads;
+    private final ConfigSnapshots snapshots;
+
+    ConfigSource(Keys keys, ConfigReads reads, ConfigSnapshots snapshots) {
+        this.keys = keys;
+        this.reads = reads;
+        this.snapshots = snapshots;
+    }
+
+    @Override
+    public String channel(String configId) {
+        return keys.config(configId).channel();
+    }
+
+    @Override
+    public CompletionStage<SyncedView.Versioned<Optional<ConfigEntry>>> load(String configId) {
+        return reads.entry(configId).thenApply(loaded -> {
+            snapshots.save(configId, loaded.value());
+            return loaded;
+        });
+    }
+
+    /** A resync replays from history what the view missed, so listeners still get every version once, in order. */
+    @Override
+    public CompletionStage<SyncedView.Reloaded<Optional<ConfigEntry>, ConfigEvent>> reload(
+            String configId, SyncedView.Versioned<Optional<ConfigEntry>> held) {
+        return reads.since(configId, held.revision()).thenApply(since -> {
+            snapshots.save(configId, since.state().value());
+            return new SyncedView.Reloaded<>(since.state(), replay(configId, held.revision(), since));
+        });
+    }
+
+    /**
+     * The events from {@code held} to the current state: a kept version is a change (or a rollback), a version
+     * between the oldest kept and now that is not kept was a remove. Null when that cannot be told: versions
+     * trimmed from history were missed, or the counter went back (Redis lost its data).
+     */
+    static List<ConfigEvent> replay(String configId, long held, ConfigReads.Since since) {
+        long now = since.state().revision();
+        if (now < held) {
+            return null;
+        }
+        Map<Long, ConfigReads.Kept> kept = new HashMap<>();
+        since.newer().forEach(version -> kept.put(version.entry().version(), version));
+        List<ConfigEvent> events = new ArrayList<>();
+        for (long version = held + 1; version <= now; version++) {
+            ConfigReads.Kept found = kept.get(version);
+            if (found != null) {
+                events.add(found.from() > 0
+                        ? new ConfigRolledBack(configId, version, found.from(), found.entry())
+                        : new ConfigChanged(configId, version, found.entry()));
+            } else if (since.oldestKept() > 0 && version > since.oldestKept()) {
+                events.add(new ConfigRemoved(configId, version));
+            } else {
+                return null;
+            }
+        }
+        return events;
+    }
+
+    @Override
+    public CompletionStage<Long> revision(String configId) {
+        return reads.revision(configId);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public SyncedView.Applied<Optional<ConfigEntry>, ConfigEvent> apply(
+            String configId, SyncedView.Versioned<Optional<ConfigEntry>> current, SyncedView.Message message) {
+        Map<String, Object> fields = message.fields();
+        long version = message.revision();
+        Object type = fields.get("type");
+        Optional<ConfigEntry> value;
+        ConfigEvent event;
+        if ("changed".equals(type) || "rolledback".equals(type)) {
+            ConfigEntry entry = ConfigReads.entry(configId, (Map<String, Object>) fields.get("entry"));
+            value = Optional.of(entry);
+            event = "changed".equals(type) ? new ConfigChanged(configId, version, entry)
+                    : new ConfigRolledBack(configId, version, ((Number) fields.get("from")).longValue(), entry);
+        } else if ("removed".equals(type)) {
+            value = Optional.empty();
+            event = new ConfigRemoved(configId, version);
+        } else {
+            return new SyncedView.Applied<>(current.value(), null); // a newer client's event: the version still counts
+        }
+        snapshots.save(configId, value);
+        return new SyncedView.Applied<>(value, event);
+    }
+
+    @Override
+    public ConfigEvent resynced(String configId, SyncedView.Versioned<Optional<ConfigEntry>> before,
+                                SyncedView.Versioned<Optional<ConfigEntry>> after) {
+        if (before.value().equals(after.value())) {
+            return null;
+        }
+        return after.value().<ConfigEvent>map(entry -> new ConfigChanged(configId, after.revision(), entry))
+                .orElseGet(() -> new ConfigRemoved(configId, after.revision()));
+    }
+
+    @Override
+    public SyncedView.Versioned<Optional<ConfigEntry>> restore(String configId) {
+        ConfigEntry saved = snapshots.read(configId);
+        return saved == null ? null : new SyncedView.Versioned<>(saved.version(), Optional.of(saved));
+    }
+}

@@ -1,0 +1,434 @@
+package io.lodestar.redis;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lodestar.core.AsyncConfigService;
+import io.lodestar.core.ConfigListener;
+import io.lodestar.core.ConfigService;
+import io.lodestar.core.ConflictException;
+import io.lodestar.core.LodestarException;
+import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.NotFoundException;
+import io.lodestar.core.Subscription;
+import io.lodestar.core.Validation;
+import io.lodestar.core.ViewStatus;
+import io.lodestar.core.event.ConfigChanged;
+import io.lodestar.core.event.ConfigEvent;
+import io.lodestar.core.event.ServicesChanged;
+import io.lodestar.core.model.ConfigEntry;
+import io.lodestar.core.model.ConfigFormat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * Config entries on Redis. Every write is one Lua script on the entry's keys (version, hash, history and event in
+ * one atomic step), followed by a report to the namespace index, which lives in another slot. Reads of the
+ * current entry come from a {@link SyncedView} of entries, kept by the entries' events; the namespace index view
+ * tells {@link #subscribeAll} which entries to follow.
+ */
+final class RedisConfigService implements ConfigService {
+    /** The expected version that tells set_config.lua to set in any case. */
+    private static final long ANY_VERSION = -1;
+
+    private final RedisBackend backend;
+    private final Keys keys;
+    private final String namespace;
+    private final int historyLimit;
+    private final Executor listenerPool;
+    private final ConfigReads reads;
+    private final SyncedView<Optional<ConfigEntry>, ConfigEvent> entries;
+    private final SyncedView<Set<String>, ServicesChanged> index;
+    private final AsyncConfigService async = new Async();
+
+    RedisConfigService(LodestarOptions options, RedisBackend backend, Keys keys, Executor viewThread,
+                       ScheduledExecutorService scheduler, Executor listenerPool) {
+        this.backend = backend;
+        this.keys = keys;
+        this.namespace = options.namespace().name();
+        this.historyLimit = options.configHistoryLimit();
+        this.listenerPool = listenerPool;
+        this.reads = new ConfigReads(backend, keys);
+        ConfigSnapshots snapshots = ConfigSnapshots.of(options.configSnapshotDirectory(), namespace, listenerPool);
+        Duration idle = options.idleViewTimeout();
+        this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots), backend, viewThread,
+                scheduler, listenerPool, idle);
+        this.index = new SyncedView<>("config index", new IndexSource(keys.configs().channel(), reads::index,
+                reads::indexRevision), backend, viewThread, scheduler, listenerPool, idle);
+    }
+
+    // ---------------------------------------------------------------- reads from the view
+
+    @Override
+    public Optional<ConfigEntry> get(String configId) {
+        if (configId != null) {
+            Optional<ConfigEntry> held = entries.getIfHeld(configId);
+            if (held != null) {
+                return held;
+            }
+        }
+        return entries.get(Validation.requireConfigId(configId));
+    }
+
+    /** Returns once the listener is attached to the loaded entry, so every later write reaches it. */
+    @Override
+    public Subscription subscribe(String configId, ConfigListener listener) {
+        Validation.collector().configId("configId", configId).notNull("listener", listener).throwIfInvalid();
+        Subscription subscription = entries.subscribe(configId, listener::onEvent);
+        entries.awaitLoaded(configId);
+        return subscription;
+    }
+
+    /** Returns once the listener follows every config that exists, so every later write reaches it. */
+    @Override
+    public Subscription subscribeAll(ConfigListener listener) {
+        Validation.requireNonNull("listener", listener);
+        NamespaceSubscription subscription = new NamespaceSubscription(listener);
+        subscription.start();
+        if (index.awaitLoaded(IndexSource.TOPIC)) {
+            subscription.awaitFollowing();
+        }
+        return subscription;
+    }
+
+    @Override
+    public ViewStatus status() {
+        ViewStatus a = entries.status();
+        ViewStatus b = index.status();
+        ViewStatus staler = a.staleFor().compareTo(b.staleFor()) >= 0 ? a : b;
+        return new ViewStatus(staler.stale(), staler.staleFor(), staler.lastSyncAt(),
+                a.restoredFromDisk() || b.restoredFromDisk());
+    }
+
+    // ---------------------------------------------------------------- sync API
+
+    @Override
+    public ConfigEntry set(String configId, String content, ConfigFormat format) {
+        return Await.join(set0(configId, content, format, ANY_VERSION, false), "set config '" + configId + "'",
+                backend);
+    }
+
+    @Override
+    public ConfigEntry compareAndSet(String configId, String content, ConfigFormat format, long expectedVersion) {
+        return Await.join(set0(configId, content, format, expectedVersion, true),
+                "compare-and-set config '" + configId + "'", backend);
+    }
+
+    @Override
+    public boolean remove(String configId) {
+        return Await.join(remove0(configId), "remove config '" + configId + "'", backend);
+    }
+
+    @Override
+    public Set<String> list() {
+        return Await.join(list0(), "list configs", backend);
+    }
+
+    @Override
+    public List<ConfigEntry> history(String configId) {
+        return Await.join(history0(configId), "read the history of config '" + configId + "'", backend);
+    }
+
+    @Override
+    public Optional<ConfigEntry> getVersion(String configId, long version) {
+        return Await.join(getVersion0(configId, version),
+                "read version " + version + " of config '" + configId + "'", backend);
+    }
+
+    @Override
+    public ConfigEntry rollback(String configId, long version) {
+        return Await.join(rollback0(configId, version),
+                "roll config '" + configId + "' back to version " + version, backend);
+    }
+
+    @Override
+    public AsyncConfigService async() {
+        return async;
+    }
+
+    // ---------------------------------------------------------------- operations
+
+    private CompletionStage<ConfigEntry> set0(String configId, String content, ConfigFormat format, long expected,
+                                              boolean conditional) {
+        return guarded(() -> {
+            Validation.Collector checks = Validation.collector().configId("configId", configId)
+                    .configContent("content", content).notNull("format", format);
+            if (conditional) {
+                checks.range("expectedVersion", expected, 0, Long.MAX_VALUE);
+            }
+            checks.throwIfInvalid();
+            return ConfigScripts.SET_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                    keys.config(configId).all(), configId, content, format.name(), Integer.toString(historyLimit),
+                    Long.toString(expected)).thenCompose(reply -> {
+                        if ("conflict".equals(reply.get(0))) {
+                            throw new ConflictException(configId, expected, (Long) reply.get(1));
+                        }
+                        return settled(new ConfigEntry(configId, content, format, (Long) reply.get(1),
+                                (String) reply.get(2), Instant.ofEpochMilli((Long) reply.get(3)),
+                                Instant.ofEpochMilli((Long) reply.get(4))));
+                    });
+        });
+    }
+
+    private CompletionStage<Boolean> remove0(String configId) {
+        return guarded(() -> {
+            Validation.requireConfigId(configId);
+            return ConfigScripts.REMOVE_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                    keys.config(configId).all(), configId).thenCompose(reply -> {
+                        boolean removed = (Long) reply.get(0) == 1L;
+                        long version = (Long) reply.get(1);
+                        if (version == 0) {
+                            return CompletableFuture.completedFuture(false); // never existed
+                        }
+                        // Reported even when nothing was removed: it repairs an index a failed report left behind.
+                        return index(configId, version, false, "")
+                                .thenCompose(ignored -> entries.awaitRevision(configId, version))
+                                .thenApply(ignored -> removed);
+                    });
+        });
+    }
+
+    private CompletionStage<ConfigEntry> rollback0(String configId, long version) {
+        return guarded(() -> {
+            Validation.collector().configId("configId", configId).range("version", version, 1, Long.MAX_VALUE)
+                    .throwIfInvalid();
+            return ConfigScripts.ROLLBACK_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                    keys.config(configId).all(), configId, Long.toString(version), Integer.toString(historyLimit))
+                    .thenCompose(reply -> {
+                        if ("missing".equals(reply.get(0))) {
+                            throw versionNotFound(configId, version, (Long) reply.get(1), (Long) reply.get(2),
+                                    (Long) reply.get(3));
+                        }
+                        return settled(ConfigReads.entry(configId, (String) reply.get(1)));
+                    });
+        });
+    }
+
+    /**
+     * After a write: reports the entry to the namespace index (also when nothing changed, which repairs an index a
+     * failed report left behind) and waits until this client's view, if it holds the entry, shows the write.
+     */
+    private CompletionStage<ConfigEntry> settled(ConfigEntry entry) {
+        return index(entry.id(), entry.version(), true, entry.contentHash())
+                .thenCompose(ignored -> entries.awaitRevision(entry.id(), entry.version()))
+                .thenApply(ignored -> entry);
+    }
+
+    private CompletionStage<Long> index(String configId, long version, boolean exists, String hash) {
+        return ConfigScripts.INDEX_CONFIG.run(backend.commands(), ScriptOutputType.INTEGER, keys.configs().all(),
+                configId, Long.toString(version), exists ? "1" : "0", hash);
+    }
+
+    private CompletionStage<Set<String>> list0() {
+        return reads.index().thenApply(SyncedView.Versioned::value);
+    }
+
+    private CompletionStage<List<ConfigEntry>> history0(String configId) {
+        return guarded(() -> reads.history(Validation.requireConfigId(configId)));
+    }
+
+    private CompletionStage<Optional<ConfigEntry>> getVersion0(String configId, long version) {
+        return guarded(() -> {
+            Validation.collector().configId("configId", configId).range("version", version, 1, Long.MAX_VALUE)
+                    .throwIfInvalid();
+            return reads.version(configId, version);
+        });
+    }
+
+    private NotFoundException versionNotFound(String configId, long version, long oldest, long newest, long kept) {
+        String state = kept == 0 ? "no version is kept"
+                : "kept: versions " + oldest + ".." + newest + ", " + kept + " of at most " + historyLimit;
+        return new NotFoundException("config version", configId + "@" + version, "Version " + version
+                + " of config '" + configId + "' is not in its history in namespace '" + namespace + "' (" + state
+                + ")");
+    }
+
+    /** Input errors of async calls fail the stage instead of being thrown. */
+    private static <T> CompletionStage<T> guarded(Supplier<CompletionStage<T>> operation) {
+        try {
+            return operation.get();
+        } catch (LodestarException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** The async API completes with Lodestar exceptions only, never a Lettuce one. */
+    private <T> CompletionStage<T> translated(CompletionStage<T> stage, String operation) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        stage.whenComplete((value, failure) -> {
+            if (failure == null) {
+                result.complete(value);
+            } else {
+                result.completeExceptionally(Errors.translate(failure, operation, backend.where(),
+                        backend.timeout()));
+            }
+        });
+        return result;
+    }
+
+    // ---------------------------------------------------------------- wiring (called by the client)
+
+    /** Routes a PubSub message to the view that follows its channel; false when none does. */
+    boolean offer(String channel, Map<String, Object> fields) {
+        return entries.offer(channel, fields) || index.offer(channel, fields);
+    }
+
+    void resyncAll() {
+        entries.resyncAll();
+        index.resyncAll();
+    }
+
+    void reconcile() {
+        entries.reconcile();
+        index.reconcile();
+    }
+
+    void markStale() {
+        entries.markStale();
+        index.markStale();
+    }
+
+    /** The view of config entries (metrics, tests). */
+    SyncedView<Optional<ConfigEntry>, ConfigEvent> entriesView() {
+        return entries;
+    }
+
+    /** The view of the namespace's config index (metrics). */
+    SyncedView<Set<String>, ServicesChanged> indexView() {
+        return index;
+    }
+
+    void close() {
+        entries.close();
+        index.close();
+    }
+
+    // ---------------------------------------------------------------- namespace listeners
+
+    /**
+     * A listener of every config of the namespace: it follows each entry's own topic (so it gets each entry's
+     * versions in order, exactly like a per-id listener), and the namespace index tells it about entries created
+     * later, whose state when it starts following them is delivered as a {@link ConfigChanged}. All calls go
+     * through one serial executor, so the listener is never called concurrently.
+     */
+    private final class NamespaceSubscription implements Subscription {
+        private final ConfigListener listener;
+        private final Executor serial = new SerialExecutor(listenerPool);
+        private final Map<String, Subscription> followed = new ConcurrentHashMap<>();
+        private final CompletableFuture<Set<String>> following = new CompletableFuture<>();
+        private volatile Subscription indexSubscription;
+        private volatile boolean closed;
+
+        NamespaceSubscription(ConfigListener listener) {
+            this.listener = listener;
+        }
+
+        void start() {
+            indexSubscription = index.subscribe(IndexSource.TOPIC,
+                    change -> change.added().forEach(id -> follow(id, true)),
+                    initial -> {
+                        initial.value().forEach(id -> follow(id, false));
+                        following.complete(initial.value());
+                    });
+        }
+
+        /** Waits (bounded) until the configs that existed at the start are followed and loaded. */
+        void awaitFollowing() {
+            try {
+                Set<String> existing = following.get(backend.timeout().toMillis(), TimeUnit.MILLISECONDS);
+                existing.forEach(entries::awaitLoaded);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                // the subscription stays: entries start as the view loads them
+            }
+        }
+
+        private void follow(String configId, boolean created) {
+            if (closed) {
+                return;
+            }
+            Subscription subscription = followed.computeIfAbsent(configId, id -> entries.subscribe(id,
+                    this::deliver, created ? start -> start.value().ifPresent(entry ->
+                            deliver(new ConfigChanged(id, start.revision(), entry))) : null));
+            if (closed) {
+                subscription.close();
+            }
+        }
+
+        private void deliver(ConfigEvent event) {
+            if (!closed) {
+                serial.execute(() -> {
+                    if (!closed) {
+                        listener.onEvent(event);
+                    }
+                });
+            }
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            Subscription subscription = indexSubscription;
+            if (subscription != null) {
+                subscription.close();
+            }
+            followed.values().forEach(Subscription::close);
+        }
+    }
+
+    // ---------------------------------------------------------------- async API
+
+    private final class Async implements AsyncConfigService {
+        @Override
+        public CompletionStage<ConfigEntry> set(String configId, String content, ConfigFormat format) {
+            return translated(set0(configId, content, format, ANY_VERSION, false), "set config '" + configId + "'");
+        }
+
+        @Override
+        public CompletionStage<ConfigEntry> compareAndSet(String configId, String content, ConfigFormat format,
+                                                          long expectedVersion) {
+            return translated(set0(configId, content, format, expectedVersion, true),
+                    "compare-and-set config '" + configId + "'");
+        }
+
+        @Override
+        public CompletionStage<Boolean> remove(String configId) {
+            return translated(remove0(configId), "remove config '" + configId + "'");
+        }
+
+        @Override
+        public CompletionStage<Set<String>> list() {
+            return translated(list0(), "list configs");
+        }
+
+        @Override
+        public CompletionStage<List<ConfigEntry>> history(String configId) {
+            return translated(history0(configId), "read the history of config '" + configId + "'");
+        }
+
+        @Override
+        public CompletionStage<Optional<ConfigEntry>> getVersion(String configId, long version) {
+            return translated(getVersion0(configId, version),
+                    "read version " + version + " of config '" + configId + "'");
+        }
+
+        @Override
+        public CompletionStage<ConfigEntry> rollback(String configId, long version) {
+            return translated(rollback0(configId, version),
+                    "roll config '" + configId + "' back to version " + version);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+-- config_common: helpers included by every config write script, after common.lua (not a script of its own).
+-- One config entry is: the current hash (version, format, hash, createdAt, updatedAt, content; absent after a
+-- remove), every content version as JSON in the history hash (version -> entry JSON, newest N kept), the kept
+-- version numbers in the versions sorted set, and the revision counter, which numbers every change of the entry
+-- (set, rollback, remove), survives a remove and never goes back. Entry JSON:
+-- {"version":7,"format":"YAML","hash":"<sha1 hex>","createdAt":<ms>,"updatedAt":<ms>,"content":"...","from":3}
+-- ("from" only on a rollback: the version whose content it restored).
+
+-- The current entry's header: version (0 when there is no current entry), hash, format, createdAt, updatedAt.
+local function current_header(current)
+  local h = redis.call('HMGET', current, 'version', 'hash', 'format', 'createdAt', 'updatedAt')
+  if not h[1] then
+    return 0, nil, nil, nil, nil
+  end
+  return tonumber(h[1]), h[2], h[3], tonumber(h[4]), tonumber(h[5])
+end
+
+-- When an entry that has no current version is set (again): a removed entry keeps its history and its version
+-- numbers go on, so it keeps its creation time too (that of its newest kept version); a new one is created now.
+local function creation_time(history, versions, now)
+  local newest = redis.call('ZREVRANGE', versions, 0, 0)
+  if newest[1] then
+    local stored = redis.call('HGET', history, newest[1])
+    if stored then
+      return cjson.decode(stored).createdAt
+    end
+  end
+  return now
+end
+
+-- Makes content the current entry under the next version, keeps it in history (trimmed to the newest `limit`
+-- versions, in this same call) and announces it on the entry's channel: {"type":"changed","rev":7,"id":...,
+-- "entry":{...}}, or "rolledback" with "from" when `from` (the restored version) is given. Returns the new version
+-- and its entry JSON.
+local function write_version(k, id, content, format, hash, created_at, now, limit, from)
+  local version = redis.call('INCR', k.revision)
+  redis.call('HSET', k.current, 'version', version, 'format', format, 'hash', hash, 'createdAt', created_at,
+    'updatedAt', now, 'content', content)
+  local entry = cjson.encode({version = version, format = format, hash = hash, createdAt = created_at,
+    updatedAt = now, content = content, from = from})
+  redis.call('HSET', k.history, version, entry)
+  redis.call('ZADD', k.versions, version, version)
+  local excess = redis.call('ZCARD', k.versions) - limit
+  if excess > 0 then
+    local old = redis.call('ZRANGE', k.versions, 0, excess - 1)
+    redis.call('HDEL', k.history, unpack(old))
+    redis.call('ZREMRANGEBYRANK', k.versions, 0, excess - 1)
+  end
+  local kind = from and '"rolledback","from":' .. from or '"changed"'
+  redis.call('SPUBLISH', k.channel, '{"type":' .. kind .. ',"rev":' .. version .. ',"id":' .. cjson.encode(id)
+    .. ',"entry":' .. entry .. '}')
+  return version, entry
+end
+
+local function config_keys()
+  return {current = KEYS[1], history = KEYS[2], versions = KEYS[3], revision = KEYS[4], channel = KEYS[5]}
+end

@@ -1,0 +1,11 @@
+-- read_config: reads the current entry of a config atomically, with its revision counter. Writes nothing. Used by
+-- the view (first load and resync).
+-- KEYS[1] current hash, KEYS[2] revision counter
+-- Returns {revision} when there is no current entry (never set, or removed), else
+-- {revision, version, format, hash, createdAt, updatedAt, content}.
+local revision = tonumber(redis.call('GET', KEYS[2]) or '0')
+local e = redis.call('HMGET', KEYS[1], 'version', 'format', 'hash', 'createdAt', 'updatedAt', 'content')
+if not e[1] then
+  return {revision}
+end
+return {revision, tonumber(e[1]), e[2], e[3], tonumber(e[4]), tonumber(e[5]), e[6]}

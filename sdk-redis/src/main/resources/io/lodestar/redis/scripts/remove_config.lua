@@ -1,0 +1,18 @@
+-- remove_config: removes the current entry of a config. Its history and its revision counter stay, so it can be
+-- rolled back and its version numbers go on.
+-- KEYS[1] current hash, KEYS[2] history hash, KEYS[3] versions zset, KEYS[4] revision counter,
+-- KEYS[5] events shard channel
+-- ARGV[1] config id
+-- Returns {1, version of the removal} when there was a current entry, else {0, current revision}.
+-- Publishes {"type":"removed","rev":<version>,"id":...} when it removed something.
+--#include common.lua
+--#include config_common.lua
+local k = config_keys()
+local id = ARGV[1]
+
+if redis.call('DEL', k.current) == 0 then
+  return {0, current_revision(k.revision)}
+end
+local version = redis.call('INCR', k.revision)
+redis.call('SPUBLISH', k.channel, '{"type":"removed","rev":' .. version .. ',"id":' .. cjson.encode(id) .. '}')
+return {1, version}

@@ -1,0 +1,35 @@
+-- rollback_config: makes the content and format of a kept version current again, as the next version. Works after
+-- a remove too (the history outlives the current entry).
+-- KEYS[1] current hash, KEYS[2] history hash, KEYS[3] versions zset, KEYS[4] revision counter,
+-- KEYS[5] events shard channel
+-- ARGV[1] config id, ARGV[2] version to restore, ARGV[3] history limit
+-- Returns {'missing', oldest kept version, newest kept version, kept count} (0, 0, 0 when none) when that version
+-- is not in history; {'unchanged', current entry JSON} when the current entry already has that content and
+-- format (nothing written, nothing published); else {'rolledback', new entry JSON}.
+-- Publishes "rolledback" with the new entry and "from" (the restored version) when it wrote a version; the entry
+-- JSON keeps "from" too, so a view that replays history can tell a rollback from a set.
+--#include common.lua
+--#include config_common.lua
+local k = config_keys()
+local id, target, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])
+
+local stored = redis.call('HGET', k.history, target)
+if not stored then
+  local oldest = redis.call('ZRANGE', k.versions, 0, 0)
+  local newest = redis.call('ZREVRANGE', k.versions, 0, 0)
+  return {'missing', tonumber(oldest[1] or '0'), tonumber(newest[1] or '0'), redis.call('ZCARD', k.versions)}
+end
+local old = cjson.decode(stored)
+local version, hash, current_format, created_at = current_header(k.current)
+if version > 0 and hash == old.hash and current_format == old.format then
+  local current = redis.call('HGET', k.history, version)
+  if current then
+    return {'unchanged', current}
+  end
+end
+local now = now_ms()
+if version == 0 then
+  created_at = creation_time(k.history, k.versions, now)
+end
+local _, entry = write_version(k, id, old.content, old.format, old.hash, created_at, now, limit, tonumber(target))
+return {'rolledback', entry}

@@ -1,0 +1,28 @@
+-- set_config: makes new content the current entry of a config, as its next version; optionally compare-and-set.
+-- KEYS[1] current hash, KEYS[2] history hash, KEYS[3] versions zset, KEYS[4] revision counter,
+-- KEYS[5] events shard channel (the keys of one entry share its hash tag)
+-- ARGV[1] config id, ARGV[2] content, ARGV[3] format, ARGV[4] history limit,
+-- ARGV[5] expected version: -1 = set in any case, 0 = only if there is no current entry, n = only if it is n
+-- Returns {'conflict', current version (0 = none)} when the expected version is not the current one;
+-- {'unchanged', version, hash, createdAt, updatedAt} when content and format equal the current entry's (then
+-- nothing is written and nothing published); else {'changed', version, hash, createdAt, updatedAt}.
+-- Publishes "changed" with the new entry (see config_common.lua) when it wrote a version.
+--#include common.lua
+--#include config_common.lua
+local k = config_keys()
+local id, content, format, limit, expected = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+
+local version, hash, current_format, created_at, updated_at = current_header(k.current)
+if expected >= 0 and expected ~= version then
+  return {'conflict', version}
+end
+local new_hash = redis.sha1hex(content)
+if version > 0 and hash == new_hash and current_format == format then
+  return {'unchanged', version, hash, created_at, updated_at}
+end
+local now = now_ms()
+if version == 0 then
+  created_at = creation_time(k.history, k.versions, now)
+end
+local new_version = write_version(k, id, content, format, new_hash, created_at, now, limit, nil)
+return {'changed', new_version, new_hash, created_at, now}

@@ -1,0 +1,168 @@
+package io.lodestar.redis;
+
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.UnavailableException;
+import io.lodestar.core.event.ConfigChanged;
+import io.lodestar.core.event.ConfigEvent;
+import io.lodestar.core.model.ConfigEntry;
+import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.test.RedisServer;
+import io.lodestar.test.TestRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Config views under faults, on a private Redis this test may kill: lost PubSub connections, a restart that loses
+ * every key, and a start while Redis is down (served from the snapshot directory).
+ */
+class ConfigFaultIT {
+    private static final Duration CONVERGENCE = Duration.ofSeconds(10);
+    private static final Executor DIRECT = Runnable::run;
+
+    private RedisServer redis;
+    private Clients clients;
+
+    @BeforeEach
+    void privateRedis() {
+        redis = TestRedis.startStandalone();
+        clients = new Clients(redis.uri());
+    }
+
+    @AfterEach
+    void stopRedis() {
+        clients.close();
+        redis.close();
+    }
+
+    @Test
+    void viewsAndListenersConvergeAfterTheirPubSubConnectionsAreKilledWhileAnotherClientWrites() {
+        LodestarClient writer = clients.connect();
+        List<LodestarClient> readers = List.of(clients.connect(), clients.connect());
+        List<List<Long>> heard = List.of(new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
+        for (int i = 0; i < readers.size(); i++) {
+            List<Long> versions = heard.get(i);
+            readers.get(i).config().subscribe("app", event -> versions.add(event.version()));
+            readers.get(i).config().get("app");
+        }
+
+        ConfigEntry last = null;
+        for (int i = 1; i <= 30; i++) {
+            last = writer.config().set("app", "a=" + i, ConfigFormat.PROPERTIES);
+            if (i % 10 == 0) { // once the readers are back from the last kill (Lettuce reconnects in the background)
+                await().atMost(CONVERGENCE).until(() -> redis.disconnectClients("pubsub") > 0);
+            }
+        }
+
+        ConfigEntry expected = last;
+        await().atMost(CONVERGENCE).untilAsserted(() -> {
+            for (LodestarClient reader : readers) {
+                assertThat(reader.config().get("app")).contains(expected);
+            }
+        });
+        for (List<Long> versions : heard) { // what a reader missed while disconnected is replayed from history
+            assertThat(versions).containsExactlyElementsOf(LongStream.rangeClosed(1, 30).boxed().toList());
+        }
+    }
+
+    @Test
+    void whileRedisIsDownTheViewServesItsLastStateMarkedStaleAndWritesFailFast() {
+        LodestarClient client = clients.connect();
+        ConfigEntry held = client.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        assertThat(client.config().get("app")).contains(held);
+
+        redis.kill();
+
+        await().atMost(CONVERGENCE).until(() -> client.config().status().stale());
+        assertThat(client.config().get("app")).contains(held);
+        assertThat(client.config().status().restoredFromDisk()).isFalse();
+        assertThatThrownBy(() -> client.config().set("app", "a=2", ConfigFormat.PROPERTIES))
+                .isInstanceOf(UnavailableException.class).hasMessageContaining("set config 'app'")
+                .hasMessageContaining(redis.uri());
+        assertThatThrownBy(() -> client.config().get("other")).isInstanceOf(UnavailableException.class)
+                .hasMessageContaining("load config 'other'");
+    }
+
+    @Test
+    void afterARestartLosesEveryKeyTheViewsMatchWhatRedisHoldsNotTheirOldVersions() {
+        LodestarClient writer = clients.connect();
+        LodestarClient reader = clients.connect();
+        List<ConfigEvent> events = new CopyOnWriteArrayList<>();
+        reader.config().subscribe("app", events::add);
+        for (int i = 1; i <= 5; i++) {
+            writer.config().set("app", "a=" + i, ConfigFormat.PROPERTIES);
+        }
+        writer.config().set("gone", "g", ConfigFormat.TEXT);
+        await().atMost(CONVERGENCE).untilAsserted(() -> {
+            assertThat(reader.config().get("app")).hasValueSatisfying(e -> assertThat(e.version()).isEqualTo(5));
+            assertThat(reader.config().get("gone")).isPresent();
+        });
+
+        redis.kill();
+        redis.restart(); // empty: versions start over at 1
+
+        await().atMost(CONVERGENCE).untilAsserted(() -> {
+            assertThat(reader.config().get("app")).isEmpty();
+            assertThat(reader.config().get("gone")).isEmpty();
+        });
+        ConfigEntry fresh = await().atMost(CONVERGENCE).ignoreException(UnavailableException.class)
+                .until(() -> writer.config().set("app", "fresh", ConfigFormat.TEXT), entry -> true);
+
+        assertThat(fresh.version()).isEqualTo(1);
+        await().atMost(CONVERGENCE).untilAsserted(() -> {
+            assertThat(reader.config().get("app")).contains(fresh);
+            assertThat(events).last().isEqualTo(new ConfigChanged("app", 1, fresh));
+        });
+    }
+
+    @Test
+    void aClientStartsFromTheSnapshotWhileRedisIsDownAndCatchesUpWhenItReturns(@TempDir Path snapshots)
+            throws IOException {
+        LodestarClient first = clients.connect(options -> options.configSnapshotDirectory(snapshots));
+        first.config().set("app/db.yaml", "url: one", ConfigFormat.YAML);
+        first.config().get("app/db.yaml");
+        ConfigEntry lastGood = first.config().set("app/db.yaml", "url: two", ConfigFormat.YAML);
+        ConfigSnapshots files = ConfigSnapshots.of(Optional.of(snapshots), clients.namespace(), DIRECT);
+        await().atMost(CONVERGENCE).untilAsserted(() -> assertThat(files.read("app/db.yaml")).isEqualTo(lastGood));
+        first.close();
+        redis.kill();
+
+        LodestarClient restarted = clients.connect(options -> options.configSnapshotDirectory(snapshots));
+
+        assertThat(restarted.config().get("app/db.yaml")).contains(lastGood);
+        assertThat(restarted.config().status().restoredFromDisk()).isTrue();
+        assertThat(restarted.config().status().stale()).isTrue();
+        assertThatThrownBy(() -> restarted.config().get("no-snapshot")).isInstanceOf(UnavailableException.class);
+        assertThatThrownBy(() -> restarted.config().set("app/db.yaml", "url: three", ConfigFormat.YAML))
+                .isInstanceOf(UnavailableException.class);
+
+        redis.restart(); // empty
+        ConfigEntry current = await().atMost(CONVERGENCE).ignoreException(UnavailableException.class)
+                .until(() -> restarted.config().set("app/db.yaml", "url: three", ConfigFormat.YAML), entry -> true);
+
+        await().atMost(CONVERGENCE).untilAsserted(() -> {
+            assertThat(restarted.config().get("app/db.yaml")).contains(current);
+            assertThat(files.read("app/db.yaml")).isEqualTo(current);
+            assertThat(restarted.config().status().stale()).isFalse();
+        });
+        try (Stream<Path> written = Files.list(snapshots.resolve(clients.namespace()))) {
+            assertThat(written).hasSize(1);
+        }
+    }
+}
