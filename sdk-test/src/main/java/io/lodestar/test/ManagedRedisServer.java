@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSocketFactory;
+import org.opentest4j.TestAbortedException;
 
 /**
  * A {@code redis-server} process the kit started: loopback only, on a port picked in Java, with a private data
@@ -21,6 +23,10 @@ import java.util.concurrent.TimeUnit;
  * forks a tiny watchdog loop and then {@code exec}s Redis, so the {@link Process} <em>is</em> Redis (same pid;
  * {@code destroy()} signals Redis itself) while the watchdog SIGKILLs Redis once the JVM's pid is gone. That
  * covers a SIGKILLed JVM, where the shutdown hook in {@link Reaper} never runs.
+ *
+ * <p>A {@link Setup} makes it a cluster node, a Sentinel (with its config file in the private directory, where
+ * Sentinel can rewrite it) or a TLS-only server (certificates in the private directory too, so the watchdog's
+ * clean-up takes the private key along).
  */
 final class ManagedRedisServer implements RedisServer {
 
@@ -33,6 +39,8 @@ final class ManagedRedisServer implements RedisServer {
     private static final Path SHELL = Path.of("/bin/sh");
     private static final String LOG_FILE = "redis.log";
     private static final String STDOUT_FILE = "stdout.log";
+    private static final String SENTINEL_CONFIG_FILE = "sentinel.conf";
+    private static final String TLS_DIR = "tls";
 
     /**
      * Runs as {@code sh -c WATCHDOG name jvmPid dataDir redis-server args…}. {@code $$} is the shell's pid, which
@@ -49,10 +57,37 @@ final class ManagedRedisServer implements RedisServer {
 
     private enum Outcome { READY, PORT_TAKEN }
 
+    /**
+     * What sets a server apart from a plain one.
+     *
+     * @param extraArgs more {@code redis-server} arguments (cluster settings)
+     * @param clusterBus whether port + 10000 must be free too
+     * @param sentinelConfig for a Sentinel: the initial contents of its config file; else {@code null}
+     * @param tls for a TLS-only server: its certificates; else {@code null}
+     */
+    record Setup(List<String> extraArgs, boolean clusterBus, String sentinelConfig, TlsCertificates tls) {
+
+        Setup {
+            extraArgs = List.copyOf(extraArgs);
+        }
+
+        static Setup plain(List<String> extraArgs, boolean clusterBus) {
+            return new Setup(extraArgs, clusterBus, null, null);
+        }
+
+        static Setup sentinel(String config) {
+            return new Setup(List.of(), false, config, null);
+        }
+
+        static Setup tls(TlsCertificates certificates) {
+            return new Setup(List.of(), false, null, certificates);
+        }
+    }
+
     private final RedisSource.Binary binary;
     private final String name;
-    private final List<String> extraArgs;
-    private final boolean clusterBus;
+    private final Setup setup;
+    private final SSLSocketFactory controlTls;
     private final Path dir;
     private int port;
     private Process process;
@@ -61,12 +96,11 @@ final class ManagedRedisServer implements RedisServer {
     private long stdoutSizeAtLaunch;
     private long logSizeAtLaunch;
 
-    private ManagedRedisServer(RedisSource.Binary binary, String name, List<String> extraArgs, boolean clusterBus,
-            Path dir) {
+    private ManagedRedisServer(RedisSource.Binary binary, String name, Setup setup, Path dir) {
         this.binary = binary;
         this.name = name;
-        this.extraArgs = List.copyOf(extraArgs);
-        this.clusterBus = clusterBus;
+        this.setup = setup;
+        this.controlTls = setup.tls() == null ? null : setup.tls().socketFactory();
         this.dir = dir;
     }
 
@@ -80,15 +114,34 @@ final class ManagedRedisServer implements RedisServer {
      */
     static ManagedRedisServer start(RedisSource.Binary binary, String name, List<String> extraArgs,
             boolean clusterBus) {
+        return start(binary, name, Setup.plain(extraArgs, clusterBus));
+    }
+
+    /**
+     * Starts a server as the setup says, on a free port (retrying on a bind race), and returns once it answers
+     * {@code PING} (through TLS for a TLS setup).
+     *
+     * @param name for messages, e.g. {@code "private Redis"}
+     * @throws IllegalStateException if it does not start within 10 s (the message holds the log tail)
+     * @throws org.opentest4j.TestAbortedException if a TLS setup meets a {@code redis-server} built without TLS
+     */
+    static ManagedRedisServer start(RedisSource.Binary binary, String name, Setup setup) {
         Path dir;
         try {
             dir = Files.createTempDirectory("lodestar-redis-");
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create a data directory for " + name, e);
         }
-        ManagedRedisServer server = new ManagedRedisServer(binary, name, extraArgs, clusterBus, dir);
+        ManagedRedisServer server;
+        try {
+            server = new ManagedRedisServer(binary, name, setup, dir);
+        } catch (RuntimeException e) {
+            Reaper.deleteRecursively(dir);
+            throw e;
+        }
         Reaper.closeAtExit(server);
         try {
+            server.prepareFiles();
             server.startOnFreePort();
             return server;
         } catch (RuntimeException e) {
@@ -97,10 +150,24 @@ final class ManagedRedisServer implements RedisServer {
         }
     }
 
+    /** Writes what the setup needs into the private directory: Sentinel's config file, the TLS files. */
+    private void prepareFiles() {
+        try {
+            if (setup.sentinelConfig() != null) {
+                Files.writeString(dir.resolve(SENTINEL_CONFIG_FILE), setup.sentinelConfig(), StandardCharsets.UTF_8);
+            }
+            if (setup.tls() != null) {
+                setup.tls().writeTo(Files.createDirectory(dir.resolve(TLS_DIR)));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write the files of " + name + " to " + dir, e);
+        }
+    }
+
     private synchronized void startOnFreePort() {
         List<Integer> taken = new ArrayList<>();
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-            port = Ports.reserve(clusterBus);
+            port = Ports.reserve(setup.clusterBus());
             if (launchAndAwait(START_TIMEOUT, System.nanoTime() + START_TIMEOUT.toNanos()) == Outcome.READY) {
                 return;
             }
@@ -124,7 +191,7 @@ final class ManagedRedisServer implements RedisServer {
     private void launch() {
         stdoutSizeAtLaunch = logSize(dir.resolve(STDOUT_FILE));
         logSizeAtLaunch = logSize(logFile());
-        List<String> command = command(binary.path(), port, dir, extraArgs, ProcessHandle.current().pid());
+        List<String> command = command(binary.path(), port, dir, setup, ProcessHandle.current().pid());
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
@@ -140,9 +207,10 @@ final class ManagedRedisServer implements RedisServer {
 
     /**
      * The command line: {@code redis-server} with the kit's settings, behind the watchdog shell where there is
-     * one. Package-private so the watchdog can be tested with a pid other than the JVM's.
+     * one; for a TLS setup {@code port} is the TLS port (the plain one is off). Package-private so the watchdog
+     * can be tested with a pid other than the JVM's.
      */
-    static List<String> command(Path binary, int port, Path dir, List<String> extraArgs, long watchedPid) {
+    static List<String> command(Path binary, int port, Path dir, Setup setup, long watchedPid) {
         List<String> command = new ArrayList<>();
         boolean posix = !System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win");
         if (posix && Files.isExecutable(SHELL)) {
@@ -150,8 +218,23 @@ final class ManagedRedisServer implements RedisServer {
                     Long.toString(watchedPid), dir.toString()));
         }
         command.add(binary.toString());
+        if (setup.sentinelConfig() != null) {
+            // The config file must come first; Sentinel rewrites it (its state: epochs, known peers).
+            command.addAll(List.of(dir.resolve(SENTINEL_CONFIG_FILE).toString(), "--sentinel"));
+        }
+        if (setup.tls() != null) {
+            Path tls = dir.resolve(TLS_DIR);
+            command.addAll(List.of(
+                    "--port", "0", // 0 turns the plain port off: this server speaks TLS only
+                    "--tls-port", Integer.toString(port),
+                    "--tls-cert-file", tls.resolve(TlsCertificates.CERT_FILE).toString(),
+                    "--tls-key-file", tls.resolve(TlsCertificates.KEY_FILE).toString(),
+                    "--tls-ca-cert-file", tls.resolve(TlsCertificates.CA_FILE).toString(),
+                    "--tls-auth-clients", "no"));
+        } else {
+            command.addAll(List.of("--port", Integer.toString(port)));
+        }
         command.addAll(List.of(
-                "--port", Integer.toString(port),
                 "--bind", HOST,
                 "--protected-mode", "no",
                 "--daemonize", "no",
@@ -161,7 +244,7 @@ final class ManagedRedisServer implements RedisServer {
                 "--logfile", dir.resolve(LOG_FILE).toString(),
                 // Lets tests use DEBUG SLEEP and the like from loopback clients.
                 "--enable-debug-command", "local"));
-        command.addAll(extraArgs);
+        command.addAll(setup.extraArgs());
         return command;
     }
 
@@ -171,8 +254,15 @@ final class ManagedRedisServer implements RedisServer {
         while (true) {
             // Liveness first, also after the deadline: a bind failure is a clearer answer than a timeout.
             if (!launched.isAlive()) {
-                if (logSinceLaunch().contains("Address already in use")) {
+                String log = logSinceLaunch();
+                if (log.contains("Address already in use")) {
                     return Outcome.PORT_TAKEN;
+                }
+                if (setup.tls() != null && lacksTls(log)) {
+                    throw new TestAbortedException(binary.describe() + " was built without TLS support, so "
+                            + name + " cannot start. Use a redis-server built with BUILD_TLS=yes (Debian's and "
+                            + "Homebrew's are), via PATH or " + SourceResolver.BINARY_SETTING + ". Log:\n"
+                            + logTail());
                 }
                 throw new IllegalStateException(name + " (" + binary.path() + ") exited with code "
                         + launched.exitValue() + " before answering PING on " + HOST + ":" + port + ". Log:\n"
@@ -181,7 +271,7 @@ final class ManagedRedisServer implements RedisServer {
             if (System.nanoTime() - deadline >= 0) {
                 break;
             }
-            try (Resp resp = Resp.connect(HOST, port, CONNECT_TIMEOUT)) {
+            try (Resp resp = Resp.connect(endpoint(), CONNECT_TIMEOUT, controlTls)) {
                 if ("PONG".equals(resp.callString("PING"))) {
                     Map<String, String> info = ServerInfo.info(resp, "server");
                     if (!Long.toString(launched.pid()).equals(info.get("process_id"))) {
@@ -199,6 +289,22 @@ final class ManagedRedisServer implements RedisServer {
         stopProcess();
         throw new IllegalStateException(name + " did not answer PING on " + HOST + ":" + port + " within "
                 + bound.toMillis() + " ms (last error: " + lastError + "). Log:\n" + logTail());
+    }
+
+    /**
+     * Whether a start-up log says the binary has no TLS: Redis 7.0/7.2 built without it reject the
+     * {@code tls-*} directives; 7.2+ with TLS as an unloaded module find no TLS connection type.
+     */
+    static boolean lacksTls(String log) {
+        return log.contains("Bad directive") && log.contains(">>> 'tls-")
+                || log.contains("connection listener of tls")
+                || log.contains("TLS is not supported");
+    }
+
+    /** Where the kit's control connections go: through TLS (trusting the setup's CA) for a TLS server. */
+    private RedisEndpoint endpoint() {
+        return setup.tls() == null ? RedisEndpoint.plain(HOST, port)
+                : new RedisEndpoint("rediss://" + HOST + ":" + port, HOST, port, true, null, null, 0);
     }
 
     static void sleep(Duration duration) {
@@ -258,7 +364,8 @@ final class ManagedRedisServer implements RedisServer {
         }
     }
 
-    private String logTail() {
+    /** The last lines of stdout and the log, for failure messages. */
+    String logTail() {
         StringBuilder tail = new StringBuilder();
         for (Path file : List.of(dir.resolve(STDOUT_FILE), logFile())) {
             try {
@@ -280,9 +387,14 @@ final class ManagedRedisServer implements RedisServer {
         }
     }
 
+    /**
+     * {@code redis://127.0.0.1:PORT}; for a TLS server {@code rediss://127.0.0.1:PORT?verifyPeer=NONE}: encrypted,
+     * but without checking the throwaway certificate, which no JVM trusts by default (see {@link TlsRedisServer}).
+     */
     @Override
     public String uri() {
-        return "redis://" + HOST + ":" + port();
+        return setup.tls() == null ? "redis://" + HOST + ":" + port() : "rediss://" + HOST + ":" + port()
+                + "?verifyPeer=NONE";
     }
 
     @Override
@@ -332,7 +444,11 @@ final class ManagedRedisServer implements RedisServer {
 
     @Override
     public long disconnectClients(String type) {
-        return ServerInfo.clientKill(RedisEndpoint.plain(HOST, port()), type);
+        RedisEndpoint endpoint;
+        synchronized (this) {
+            endpoint = endpoint();
+        }
+        return ServerInfo.clientKill(endpoint, controlTls, type);
     }
 
     @Override
@@ -367,6 +483,24 @@ final class ManagedRedisServer implements RedisServer {
 
     RedisSource.Binary binary() {
         return binary;
+    }
+
+    /** The directory holding a TLS server's {@code ca.crt}, {@code server.crt} and {@code server.key}. */
+    Path tlsDir() {
+        return dir.resolve(TLS_DIR);
+    }
+
+    /**
+     * Opens a control connection (through TLS for a TLS server), for the kit's own commands.
+     *
+     * @throws IOException if the server cannot be reached within {@code timeout}
+     */
+    Resp control(Duration timeout) throws IOException {
+        RedisEndpoint endpoint;
+        synchronized (this) {
+            endpoint = endpoint();
+        }
+        return Resp.connect(endpoint, timeout, controlTls);
     }
 
     @Override

@@ -7,8 +7,9 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Picks free loopback ports. {@code redis-server --port 0} does not mean "any port" (it disables TCP), so the
- * kit picks a port in Java, releases it and lets Redis bind it; a bind race is handled by the caller retrying.
+ * Picks free loopback ports, never Redis' or Sentinel's default port. {@code redis-server --port 0} does not mean
+ * "any port" (it disables TCP), so the kit picks a port in Java, releases it and lets Redis bind it; a bind race
+ * is handled by the caller retrying.
  * Ports handed out stay reserved in this JVM until released, so two servers starting at once never get the
  * same one.
  */
@@ -19,6 +20,9 @@ final class Ports {
 
     /** The default Redis port: a developer's own server may run there, so the kit never uses it. */
     static final int REDIS_DEFAULT_PORT = 6379;
+
+    /** The default Sentinel port: the same goes for it. */
+    static final int SENTINEL_DEFAULT_PORT = 26379;
 
     private static final int ATTEMPTS = 200;
     private static final Set<Integer> RESERVED = new HashSet<>();
@@ -40,10 +44,10 @@ final class Ports {
                 throw new IllegalStateException("Cannot open a server socket on 127.0.0.1 to find a free port", e);
             }
             int bus = port + CLUSTER_BUS_OFFSET;
-            if (port == REDIS_DEFAULT_PORT) {
+            if (isDefault(port)) {
                 continue;
             }
-            if (withClusterBus && (bus > 65535 || bus == REDIS_DEFAULT_PORT || !isFree(bus))) {
+            if (withClusterBus && (bus > 65535 || isDefault(bus) || !isFree(bus))) {
                 continue;
             }
             synchronized (RESERVED) {
@@ -68,6 +72,10 @@ final class Ports {
             RESERVED.remove(port);
             RESERVED.remove(port + CLUSTER_BUS_OFFSET);
         }
+    }
+
+    private static boolean isDefault(int port) {
+        return port == REDIS_DEFAULT_PORT || port == SENTINEL_DEFAULT_PORT;
     }
 
     private static boolean isFree(int port) {

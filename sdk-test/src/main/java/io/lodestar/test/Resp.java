@@ -48,6 +48,14 @@ final class Resp implements AutoCloseable {
 
     /** Connects, upgrades to TLS for {@code rediss://}, authenticates and selects the database of the endpoint. */
     static Resp connect(RedisEndpoint endpoint, Duration timeout) throws IOException {
+        return connect(endpoint, timeout, null);
+    }
+
+    /**
+     * Like {@link #connect(RedisEndpoint, Duration)}, with the sockets for {@code rediss://} made by {@code tls}
+     * ({@code null}: the JVM's default, which trusts the JVM's CAs), e.g. one that trusts a test CA.
+     */
+    static Resp connect(RedisEndpoint endpoint, Duration timeout, SSLSocketFactory tls) throws IOException {
         int millis = (int) Math.max(1, timeout.toMillis());
         Socket plain = new Socket();
         Resp resp = null;
@@ -55,8 +63,9 @@ final class Resp implements AutoCloseable {
             plain.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), millis);
             plain.setSoTimeout(millis);
             plain.setTcpNoDelay(true);
-            SSLSocketFactory tls = (SSLSocketFactory) SSLSocketFactory.getDefault();
-            Socket socket = endpoint.tls() ? tls.createSocket(plain, endpoint.host(), endpoint.port(), true) : plain;
+            SSLSocketFactory factory = tls != null ? tls : (SSLSocketFactory) SSLSocketFactory.getDefault();
+            Socket socket = endpoint.tls() ? factory.createSocket(plain, endpoint.host(), endpoint.port(), true)
+                    : plain;
             resp = new Resp(socket);
             if (endpoint.password() != null) {
                 if (endpoint.user() != null) {

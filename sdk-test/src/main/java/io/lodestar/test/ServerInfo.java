@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import javax.net.ssl.SSLSocketFactory;
 
 /** Control commands the kit runs against any server: {@code INFO}, {@code CLIENT KILL}. */
 final class ServerInfo {
@@ -70,11 +71,16 @@ final class ServerInfo {
      * @throws IllegalStateException if the server cannot be reached
      */
     static long clientKill(RedisEndpoint endpoint, String type) {
+        return clientKill(endpoint, null, type);
+    }
+
+    /** {@link #clientKill(RedisEndpoint, String)} with the TLS sockets made by {@code tls} (null: the default). */
+    static long clientKill(RedisEndpoint endpoint, SSLSocketFactory tls, String type) {
         if (type == null || type.isBlank()) {
             throw new IllegalArgumentException(
                     "type must be normal, pubsub, replica or master, but was '" + type + "'");
         }
-        try (Resp resp = Resp.connect(endpoint, TIMEOUT)) {
+        try (Resp resp = Resp.connect(endpoint, TIMEOUT, tls)) {
             return resp.callLong("CLIENT", "KILL", "TYPE", type);
         } catch (Resp.ErrorReply e) {
             throw new IllegalArgumentException("CLIENT KILL TYPE " + type + " was rejected by "

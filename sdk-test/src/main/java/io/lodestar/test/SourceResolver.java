@@ -42,12 +42,24 @@ final class SourceResolver {
         /** {@link TestRedis#startStandalone()}: no external URI. */
         PRIVATE_STANDALONE("a private Redis server"),
         /** A cluster needs local processes: neither an external URI nor Docker. */
-        CLUSTER("a local Redis Cluster");
+        CLUSTER("a local Redis Cluster", "a cluster (the kit runs cluster nodes as local processes)"),
+        /** {@link TestRedis#startSentinel()}: local processes too. */
+        SENTINEL("a local Redis Sentinel", "a Sentinel (the kit runs the master and the sentinel as local processes)"),
+        /** {@link TestRedis#startTls()}: a local process, with certificates the kit makes. */
+        TLS("a local Redis server with TLS",
+                "a TLS server (the kit runs it as a local process, with certificates it makes)");
 
         private final String text;
+        /** Why Testcontainers is not used, or {@code null} when it is. */
+        private final String noDocker;
 
         Purpose(String text) {
+            this(text, null);
+        }
+
+        Purpose(String text, String noDocker) {
             this.text = text;
+            this.noDocker = noDocker;
         }
     }
 
@@ -133,8 +145,8 @@ final class SourceResolver {
         tried.add("embedded-redis jar: " + notes);
 
         // 4. Testcontainers.
-        if (purpose == Purpose.CLUSTER) {
-            tried.add("Testcontainers: not used for a cluster (the kit runs cluster nodes as local processes)");
+        if (purpose.noDocker != null) {
+            tried.add("Testcontainers: not used for " + purpose.noDocker);
         } else {
             StringBuilder dockerNotes = new StringBuilder();
             if (env.dockerAvailable(dockerNotes)) {
@@ -223,7 +235,7 @@ final class SourceResolver {
             m.append("  - or use a running server: export ").append(URI_SETTING)
                     .append("=redis://host:port (not 6379 of a server you care about: tests write to it)\n");
         }
-        if (purpose != Purpose.CLUSTER) {
+        if (purpose.noDocker == null) {
             m.append("  - or start Docker, with org.testcontainers:testcontainers on the test class path, so that "
                     + "Testcontainers can run ").append(DOCKER_IMAGE).append('\n');
         }

@@ -27,6 +27,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * }
  * }</pre>
  *
+ * <p>Besides standalone servers and clusters, the kit starts the other deployments a URI can name: a Sentinel
+ * ({@link #startSentinel()}, for {@code redis-sentinel://}) and a TLS-only server ({@link #startTls()}, for
+ * {@code rediss://}). Like clusters, they need a {@code redis-server} binary (steps 2 and 3).
+ *
  * <p>In JUnit tests, {@link RedisExtension} injects these as parameters.
  */
 public final class TestRedis {
@@ -128,6 +132,42 @@ public final class TestRedis {
     }
 
     /**
+     * Starts a private Sentinel deployment for one test: a master without replicas and one sentinel monitoring
+     * it as {@value RedisSentinel#MASTER_NAME}, both on free ports. Returns once the sentinel reports the master
+     * up. The caller closes it.
+     *
+     * @return a new running deployment; clients connect to its {@link RedisSentinel#uri()}
+     * @throws IllegalStateException if no {@code redis-server} 7.0+ binary can be found (Docker is not used),
+     *     a process does not start within 10 s, or the sentinel does not report the master within 10 s
+     */
+    public static RedisSentinel startSentinel() {
+        RedisSource.Binary binary = localBinary(SourceResolver.Purpose.SENTINEL, "A Redis Sentinel");
+        RedisSentinel started = LocalRedisSentinel.start(binary, "private Redis Sentinel");
+        report(binary.describe());
+        return started;
+    }
+
+    /**
+     * Starts a private server that speaks TLS only, for one test: a throwaway CA and a server certificate for
+     * 127.0.0.1 are made in memory first (see {@link TlsRedisServer} for how clients can trust them). Returns
+     * once the server answers {@code PING} through TLS. The caller closes it.
+     *
+     * <p>A {@code redis-server} built without TLS (no {@code BUILD_TLS=yes}) cannot do this; then the test that
+     * asked is aborted, as a failed assumption would abort it: JUnit reports it as skipped, with the reason.
+     *
+     * @return a new running server; clients connect to its {@link TlsRedisServer#uri()}
+     * @throws org.opentest4j.TestAbortedException if the {@code redis-server} found was built without TLS
+     * @throws IllegalStateException if no {@code redis-server} 7.0+ binary can be found (Docker is not used), or
+     *     the server does not answer within 10 s
+     */
+    public static TlsRedisServer startTls() {
+        RedisSource.Binary binary = localBinary(SourceResolver.Purpose.TLS, "A Redis server with TLS");
+        TlsRedisServer started = LocalTlsRedisServer.start(binary, "private Redis with TLS");
+        report(binary.describe());
+        return started;
+    }
+
+    /**
      * Says where the shared standalone server comes (or would come) from, and, when that is
      * {@code LODESTAR_TEST_REDIS_URI}, where private servers and clusters come from. Starts nothing.
      *
@@ -159,14 +199,20 @@ public final class TestRedis {
     }
 
     private static RedisCluster startLocalCluster(String name) {
-        RedisSource source = SourceResolver.system().resolve(SourceResolver.Purpose.CLUSTER);
-        if (!(source instanceof RedisSource.Binary)) {
-            throw new IllegalStateException("A Redis Cluster needs a redis-server binary, but found only "
+        RedisSource.Binary binary = localBinary(SourceResolver.Purpose.CLUSTER, "A Redis Cluster");
+        LocalRedisCluster started = LocalRedisCluster.start(binary, name);
+        report(binary.describe());
+        return started;
+    }
+
+    /** The binary for a deployment the kit runs as local processes. */
+    private static RedisSource.Binary localBinary(SourceResolver.Purpose purpose, String what) {
+        RedisSource source = SourceResolver.system().resolve(purpose);
+        if (!(source instanceof RedisSource.Binary binary)) {
+            throw new IllegalStateException(what + " needs a redis-server binary, but found only "
                     + source.describe());
         }
-        LocalRedisCluster started = LocalRedisCluster.start((RedisSource.Binary) source, name);
-        report(source.describe());
-        return started;
+        return binary;
     }
 
     /** Starts (or connects to) a server from the source. Package-private so tests can pick the source. */

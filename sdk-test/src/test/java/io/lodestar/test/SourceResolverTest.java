@@ -69,6 +69,22 @@ class SourceResolverTest {
     }
 
     @Test
+    void aSentinelAndATlsServerNeverUseDockerEither() {
+        // given
+        env.docker = true;
+
+        // when / then
+        assertThatThrownBy(() -> new SourceResolver(env).resolve(Purpose.SENTINEL))
+                .hasMessageContaining("for a local Redis Sentinel")
+                .hasMessageContaining("Testcontainers: not used for a Sentinel")
+                .hasMessageNotContaining("start Docker");
+        assertThatThrownBy(() -> new SourceResolver(env).resolve(Purpose.TLS))
+                .hasMessageContaining("for a local Redis server with TLS")
+                .hasMessageContaining("Testcontainers: not used for a TLS server")
+                .hasMessageNotContaining("start Docker");
+    }
+
+    @Test
     void theUriComesFirstForTheSharedServer() throws IOException {
         // given
         env.settings.put("LODESTAR_TEST_REDIS_URI", "redis://10.0.0.5:7000");
