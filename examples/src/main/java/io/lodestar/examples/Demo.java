@@ -5,6 +5,8 @@ import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.event.InstanceExpired;
 import io.lodestar.core.event.InstanceRegistered;
+import io.lodestar.core.model.ConfigEntry;
+import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.loadbalancer.EmptyPolicy;
 import io.lodestar.loadbalancer.LoadBalancer;
@@ -22,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The main demo: two "applications" share one Redis. One registers instances of {@code orders}; the other
  * discovers them through its local view, balances requests over them (weighted, preferring its zone), watches an
- * instance expire, and reads live configuration.
+ * instance expire, and follows live configuration (set, update, rollback).
  *
  * <p>Uses {@code LODESTAR_REDIS_URI} when set; otherwise starts a private Redis (from PATH, or the binary shipped
  * in the embedded-redis artifact) that is stopped at the end. Run it with:
@@ -102,7 +104,24 @@ public final class Demo {
             System.out.println("  gone from the gateway's view: " + gone + " -> "
                     + gateway.discovery().getInstances("orders").size() + " instances left");
 
-            System.out.println("\n5. The view's health: " + gateway.discovery().status());
+            System.out.println("\n5. Live configuration: the gateway listens, the orders app writes");
+            CountDownLatch threeVersions = new CountDownLatch(3);
+            gateway.config().subscribe("orders/limits", event -> {
+                System.out.printf("  [gateway] config event: %s version %d%n", event.getClass().getSimpleName(),
+                        event.version());
+                threeVersions.countDown();
+            });
+            ordersApp.config().set("orders/limits", "max-requests: 100\n", ConfigFormat.YAML);
+            ordersApp.config().set("orders/limits", "max-requests: 500\n", ConfigFormat.YAML);
+            ordersApp.config().rollback("orders/limits", 1);
+            threeVersions.await(10, TimeUnit.SECONDS);
+            ConfigEntry limits = gateway.config().get("orders/limits").orElseThrow();
+            System.out.printf("  current: version %d, %s", limits.version(), limits.content());
+            System.out.println("  history: " + ordersApp.config().history("orders/limits").stream()
+                    .map(entry -> "v" + entry.version()).toList());
+            ordersApp.config().remove("orders/limits");
+
+            System.out.println("\n6. The view's health: " + gateway.discovery().status());
         }
         System.out.println("\nClosed: the orders app deregistered its instances on close.");
     }

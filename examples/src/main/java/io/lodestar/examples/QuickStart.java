@@ -1,7 +1,11 @@
 package io.lodestar.examples;
 
 import io.lodestar.core.Lodestar;
+import io.lodestar.core.ConfigListener;
+import io.lodestar.core.ConfigService;
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.model.ConfigEntry;
+import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.loadbalancer.LoadBalancer;
 import io.lodestar.loadbalancer.LoadBalancers;
@@ -26,5 +30,19 @@ final class QuickStart {
             return target.uri();                                                 // http://10.0.0.7:8080
         }
         // --- end ---
+    }
+
+    static String configQuickStart(String redisUri, ConfigListener listener) {
+        try (LodestarClient lodestar = Lodestar.connect(redisUri)) {
+            // --- README: configuration ---
+            ConfigService config = lodestar.config();
+            config.subscribe("orders/limits", listener);                               // once per version, in order
+            ConfigEntry v1 = config.set("orders/limits", "max-requests: 100", ConfigFormat.YAML);
+            config.compareAndSet("orders/limits", "max-requests: 500", ConfigFormat.YAML, v1.version());
+            config.rollback("orders/limits", v1.version());                           // as a new version
+            String current = config.get("orders/limits").orElseThrow().content();     // no I/O
+            // --- end ---
+            return current;
+        }
     }
 }
