@@ -39,6 +39,7 @@ public final class LodestarOptions {
     private final Path configSnapshotDirectory;
     private final boolean deregisterOnClose;
     private final String clientName;
+    private final Path tlsTrustedCertificates;
 
     private LodestarOptions(Builder builder) {
         this.redisUri = builder.redisUri;
@@ -51,6 +52,7 @@ public final class LodestarOptions {
         this.configSnapshotDirectory = builder.configSnapshotDirectory;
         this.deregisterOnClose = builder.deregisterOnClose;
         this.clientName = builder.clientName;
+        this.tlsTrustedCertificates = builder.tlsTrustedCertificates;
     }
 
     /**
@@ -123,13 +125,21 @@ public final class LodestarOptions {
         return clientName;
     }
 
+    /**
+     * @return a PEM file of the CA certificates to trust for {@code rediss://} connections (a private CA), if set;
+     *     otherwise the JVM's default trust store is used
+     */
+    public Optional<Path> tlsTrustedCertificates() {
+        return Optional.ofNullable(tlsTrustedCertificates);
+    }
+
     @Override
     public String toString() {
         return "LodestarOptions[redisUri=" + redactedRedisUri() + ", namespace=" + namespace + ", commandTimeout="
                 + commandTimeout + ", sweepInterval=" + sweepInterval + ", reconcileInterval=" + reconcileInterval
                 + ", idleViewTimeout=" + idleViewTimeout + ", configHistoryLimit=" + configHistoryLimit
                 + ", configSnapshotDirectory=" + configSnapshotDirectory + ", deregisterOnClose=" + deregisterOnClose
-                + ", clientName=" + clientName + "]";
+                + ", clientName=" + clientName + ", tlsTrustedCertificates=" + tlsTrustedCertificates + "]";
     }
 
     /**
@@ -161,6 +171,7 @@ public final class LodestarOptions {
         private Path configSnapshotDirectory;
         private boolean deregisterOnClose = true;
         private String clientName = DEFAULT_CLIENT_NAME;
+        private Path tlsTrustedCertificates;
 
         private Builder(String redisUri) {
             this.redisUri = redisUri;
@@ -223,6 +234,12 @@ public final class LodestarOptions {
             return this;
         }
 
+        /** @return this builder, trusting the CA certificates of this PEM file for TLS (null = JVM default) */
+        public Builder tlsTrustedCertificates(Path tlsTrustedCertificates) {
+            this.tlsTrustedCertificates = tlsTrustedCertificates;
+            return this;
+        }
+
         /**
          * @return the options
          * @throws InvalidArgumentException naming every invalid option
@@ -241,6 +258,8 @@ public final class LodestarOptions {
                     .range("configHistoryLimit", configHistoryLimit, Validation.MIN_HISTORY, Validation.MAX_HISTORY)
                     .check(clientName != null && clientName.matches("[A-Za-z0-9._-]{1,32}"), "clientName",
                             clientName, "1-32 characters of [A-Za-z0-9._-]")
+                    .check(tlsTrustedCertificates == null || java.nio.file.Files.isReadable(tlsTrustedCertificates),
+                            "tlsTrustedCertificates", tlsTrustedCertificates, "a readable PEM file, or null")
                     .throwIfInvalid();
             return new LodestarOptions(this);
         }

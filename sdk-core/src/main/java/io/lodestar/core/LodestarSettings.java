@@ -18,6 +18,7 @@ public class LodestarSettings {
     private Path configSnapshotDirectory;
     private boolean deregisterOnClose = true;
     private String clientName = LodestarOptions.DEFAULT_CLIENT_NAME;
+    private Path tlsTrustedCertificates;
 
     /**
      * @return validated, immutable options
@@ -34,6 +35,7 @@ public class LodestarSettings {
                 .configSnapshotDirectory(configSnapshotDirectory)
                 .deregisterOnClose(deregisterOnClose)
                 .clientName(clientName)
+                .tlsTrustedCertificates(tlsTrustedCertificates)
                 .build();
     }
 
@@ -135,6 +137,16 @@ public class LodestarSettings {
     /** @param clientName the connection name prefix */
     public void setClientName(String clientName) {
         this.clientName = clientName;
+    }
+
+    /** @return the PEM file of CA certificates trusted for TLS, or null */
+    public Path getTlsTrustedCertificates() {
+        return tlsTrustedCertificates;
+    }
+
+    /** @param tlsTrustedCertificates the PEM file of CA certificates trusted for TLS, or null */
+    public void setTlsTrustedCertificates(Path tlsTrustedCertificates) {
+        this.tlsTrustedCertificates = tlsTrustedCertificates;
     }
 
     @Override

@@ -173,7 +173,34 @@ class LodestarOptionsTest {
             assertThat(options.toString()).isEqualTo("LodestarOptions[redisUri=redis://***@h:6379, namespace=prod, "
                     + "commandTimeout=PT5S, sweepInterval=PT5S, reconcileInterval=PT1M, idleViewTimeout=PT10M, "
                     + "configHistoryLimit=20, configSnapshotDirectory=null, deregisterOnClose=true, "
-                    + "clientName=lodestar]");
+                    + "clientName=lodestar, tlsTrustedCertificates=null]");
+        }
+    }
+
+    @Nested
+    class TlsTrust {
+        @Test
+        void aReadablePemFileIsKept(@org.junit.jupiter.api.io.TempDir Path dir) throws java.io.IOException {
+            Path pem = java.nio.file.Files.writeString(dir.resolve("ca.pem"), "-----BEGIN CERTIFICATE-----\n");
+
+            LodestarOptions options = LodestarOptions.builder("rediss://h:6380").tlsTrustedCertificates(pem).build();
+
+            assertThat(options.tlsTrustedCertificates()).contains(pem);
+        }
+
+        @Test
+        void aMissingFileIsRejectedWithTheRule(@org.junit.jupiter.api.io.TempDir Path dir) {
+            Path missing = dir.resolve("missing.pem");
+
+            assertThatThrownBy(() -> LodestarOptions.builder("rediss://h:6380").tlsTrustedCertificates(missing)
+                    .build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("tlsTrustedCertificates must be a readable PEM file, or null, but was");
+        }
+
+        @Test
+        void noTrustFileMeansTheJvmDefault() {
+            assertThat(LodestarOptions.builder("rediss://h:6380").build().tlsTrustedCertificates()).isEmpty();
         }
     }
 

@@ -9,6 +9,7 @@ import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
@@ -97,6 +98,9 @@ final class RedisBackend implements AutoCloseable {
         this.cluster = uri.toLowerCase(Locale.ROOT).matches("rediss?-cluster://.*");
         SocketOptions socket = SocketOptions.builder().connectTimeout(timeout).keepAlive(true).build();
         TimeoutOptions timeouts = TimeoutOptions.enabled(timeout);
+        SslOptions ssl = options.tlsTrustedCertificates()
+                .map(pem -> SslOptions.builder().jdkSslProvider().trustManager(pem.toFile()).build())
+                .orElseGet(SslOptions::create);
         try {
             if (cluster) {
                 List<RedisURI> seeds = clusterSeeds(uri, options.clientName());
@@ -105,7 +109,7 @@ final class RedisBackend implements AutoCloseable {
                 // Node connections open lazily, so rejecting commands while "not connected" would reject the first
                 // command to every node: a cluster queues them instead, bounded by the command timeout.
                 clusterClient.setOptions(ClusterClientOptions.builder()
-                        .socketOptions(socket).timeoutOptions(timeouts).protocolVersion(PROTOCOL)
+                        .socketOptions(socket).timeoutOptions(timeouts).protocolVersion(PROTOCOL).sslOptions(ssl)
                         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
                         .requestQueueSize(10_000)
                         .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
@@ -124,7 +128,7 @@ final class RedisBackend implements AutoCloseable {
                 RedisClient standalone = resources == null ? RedisClient.create(redisUri)
                         : RedisClient.create(resources, redisUri);
                 standalone.setOptions(ClientOptions.builder()
-                        .socketOptions(socket).timeoutOptions(timeouts).protocolVersion(PROTOCOL)
+                        .socketOptions(socket).timeoutOptions(timeouts).protocolVersion(PROTOCOL).sslOptions(ssl)
                         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                         .build());
                 this.client = standalone;
@@ -133,15 +137,14 @@ final class RedisBackend implements AutoCloseable {
             throw new InvalidArgumentException(new Violation("redisUri", options.redactedRedisUri(),
                     "a valid Redis URI (" + LodestarOptions.redact(String.valueOf(e.getMessage())) + ")"));
         } catch (RuntimeException e) {
-            throw new UnavailableException("Cannot connect to Redis at " + where + ": "
-                    + LodestarOptions.redact(String.valueOf(e.getMessage())), e);
+            throw new UnavailableException("Cannot connect to Redis at " + where + ": " + describe(e), e);
         }
         client.addListener(new StateListener());
         this.commands = offlineCommands();
         try {
             open();
         } catch (RuntimeException e) {
-            String reason = LodestarOptions.redact(String.valueOf(e.getMessage()));
+            String reason = describe(e);
             if (options.configSnapshotDirectory().isEmpty()) {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
                 throw new UnavailableException("Cannot connect to Redis at " + where + ": " + reason, e);
@@ -151,6 +154,22 @@ final class RedisBackend implements AutoCloseable {
                     where, reason);
             connectInBackground();
         }
+    }
+
+    /**
+     * Lettuce's message plus the root cause's, which is where the reason is (refused, TLS handshake, WRONGPASS),
+     * with any credentials removed.
+     */
+    private static String describe(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = String.valueOf(failure.getMessage());
+        if (root != failure && root.getMessage() != null && !message.contains(root.getMessage())) {
+            message += " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
+        }
+        return LodestarOptions.redact(message);
     }
 
     /** Opens the command and PubSub connections; blocking, bounded by the connect timeout. */

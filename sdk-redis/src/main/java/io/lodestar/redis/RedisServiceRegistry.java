@@ -179,8 +179,8 @@ final class RedisServiceRegistry implements ServiceRegistry {
                         if (lease == null) {
                             throw notFound(serviceId, instanceId);
                         }
-                        log.info("Instance {}/{} had expired (was the process paused?); registering it again",
-                                serviceId, instanceId);
+                        log.info("Instance {}/{} is gone from Redis (it expired, e.g. while the process was"
+                                + " paused, or Redis lost its data); registering it again", serviceId, instanceId);
                         return write(lease.instance).thenAccept(written -> lease.instance = written.instance());
                     });
         });

@@ -15,9 +15,16 @@ final class Clients implements AutoCloseable {
     private final String uri;
     private final String namespace = "t-" + UUID.randomUUID().toString().substring(0, 8);
     private final List<LodestarClient> open = new ArrayList<>();
+    private final UnaryOperator<LodestarOptions.Builder> defaults;
 
     Clients(String uri) {
+        this(uri, options -> options);
+    }
+
+    /** With options every client of this set gets (e.g. TLS trust). */
+    Clients(String uri, UnaryOperator<LodestarOptions.Builder> defaults) {
         this.uri = uri;
+        this.defaults = defaults;
     }
 
     String namespace() {
@@ -29,7 +36,7 @@ final class Clients implements AutoCloseable {
     }
 
     LodestarClient connect(UnaryOperator<LodestarOptions.Builder> customizer) {
-        LodestarOptions options = customizer.apply(LodestarOptions.builder(uri).namespace(namespace)
+        LodestarOptions options = customizer.apply(defaults.apply(LodestarOptions.builder(uri).namespace(namespace))
                 .commandTimeout(Duration.ofSeconds(2))
                 .sweepInterval(Duration.ofMillis(500))
                 .reconcileInterval(Duration.ofSeconds(2))).build();
