@@ -52,29 +52,19 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
 
     @Override
     public ServiceSnapshot getSnapshot(String serviceId) {
-        if (serviceId != null) {
-            ServiceSnapshot held = services.getIfHeld(serviceId);
-            if (held != null) {
-                return held;
-            }
-        }
-        return services.get(Validation.requireServiceId(serviceId));
+        return services.read(serviceId, Validation::requireServiceId);
     }
 
     @Override
     public Subscription subscribe(String serviceId, ServiceListener listener) {
         Validation.collector().serviceId("serviceId", serviceId).notNull("listener", listener).throwIfInvalid();
-        Subscription subscription = services.subscribe(serviceId, listener::onEvent);
-        services.awaitLoaded(serviceId);
-        return subscription;
+        return services.subscribeAttached(serviceId, listener::onEvent);
     }
 
     @Override
     public Subscription subscribeServices(ServicesListener listener) {
         Validation.requireNonNull("listener", listener);
-        Subscription subscription = index.subscribe(IndexSource.TOPIC, listener::onChange);
-        index.awaitLoaded(IndexSource.TOPIC);
-        return subscription;
+        return index.subscribeAttached(IndexSource.TOPIC, listener::onChange);
     }
 
     @Override

@@ -73,22 +73,14 @@ final class RedisConfigService implements ConfigService {
 
     @Override
     public Optional<ConfigEntry> get(String configId) {
-        if (configId != null) {
-            Optional<ConfigEntry> held = entries.getIfHeld(configId);
-            if (held != null) {
-                return held;
-            }
-        }
-        return entries.get(Validation.requireConfigId(configId));
+        return entries.read(configId, Validation::requireConfigId);
     }
 
     /** Returns once the listener is attached to the loaded entry, so every later write reaches it. */
     @Override
     public Subscription subscribe(String configId, ConfigListener listener) {
         Validation.collector().configId("configId", configId).notNull("listener", listener).throwIfInvalid();
-        Subscription subscription = entries.subscribe(configId, listener::onEvent);
-        entries.awaitLoaded(configId);
-        return subscription;
+        return entries.subscribeAttached(configId, listener::onEvent);
     }
 
     /** Returns once the listener follows every config that exists, so every later write reaches it. */

@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * A local copy of a set of topics (the services, config entries or index of a namespace) kept current by PubSub.
@@ -380,6 +381,27 @@ final class SyncedView<V, E> implements AutoCloseable {
             }), 50, TimeUnit.MILLISECONDS);
         });
         return reached.completeOnTimeout(null, timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The value of a topic for a public read: a lock-free, allocation-free lookup when held; otherwise the id is
+     * validated (so bad input gets its clear exception, not a Caffeine NullPointerException) and loaded.
+     */
+    V read(String id, UnaryOperator<String> validate) {
+        if (id != null) {
+            V held = getIfHeld(id);
+            if (held != null) {
+                return held;
+            }
+        }
+        return get(validate.apply(id));
+    }
+
+    /** Subscribes, and returns once the listener is attached (see {@link #awaitLoaded(String)}). */
+    Subscription subscribeAttached(String id, Consumer<E> listener) {
+        Subscription subscription = subscribe(id, listener);
+        awaitLoaded(id);
+        return subscription;
     }
 
     /** The value if held (no loading, no allocation), else null. */
