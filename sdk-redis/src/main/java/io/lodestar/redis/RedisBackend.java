@@ -14,7 +14,6 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -113,10 +112,7 @@ final class RedisBackend implements AutoCloseable {
                         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
                         .requestQueueSize(10_000)
                         .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                                .enableAdaptiveRefreshTrigger(RefreshTrigger.MOVED_REDIRECT, RefreshTrigger.ASK_REDIRECT,
-                                        RefreshTrigger.PERSISTENT_RECONNECTS, RefreshTrigger.UNCOVERED_SLOT,
-                                        RefreshTrigger.UNKNOWN_NODE)
-                                .enablePeriodicRefresh(Duration.ofSeconds(30))
+                                .enablePeriodicRefresh(Duration.ofSeconds(30)) // adaptive triggers are on by default
                                 .build())
                         .build());
                 this.client = clusterClient;
