@@ -5,6 +5,9 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.event.ConfigEvent;
+import io.lodestar.core.model.ConfigEntry;
+import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.test.RedisServer;
 import io.lodestar.test.TestRedis;
@@ -13,6 +16,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static io.lodestar.redis.Clients.instance;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,6 +66,18 @@ class SecurityIT {
             writer.registry().deregister("orders", "orders-2");
             await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                     assertThat(reader.discovery().getInstances("orders")).hasSize(1));
+
+            // and every config operation
+            List<ConfigEvent> configEvents = new CopyOnWriteArrayList<>();
+            reader.config().subscribe("orders/limits", configEvents::add);
+            ConfigEntry v1 = writer.config().set("orders/limits", "max: 1", ConfigFormat.YAML);
+            writer.config().compareAndSet("orders/limits", "max: 2", ConfigFormat.YAML, v1.version());
+            writer.config().rollback("orders/limits", v1.version());
+            assertThat(writer.config().history("orders/limits")).hasSize(3);
+            assertThat(writer.config().list()).containsExactly("orders/limits");
+            assertThat(writer.config().remove("orders/limits")).isTrue();
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(configEvents).hasSize(4));
+            assertThat(reader.config().get("orders/limits")).isEmpty();
         }
     }
 
