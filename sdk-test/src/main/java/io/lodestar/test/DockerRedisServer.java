@@ -9,19 +9,14 @@ import org.testcontainers.utility.DockerImageName;
  * Not managed: a container restart would get a new mapped port, so {@link #kill()} and {@link #restart()} are
  * unsupported. Only {@link DockerSupport} may load this class, after checking that Testcontainers is present.
  */
-final class DockerRedisServer implements RedisServer {
+final class DockerRedisServer extends UnmanagedRedisServer {
 
     private final GenericContainer<?> container;
-    private final String host;
-    private final int port;
-    private final String version;
     private boolean closed;
 
-    private DockerRedisServer(GenericContainer<?> container, String host, int port, String version) {
+    private DockerRedisServer(GenericContainer<?> container, RedisEndpoint endpoint, String version) {
+        super(endpoint, version);
         this.container = container;
-        this.host = host;
-        this.port = port;
-        this.version = version;
     }
 
     static boolean isDockerAvailable() {
@@ -39,10 +34,10 @@ final class DockerRedisServer implements RedisServer {
                 .withCommand("redis-server", "--save", "", "--appendonly", "no", "--enable-debug-command", "yes");
         try {
             container.start();
-            String host = container.getHost();
-            int port = container.getMappedPort(RedisEndpoint.DEFAULT_PORT);
-            String version = ServerInfo.version(RedisEndpoint.plain(host, port), image);
-            DockerRedisServer server = new DockerRedisServer(container, host, port, version);
+            RedisEndpoint endpoint = RedisEndpoint.plain(container.getHost(),
+                    container.getMappedPort(RedisEndpoint.DEFAULT_PORT));
+            String version = ServerInfo.version(endpoint, image);
+            DockerRedisServer server = new DockerRedisServer(container, endpoint, version);
             Reaper.closeAtExit(server);
             return server;
         } catch (RuntimeException e) {
@@ -53,49 +48,10 @@ final class DockerRedisServer implements RedisServer {
     }
 
     @Override
-    public String uri() {
-        return "redis://" + host + ":" + port;
-    }
-
-    @Override
-    public String host() {
-        return host;
-    }
-
-    @Override
-    public int port() {
-        return port;
-    }
-
-    @Override
-    public String version() {
-        return version;
-    }
-
-    @Override
-    public boolean isManaged() {
-        return false;
-    }
-
-    @Override
-    public void kill() {
-        throw unsupported("kill()");
-    }
-
-    @Override
-    public void restart() {
-        throw unsupported("restart()");
-    }
-
-    private UnsupportedOperationException unsupported(String operation) {
-        return new UnsupportedOperationException(operation + " is not supported for Redis in Docker (" + uri()
-                + "): a restarted container gets a new port. Install redis-server (or keep org.signal:embedded-redis"
-                + " on the class path) to run fault-injection tests.");
-    }
-
-    @Override
-    public long disconnectClients(String type) {
-        return ServerInfo.clientKill(RedisEndpoint.plain(host, port), type);
+    String unsupportedMessage(String operation) {
+        return operation + " is not supported for Redis in Docker (" + uri() + "): a restarted container gets a"
+                + " new port. Install redis-server (or keep org.signal:embedded-redis on the class path) to run"
+                + " fault-injection tests.";
     }
 
     @Override
@@ -109,6 +65,6 @@ final class DockerRedisServer implements RedisServer {
 
     @Override
     public String toString() {
-        return "Redis " + version + " in Docker at " + uri();
+        return "Redis " + version() + " in Docker at " + uri();
     }
 }

@@ -4,14 +4,10 @@ package io.lodestar.test;
  * A running server named by {@code LODESTAR_TEST_REDIS_URI}: the kit does not own its process, so it cannot
  * kill or restart it, and never stops it.
  */
-final class ExternalRedisServer implements RedisServer {
-
-    private final RedisEndpoint endpoint;
-    private final String version;
+final class ExternalRedisServer extends UnmanagedRedisServer {
 
     private ExternalRedisServer(RedisEndpoint endpoint, String version) {
-        this.endpoint = endpoint;
-        this.version = version;
+        super(endpoint, version);
     }
 
     /**
@@ -25,50 +21,10 @@ final class ExternalRedisServer implements RedisServer {
     }
 
     @Override
-    public String uri() {
-        return endpoint.uri();
-    }
-
-    @Override
-    public String host() {
-        return endpoint.host();
-    }
-
-    @Override
-    public int port() {
-        return endpoint.port();
-    }
-
-    @Override
-    public String version() {
-        return version;
-    }
-
-    @Override
-    public boolean isManaged() {
-        return false;
-    }
-
-    @Override
-    public void kill() {
-        throw unsupported("kill()");
-    }
-
-    @Override
-    public void restart() {
-        throw unsupported("restart()");
-    }
-
-    private UnsupportedOperationException unsupported(String operation) {
-        return new UnsupportedOperationException(operation + " is not supported on the external Redis "
-                + endpoint.redacted() + " named by " + SourceResolver.URI_SETTING
-                + ": the test kit does not own its process. Use TestRedis.startStandalone() (or a @Private"
-                + " RedisServer parameter) for fault-injection tests.");
-    }
-
-    @Override
-    public long disconnectClients(String type) {
-        return ServerInfo.clientKill(endpoint, type);
+    String unsupportedMessage(String operation) {
+        return operation + " is not supported on the external Redis " + endpoint().redacted() + " named by "
+                + SourceResolver.URI_SETTING + ": the test kit does not own its process. Use"
+                + " TestRedis.startStandalone() (or a @Private RedisServer parameter) for fault-injection tests.";
     }
 
     @Override
@@ -78,6 +34,6 @@ final class ExternalRedisServer implements RedisServer {
 
     @Override
     public String toString() {
-        return "external Redis " + version + " at " + endpoint.redacted();
+        return "external Redis " + version() + " at " + endpoint().redacted();
     }
 }

@@ -35,7 +35,7 @@ final class LocalRedisCluster implements RedisCluster {
         this.nodes = List.copyOf(nodes);
         List<RedisServer> masterViews = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
-            masterViews.add(new MasterView(i));
+            masterViews.add(new MasterView(i, this.nodes.get(i)));
         }
         this.views = List.copyOf(masterViews);
     }
@@ -55,7 +55,11 @@ final class LocalRedisCluster implements RedisCluster {
             cluster.form();
             return cluster;
         } catch (RuntimeException e) {
-            nodes.forEach(ManagedRedisServer::close);
+            try {
+                ManagedRedisServer.closeAll(nodes); // every node, even if one of them fails to close
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
     }
@@ -194,21 +198,7 @@ final class LocalRedisCluster implements RedisCluster {
             }
             closed = true;
         }
-        RuntimeException failure = null;
-        for (ManagedRedisServer node : nodes) {
-            try {
-                node.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        ManagedRedisServer.closeAll(nodes);
     }
 
     /** The nodes themselves, for tests of the kit. */
@@ -222,36 +212,12 @@ final class LocalRedisCluster implements RedisCluster {
     }
 
     /** A master as a {@link RedisServer}: kill/restart go through the cluster; close is the cluster's job. */
-    private final class MasterView implements RedisServer {
+    private final class MasterView extends ForwardingRedisServer {
         private final int index;
 
-        MasterView(int index) {
+        MasterView(int index, ManagedRedisServer node) {
+            super(node);
             this.index = index;
-        }
-
-        @Override
-        public String uri() {
-            return nodes.get(index).uri();
-        }
-
-        @Override
-        public String host() {
-            return nodes.get(index).host();
-        }
-
-        @Override
-        public int port() {
-            return nodes.get(index).port();
-        }
-
-        @Override
-        public String version() {
-            return nodes.get(index).version();
-        }
-
-        @Override
-        public boolean isManaged() {
-            return true;
         }
 
         @Override
@@ -262,11 +228,6 @@ final class LocalRedisCluster implements RedisCluster {
         @Override
         public void restart() {
             LocalRedisCluster.this.restart(index);
-        }
-
-        @Override
-        public long disconnectClients(String type) {
-            return nodes.get(index).disconnectClients(type);
         }
 
         @Override

@@ -21,13 +21,14 @@ final class LocalRedisSentinel implements RedisSentinel {
     private final String name;
     private final ManagedRedisServer master;
     private final ManagedRedisServer sentinel;
-    private final RedisServer masterView = new MasterView();
+    private final RedisServer masterView;
     private boolean closed;
 
     private LocalRedisSentinel(String name, ManagedRedisServer master, ManagedRedisServer sentinel) {
         this.name = name;
         this.master = master;
         this.sentinel = sentinel;
+        this.masterView = new MasterView();
     }
 
     /**
@@ -156,21 +157,7 @@ final class LocalRedisSentinel implements RedisSentinel {
             }
             closed = true;
         }
-        RuntimeException failure = null;
-        for (ManagedRedisServer server : List.of(sentinel, master)) {
-            try {
-                server.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        ManagedRedisServer.closeAll(List.of(sentinel, master));
     }
 
     /** Both processes, sentinel first, for tests of the kit. */
@@ -184,31 +171,10 @@ final class LocalRedisSentinel implements RedisSentinel {
     }
 
     /** The master as a {@link RedisServer}: restart waits for the sentinel; close is the deployment's job. */
-    private final class MasterView implements RedisServer {
+    private final class MasterView extends ForwardingRedisServer {
 
-        @Override
-        public String uri() {
-            return master.uri();
-        }
-
-        @Override
-        public String host() {
-            return master.host();
-        }
-
-        @Override
-        public int port() {
-            return master.port();
-        }
-
-        @Override
-        public String version() {
-            return master.version();
-        }
-
-        @Override
-        public boolean isManaged() {
-            return true;
+        MasterView() {
+            super(master);
         }
 
         @Override
@@ -222,11 +188,6 @@ final class LocalRedisSentinel implements RedisSentinel {
             ensureOpen("restart() of the master");
             master.restart();
             awaitMasterUp("restarting the master");
-        }
-
-        @Override
-        public long disconnectClients(String type) {
-            return master.disconnectClients(type);
         }
 
         @Override

@@ -4,7 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** A TLS-only {@link ManagedRedisServer} and its certificates, as a {@link TlsRedisServer}. */
-final class LocalTlsRedisServer implements TlsRedisServer {
+final class LocalTlsRedisServer extends ForwardingRedisServer implements TlsRedisServer {
 
     static final String TRUST_STORE_FILE = "truststore.p12";
 
@@ -13,6 +13,7 @@ final class LocalTlsRedisServer implements TlsRedisServer {
     private boolean closed;
 
     private LocalTlsRedisServer(ManagedRedisServer server, TlsCertificates certificates) {
+        super(server);
         this.server = server;
         this.certificates = certificates;
     }
@@ -34,46 +35,6 @@ final class LocalTlsRedisServer implements TlsRedisServer {
         if (closed) {
             throw new IllegalStateException(operation + " on a closed " + this);
         }
-    }
-
-    @Override
-    public String uri() {
-        return server.uri();
-    }
-
-    @Override
-    public String host() {
-        return server.host();
-    }
-
-    @Override
-    public int port() {
-        return server.port();
-    }
-
-    @Override
-    public String version() {
-        return server.version();
-    }
-
-    @Override
-    public boolean isManaged() {
-        return true;
-    }
-
-    @Override
-    public void kill() {
-        server.kill();
-    }
-
-    @Override
-    public void restart() {
-        server.restart();
-    }
-
-    @Override
-    public long disconnectClients(String type) {
-        return server.disconnectClients(type);
     }
 
     @Override

@@ -301,8 +301,11 @@ final class ManagedRedisServer implements RedisServer {
                 || log.contains("TLS is not supported");
     }
 
-    /** Where the kit's control connections go: through TLS (trusting the setup's CA) for a TLS server. */
-    private RedisEndpoint endpoint() {
+    /**
+     * Where the kit's control connections go: through TLS (trusting the setup's CA) for a TLS server. Takes the
+     * lock only to read the port; callers connect outside it, so a slow server never blocks kill() or close().
+     */
+    private synchronized RedisEndpoint endpoint() {
         return setup.tls() == null ? RedisEndpoint.plain(HOST, port)
                 : new RedisEndpoint("rediss://" + HOST + ":" + port, HOST, port, true, null, null, 0);
     }
@@ -444,11 +447,7 @@ final class ManagedRedisServer implements RedisServer {
 
     @Override
     public long disconnectClients(String type) {
-        RedisEndpoint endpoint;
-        synchronized (this) {
-            endpoint = endpoint();
-        }
-        return ServerInfo.clientKill(endpoint, controlTls, type);
+        return ServerInfo.clientKill(endpoint(), controlTls, type);
     }
 
     @Override
@@ -463,6 +462,29 @@ final class ManagedRedisServer implements RedisServer {
             Ports.release(port);
             Reaper.forget(this);
             Reaper.deleteRecursively(dir);
+        }
+    }
+
+    /**
+     * Closes every server, also after one of them failed to close.
+     *
+     * @throws RuntimeException the first failure, with the later ones {@linkplain Throwable#addSuppressed suppressed}
+     */
+    static void closeAll(List<ManagedRedisServer> servers) {
+        RuntimeException failure = null;
+        for (ManagedRedisServer server : servers) {
+            try {
+                server.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 
@@ -496,11 +518,7 @@ final class ManagedRedisServer implements RedisServer {
      * @throws IOException if the server cannot be reached within {@code timeout}
      */
     Resp control(Duration timeout) throws IOException {
-        RedisEndpoint endpoint;
-        synchronized (this) {
-            endpoint = endpoint();
-        }
-        return Resp.connect(endpoint, timeout, controlTls);
+        return Resp.connect(endpoint(), timeout, controlTls);
     }
 
     @Override

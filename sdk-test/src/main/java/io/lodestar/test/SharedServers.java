@@ -12,47 +12,7 @@ final class SharedServers {
     }
 
     static RedisServer unclosable(RedisServer server) {
-        return new RedisServer() {
-            @Override
-            public String uri() {
-                return server.uri();
-            }
-
-            @Override
-            public String host() {
-                return server.host();
-            }
-
-            @Override
-            public int port() {
-                return server.port();
-            }
-
-            @Override
-            public String version() {
-                return server.version();
-            }
-
-            @Override
-            public boolean isManaged() {
-                return server.isManaged();
-            }
-
-            @Override
-            public void kill() {
-                server.kill();
-            }
-
-            @Override
-            public void restart() {
-                server.restart();
-            }
-
-            @Override
-            public long disconnectClients(String type) {
-                return server.disconnectClients(type);
-            }
-
+        return new ForwardingRedisServer(server) {
             @Override
             public void close() {
                 // Shared per JVM: stopped at JVM exit.

@@ -35,8 +35,7 @@ class ClusterIT {
 
     @AfterAll
     static void disconnect() {
-        connection.close();
-        Lettuce.shutdown(client);
+        Lettuce.close(connection, client);
     }
 
     @Test

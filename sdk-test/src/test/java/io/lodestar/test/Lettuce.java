@@ -4,6 +4,7 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
 import java.time.Duration;
 
 /** Lettuce clients for the tests, with fast shutdown and no auto-reconnect (so a killed connection stays dead). */
@@ -21,6 +22,17 @@ final class Lettuce {
     static void shutdown(AbstractRedisClient client) {
         if (client != null) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+
+    /** Closes the connection, then shuts the client down (also when closing the connection failed). */
+    static void close(StatefulConnection<?, ?> connection, AbstractRedisClient client) {
+        try {
+            if (connection != null) {
+                connection.close();
+            }
+        } finally {
+            shutdown(client);
         }
     }
 }

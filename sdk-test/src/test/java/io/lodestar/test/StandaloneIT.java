@@ -24,8 +24,7 @@ class StandaloneIT {
 
     @AfterAll
     static void disconnect() {
-        connection.close();
-        Lettuce.shutdown(client);
+        Lettuce.close(connection, client);
     }
 
     @Test
