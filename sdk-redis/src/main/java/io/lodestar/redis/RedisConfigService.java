@@ -167,9 +167,12 @@ final class RedisConfigService implements ConfigService {
                         if ("conflict".equals(reply.get(0))) {
                             throw new ConflictException(configId, expected, (Long) reply.get(1));
                         }
-                        return settled(new ConfigEntry(configId, content, format, (Long) reply.get(1),
+                        ConfigEntry entry = new ConfigEntry(configId, content, format, (Long) reply.get(1),
                                 (String) reply.get(2), Instant.ofEpochMilli((Long) reply.get(3)),
-                                Instant.ofEpochMilli((Long) reply.get(4))));
+                                Instant.ofEpochMilli((Long) reply.get(4)));
+                        // An update of an existing entry leaves the index as it is: only a creation (or a no-op,
+                        // which repairs an index a failed report left behind) costs the second round trip.
+                        return "changed".equals(reply.get(0)) ? awaitOwnView(entry) : settled(entry);
                     });
         });
     }
@@ -214,8 +217,12 @@ final class RedisConfigService implements ConfigService {
      */
     private CompletionStage<ConfigEntry> settled(ConfigEntry entry) {
         return index(entry.id(), entry.version(), true, entry.contentHash())
-                .thenCompose(ignored -> entries.awaitRevision(entry.id(), entry.version()))
-                .thenApply(ignored -> entry);
+                .thenCompose(ignored -> awaitOwnView(entry));
+    }
+
+    /** Waits until this client's view, if it holds the entry, shows the write (read-your-writes). */
+    private CompletionStage<ConfigEntry> awaitOwnView(ConfigEntry entry) {
+        return entries.awaitRevision(entry.id(), entry.version()).thenApply(ignored -> entry);
     }
 
     private CompletionStage<Long> index(String configId, long version, boolean exists, String hash) {

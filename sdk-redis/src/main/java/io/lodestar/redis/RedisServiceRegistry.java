@@ -157,8 +157,10 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     String kind = (String) reply.get(1);
                     ServiceInstance registered = instance.toBuilder()
                             .registeredAt(Instant.ofEpochMilli((Long) reply.get(2))).build();
-                    CompletionStage<?> indexed = "registered".equals(kind)
-                            ? index(instance.serviceId(), revision, (Long) reply.get(3))
+                    // Only the first instance changes the set of services: later ones skip the round trip to
+                    // the index (the sweeper repairs an index entry a crashed writer failed to report).
+                    CompletionStage<?> indexed = "registered".equals(kind) && (Long) reply.get(3) == 1L
+                            ? index(instance.serviceId(), revision, 1)
                             : CompletableFuture.completedFuture(null);
                     return indexed.thenCompose(ignored -> view.awaitRevision(instance.serviceId(), revision))
                             .thenApply(ignored -> new Written(registered, revision));

@@ -5,7 +5,8 @@
 -- ARGV[5] expected version: -1 = set in any case, 0 = only if there is no current entry, n = only if it is n
 -- Returns {'conflict', current version (0 = none)} when the expected version is not the current one;
 -- {'unchanged', version, hash, createdAt, updatedAt} when content and format equal the current entry's (then
--- nothing is written and nothing published); else {'changed', version, hash, createdAt, updatedAt}.
+-- nothing is written and nothing published); else {'created' (there was no current entry) or 'changed', version,
+-- hash, createdAt, updatedAt}.
 -- Publishes "changed" with the new entry (see config_common.lua) when it wrote a version.
 --#include common.lua
 --#include config_common.lua
@@ -25,4 +26,4 @@ if version == 0 then
   created_at = creation_time(k.history, k.versions, now)
 end
 local new_version = write_version(k, id, content, format, new_hash, created_at, now, limit, nil)
-return {'changed', new_version, new_hash, created_at, now}
+return {version == 0 and 'created' or 'changed', new_version, new_hash, created_at, now}
