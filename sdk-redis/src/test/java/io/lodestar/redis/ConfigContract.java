@@ -12,8 +12,6 @@ import io.lodestar.core.event.ConfigRemoved;
 import io.lodestar.core.event.ConfigRolledBack;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -33,22 +31,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** What the config service promises, on any deployment; subclasses say which Redis. */
-abstract class ConfigContract {
+abstract class ConfigContract extends NamespaceTest {
     private static final Duration WAIT = Duration.ofSeconds(5);
 
-    private Clients clients;
-
-    abstract String redisUri();
-
-    @BeforeEach
-    void newNamespace() {
-        clients = new Clients(redisUri());
-    }
-
-    @AfterEach
-    void closeClients() {
-        clients.close();
-    }
 
     @Test
     void aSetEntryCarriesItsVersionRedisComputedHashFormatAndTimes() {

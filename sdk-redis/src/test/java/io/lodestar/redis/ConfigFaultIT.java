@@ -6,10 +6,6 @@ import io.lodestar.core.event.ConfigChanged;
 import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
-import io.lodestar.test.RedisServer;
-import io.lodestar.test.TestRedis;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,24 +28,10 @@ import static org.awaitility.Awaitility.await;
  * Config views under faults, on a private Redis this test may kill: lost PubSub connections, a restart that loses
  * every key, and a start while Redis is down (served from the snapshot directory).
  */
-class ConfigFaultIT {
+class ConfigFaultIT extends PrivateRedisTest {
     private static final Duration CONVERGENCE = Duration.ofSeconds(10);
     private static final Executor DIRECT = Runnable::run;
 
-    private RedisServer redis;
-    private Clients clients;
-
-    @BeforeEach
-    void privateRedis() {
-        redis = TestRedis.startStandalone();
-        clients = new Clients(redis.uri());
-    }
-
-    @AfterEach
-    void stopRedis() {
-        clients.close();
-        redis.close();
-    }
 
     @Test
     void viewsAndListenersConvergeAfterTheirPubSubConnectionsAreKilledWhileAnotherClientWrites() {

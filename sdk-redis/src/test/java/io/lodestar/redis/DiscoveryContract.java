@@ -12,8 +12,6 @@ import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServicesChanged;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -29,20 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** What registry and discovery promise, on any deployment; subclasses say which Redis. */
-abstract class DiscoveryContract {
-    private Clients clients;
-
-    abstract String redisUri();
-
-    @BeforeEach
-    void newNamespace() {
-        clients = new Clients(redisUri());
-    }
-
-    @AfterEach
-    void closeClients() {
-        clients.close();
-    }
+abstract class DiscoveryContract extends NamespaceTest {
 
     @Test
     void registeredInstanceIsInOwnViewAsSoonAsRegisterReturns() {

@@ -7,10 +7,6 @@ import io.lodestar.core.LodestarClient;
 import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.core.model.ServiceInstance;
-import io.lodestar.test.RedisServer;
-import io.lodestar.test.TestRedis;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -27,23 +23,9 @@ import static org.awaitility.Awaitility.await;
  * Convergence under faults, on a private Redis this test may kill: whatever happens to connections, events or
  * the server, every view ends up equal to what Redis holds, within a bounded time.
  */
-class DiscoveryFaultIT {
+class DiscoveryFaultIT extends PrivateRedisTest {
     private static final Duration CONVERGENCE = Duration.ofSeconds(10);
 
-    private RedisServer redis;
-    private Clients clients;
-
-    @BeforeEach
-    void privateRedis() {
-        redis = TestRedis.startStandalone();
-        clients = new Clients(redis.uri());
-    }
-
-    @AfterEach
-    void stopRedis() {
-        clients.close();
-        redis.close();
-    }
 
     @Test
     void viewsConvergeAfterTheirPubSubConnectionsAreKilledWhileOthersWrite() {
