@@ -118,8 +118,19 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final Executor viewThread;
     private final ScheduledExecutorService scheduler;
     private final Executor listenerPool;
+    /** Owns the topics and expires idle ones. */
     private final Cache<String, Topic> topics;
+    /**
+     * The same topics, for the read path: a plain map lookup, cheaper than Caffeine's read with variable expiry.
+     * Reads tell Caffeine about themselves at most once per {@link #tick}, which is all idle expiry needs. A topic
+     * is alive (subscribed, applying events, served) exactly while it is in this map: Caffeine may hide an expired
+     * topic a while before it evicts it, and until then the topic must stay current.
+     */
+    private final Map<String, Topic> readable = new ConcurrentHashMap<>();
     private final Map<String, Topic> byChannel = new ConcurrentHashMap<>();
+    /** A coarse clock for the read path: +1 every idle timeout / 8 (between 10 ms and 1 s). */
+    private volatile long tick;
+    private final java.util.concurrent.ScheduledFuture<?> ticking;
     private final Duration timeout;
     private final long idleNanos;
     private volatile long staleSinceNanos;
@@ -157,12 +168,29 @@ final class SyncedView<V, E> implements AutoCloseable {
                         return expireAfterCreate(id, topic, now);
                     }
                 })
+                .evictionListener((String id, Topic topic, RemovalCause cause) -> readable.remove(id, topic))
                 .removalListener((String id, Topic topic, RemovalCause cause) -> {
                     if (topic != null && !closed) { // on close the connection goes anyway: nothing to unsubscribe
                         viewThread.execute(() -> drop(topic));
                     }
                 })
                 .build();
+        long tickMillis = Math.max(10, Math.min(1000, idleTimeout.toMillis() / 8));
+        this.ticking = scheduler.scheduleAtFixedRate(() -> tick++, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Creates a topic in the cache (called by Caffeine, atomically per id) and makes it readable. */
+    private Topic create(String id) {
+        Topic topic = new Topic(id);
+        readable.put(id, topic);
+        return topic;
+    }
+
+    /** Removes a topic on purpose (not by expiry). */
+    private void remove(String id, Topic topic) {
+        if (topics.asMap().remove(id, topic)) {
+            readable.remove(id, topic);
+        }
     }
 
     // ---------------------------------------------------------------- reads (any thread)
@@ -191,7 +219,7 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** Ids of the topics held. */
     List<String> held() {
-        return List.copyOf(topics.asMap().keySet());
+        return List.copyOf(readable.keySet());
     }
 
     /** Runs pending expiry now (tests; Caffeine otherwise does it on its own schedule). */
@@ -200,7 +228,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     int size() {
-        return (int) topics.estimatedSize();
+        return readable.size();
     }
 
     ViewStatus status() {
@@ -220,7 +248,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     private Versioned<V> load(String id) {
-        Topic topic = topics.get(id, Topic::new);
+        Topic topic = topics.get(id, this::create);
         CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
         viewThread.execute(() -> {
             Versioned<V> current = topic.current;
@@ -243,7 +271,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             throw new UnavailableException("Interrupted while loading " + name + " '" + id + "'", e);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             if (topic.current == null && !topic.pinned()) {
-                topics.asMap().remove(id, topic); // never cache a failure: the next read tries again
+                remove(id, topic); // never cache a failure: the next read tries again
             }
             throw Errors.translate(e, "load " + name + " '" + id + "'", backend.where(), timeout);
         }
@@ -275,7 +303,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * event after that value and none before it.
      */
     Subscription subscribe(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart) {
-        Topic topic = topics.get(id, Topic::new);
+        Topic topic = topics.get(id, this::create);
         Listener slot = new Listener(listener, onStart, new SerialExecutor(listenerPool));
         topic.listeners.add(slot);
         pin(id, topic);
@@ -316,7 +344,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     private void onMessage(Topic topic, Message message) {
-        if (closed || topics.asMap().get(topic.id) != topic) {
+        if (closed || readable.get(topic.id) != topic) {
             return;
         }
         lastSyncNanos = System.nanoTime();
@@ -406,10 +434,15 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** The value if held (no loading, no allocation), else null. */
     V getIfHeld(String id) {
-        Topic topic = topics.getIfPresent(id);
+        Topic topic = readable.get(id);
         if (topic != null) {
             Versioned<V> current = topic.current;
             if (current != null) {
+                long now = tick;
+                if (topic.readAt != now) { // at most once per tick: tells Caffeine the topic is still in use
+                    topic.readAt = now;
+                    topics.getIfPresent(id);
+                }
                 reads.increment();
                 return current.value;
             }
@@ -442,7 +475,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     private void finishSync(Topic topic, CompletableFuture<Versioned<V>> attempt, Versioned<V> held, long epoch,
                             Reloaded<V, E> reloaded, Throwable failure) {
         topic.syncing = false;
-        if (closed || topics.asMap().get(topic.id) != topic) {
+        if (closed || readable.get(topic.id) != topic) {
             attempt.completeExceptionally(new LodestarException("view closed"));
             return;
         }
@@ -526,14 +559,14 @@ final class SyncedView<V, E> implements AutoCloseable {
         long delay = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
         log.debug("{} '{}' could not be loaded ({}), retrying in {} ms", name, topic.id, failure.toString(), delay);
         scheduler.schedule(() -> viewThread.execute(() -> {
-            if (!closed && !topic.syncing && topics.asMap().get(topic.id) == topic) {
+            if (!closed && !topic.syncing && readable.get(topic.id) == topic) {
                 sync(topic);
             }
         }), delay, TimeUnit.MILLISECONDS);
     }
 
     private boolean anySyncing() {
-        for (Topic topic : topics.asMap().values()) {
+        for (Topic topic : readable.values()) {
             if (topic.syncing) {
                 return true;
             }
@@ -548,7 +581,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     void resyncAll() {
         viewThread.execute(() -> {
             long epoch = disconnects.get();
-            for (Topic topic : topics.asMap().values()) {
+            for (Topic topic : readable.values()) {
                 if (!topic.syncing && (topic.current != null || topic.pinned()) && topic.loadedEpoch < epoch) {
                     sync(topic);
                 }
@@ -561,7 +594,7 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** Compares every held topic's revision with Redis; resyncs those that differ. */
     void reconcile() {
-        for (Topic topic : topics.asMap().values()) {
+        for (Topic topic : readable.values()) {
             Versioned<V> held = topic.current;
             if (held == null || topic.syncing) {
                 continue;
@@ -603,7 +636,9 @@ final class SyncedView<V, E> implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        ticking.cancel(false);
         topics.invalidateAll();
+        readable.clear();
     }
 
     // ---------------------------------------------------------------- state of one topic
@@ -612,6 +647,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         final String id;
         final String channel;
         final List<Listener> listeners = new CopyOnWriteArrayList<>();
+        /** The {@link #tick} of the last read reported to Caffeine; racy on purpose (a lost update costs nothing). */
+        long readAt = -1;
         /** Written on the view thread only, read anywhere. */
         volatile Versioned<V> current;
         // view thread only:
