@@ -85,8 +85,7 @@ final class ConfigReads {
 
     /** The entry's revision counter (0 when it never existed). */
     CompletionStage<Long> revision(String id) {
-        return backend.commands().get(keys.config(id).revision())
-                .thenApply(value -> value == null ? 0L : Long.parseLong(value));
+        return backend.counter(keys.config(id).revision());
     }
 
     /** The kept versions, newest first. */
@@ -121,8 +120,7 @@ final class ConfigReads {
     }
 
     CompletionStage<Long> indexRevision() {
-        return backend.commands().get(keys.configs().revision())
-                .thenApply(value -> value == null ? 0L : Long.parseLong(value));
+        return backend.counter(keys.configs().revision());
     }
 
     // ---------------------------------------------------------------- the stored form

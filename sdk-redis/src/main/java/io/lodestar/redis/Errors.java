@@ -10,9 +10,7 @@ import io.lodestar.core.TimeoutException;
 import io.lodestar.core.UnavailableException;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 
 /** Turns Lettuce failures into Lodestar exceptions (no Lettuce type crosses the public API), keeping the cause. */
@@ -68,10 +66,5 @@ final class Errors {
             current = current.getCause();
         }
         return current;
-    }
-
-    /** Fails a stage with an exception that is already a Lodestar one (for input errors of async calls). */
-    static <T> CompletionStage<T> failed(LodestarException failure) {
-        return CompletableFuture.failedFuture(failure);
     }
 }

@@ -69,9 +69,7 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
 
     @Override
     public ViewStatus status() {
-        ViewStatus a = services.status();
-        ViewStatus b = index.status();
-        return a.staleFor().compareTo(b.staleFor()) >= 0 ? a : b;
+        return SyncedView.combined(services.status(), index.status());
     }
 
 }

@@ -347,8 +347,9 @@ final class RedisBackend implements AutoCloseable {
         return commands;
     }
 
-    boolean isCluster() {
-        return cluster;
+    /** Reads a revision counter (0 when it was never written). */
+    CompletionStage<Long> counter(String key) {
+        return commands.get(key).thenApply(value -> value == null ? 0L : Long.parseLong(value));
     }
 
     String where() {
@@ -429,11 +430,6 @@ final class RedisBackend implements AutoCloseable {
                 ownResources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
             }
         }
-    }
-
-    /** Wraps a failure of a connection-level operation. */
-    LodestarException unavailable(String operation, Throwable failure) {
-        return Errors.translate(failure, operation, where, timeout);
     }
 
     private final class StateListener implements RedisConnectionStateListener {

@@ -97,11 +97,7 @@ final class RedisConfigService implements ConfigService {
 
     @Override
     public ViewStatus status() {
-        ViewStatus a = entries.status();
-        ViewStatus b = index.status();
-        ViewStatus staler = a.staleFor().compareTo(b.staleFor()) >= 0 ? a : b;
-        return new ViewStatus(staler.stale(), staler.staleFor(), staler.lastSyncAt(),
-                a.restoredFromDisk() || b.restoredFromDisk());
+        return SyncedView.combined(entries.status(), index.status());
     }
 
     // ---------------------------------------------------------------- sync API

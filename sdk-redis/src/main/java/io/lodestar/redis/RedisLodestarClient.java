@@ -167,11 +167,6 @@ final class RedisLodestarClient implements LodestarClient {
         return config;
     }
 
-    /** Runs one sweep now (tests and tools; the client also sweeps on its own). */
-    void sweepNow() {
-        sweeper.sweepOnce().toCompletableFuture().join();
-    }
-
     /** The views by name, for metrics. */
     Map<String, SyncedView<?, ?>> views() {
         return Map.of("service", serviceView, "index", indexView, "config", config.entriesView(),

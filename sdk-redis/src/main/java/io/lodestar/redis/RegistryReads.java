@@ -45,8 +45,7 @@ final class RegistryReads {
     }
 
     CompletionStage<Long> serviceRevision(String serviceId) {
-        return backend.commands().get(keys.service(serviceId).revision())
-                .thenApply(value -> value == null ? 0L : Long.parseLong(value));
+        return backend.counter(keys.service(serviceId).revision());
     }
 
     /** The index: revision first, then the sorted, unmodifiable set of services. */
@@ -63,7 +62,6 @@ final class RegistryReads {
     }
 
     CompletionStage<Long> servicesRevision() {
-        return backend.commands().get(keys.services().revision())
-                .thenApply(value -> value == null ? 0L : Long.parseLong(value));
+        return backend.counter(keys.services().revision());
     }
 }

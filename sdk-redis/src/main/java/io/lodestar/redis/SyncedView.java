@@ -201,22 +201,6 @@ final class SyncedView<V, E> implements AutoCloseable {
         return held != null ? held : load(id).value;
     }
 
-    /** The current value with its revision, loading it on first use. */
-    Versioned<V> getVersioned(String id) {
-        Topic topic = topics.getIfPresent(id);
-        if (topic != null && topic.current != null) {
-            reads.increment();
-            return topic.current;
-        }
-        return load(id);
-    }
-
-    /** The value if held, without loading. */
-    Versioned<V> peek(String id) {
-        Topic topic = topics.getIfPresent(id);
-        return topic == null ? null : topic.current;
-    }
-
     /** Ids of the topics held. */
     List<String> held() {
         return List.copyOf(readable.keySet());
@@ -229,6 +213,13 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     int size() {
         return readable.size();
+    }
+
+    /** The status of two views read together: the staler one, restored from disk if either is. */
+    static ViewStatus combined(ViewStatus a, ViewStatus b) {
+        ViewStatus staler = a.staleFor().compareTo(b.staleFor()) >= 0 ? a : b;
+        return new ViewStatus(staler.stale(), staler.staleFor(), staler.lastSyncAt(),
+                a.restoredFromDisk() || b.restoredFromDisk());
     }
 
     ViewStatus status() {
