@@ -6,6 +6,7 @@ import io.lodestar.core.model.ConfigFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executor;
 
 /**
  * Versioned configuration entries. Reads come from a local view kept current by PubSub; writes are atomic Redis
@@ -89,6 +90,31 @@ public interface ConfigService {
      * @return the subscription; close it to stop
      */
     Subscription subscribe(String configId, ConfigListener listener);
+
+    /**
+     * Like {@link #subscribe(String, ConfigListener)}; with {@link Initial#DELIVER} the listener first gets the
+     * current entry as a {@link io.lodestar.core.event.ConfigChanged} (nothing when the config does not exist),
+     * then every later version exactly once, in order: one call gives both the value and its changes, as Nacos'
+     * {@code getConfigAndSignListener}.
+     *
+     * @param configId the config id
+     * @param listener called once per version, in order, on a Lodestar thread
+     * @param initial  whether to deliver the current entry first
+     * @return the subscription; close it to stop
+     */
+    Subscription subscribe(String configId, ConfigListener listener, Initial initial);
+
+    /**
+     * Like {@link #subscribe(String, ConfigListener, Initial)}, calling the listener on the given executor (still
+     * one event at a time, in order) instead of a Lodestar thread.
+     *
+     * @param configId the config id
+     * @param listener the listener
+     * @param initial  whether to deliver the current entry first
+     * @param executor where the listener runs
+     * @return the subscription; close it to stop
+     */
+    Subscription subscribe(String configId, ConfigListener listener, Initial initial, Executor executor);
 
     /**
      * Listens to every config of the namespace, with the guarantees of {@link #subscribe} per config. A config

@@ -22,6 +22,41 @@ public interface LodestarClient extends AutoCloseable {
     /** @return the configuration service */
     ConfigService config();
 
+    /**
+     * The client's health, from local state only (no network call, cheap enough for every health probe): the
+     * connection to each Redis node, how current the views are, and the state of this client's registrations.
+     *
+     * @return a snapshot of the client's health
+     */
+    ClientHealth health();
+
+    /**
+     * Tells the listener when a connection to a Redis node is established or lost (on a Lodestar thread).
+     *
+     * @param listener the listener
+     * @return the subscription; close it to stop
+     */
+    Subscription addConnectionStateListener(ConnectionStateListener listener);
+
+    /**
+     * The first phase of a graceful shutdown: sets every instance this client registered to
+     * {@link io.lodestar.core.model.InstanceStatus#OUT_OF_SERVICE}, so consumers stop choosing it while requests in
+     * flight finish; the instances stay registered and renewed. Never throws: an instance that cannot be changed
+     * (Redis unreachable) is logged and left as it is. Bounded by the command timeout.
+     *
+     * @return how many instances were taken out of service
+     */
+    int drain();
+
+    /**
+     * The second phase of a graceful shutdown: deregisters every instance this client registered and stops
+     * renewing them, whatever {@link LodestarOptions#deregisterOnClose()} says. Never throws: an instance that
+     * cannot be deregistered (Redis unreachable) is logged and expires after its TTL. Bounded by the command timeout.
+     *
+     * @return how many instances were deregistered
+     */
+    int deregisterAll();
+
     /** Deregisters this client's registrations (when so configured), stops its threads and closes connections. */
     @Override
     void close();

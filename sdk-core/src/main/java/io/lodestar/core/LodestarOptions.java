@@ -1,10 +1,14 @@
 package io.lodestar.core;
 
+import org.jspecify.annotations.Nullable;
 import io.lodestar.core.model.Namespace;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -36,10 +40,12 @@ public final class LodestarOptions {
     private final Duration reconcileInterval;
     private final Duration idleViewTimeout;
     private final int configHistoryLimit;
-    private final Path configSnapshotDirectory;
+    private final @Nullable Path configSnapshotDirectory;
     private final boolean deregisterOnClose;
     private final String clientName;
-    private final Path tlsTrustedCertificates;
+    private final @Nullable Path tlsTrustedCertificates;
+    private final StartupMode startupMode;
+    private final Set<String> preloadServices;
 
     private LodestarOptions(Builder builder) {
         this.redisUri = builder.redisUri;
@@ -53,6 +59,8 @@ public final class LodestarOptions {
         this.deregisterOnClose = builder.deregisterOnClose;
         this.clientName = builder.clientName;
         this.tlsTrustedCertificates = builder.tlsTrustedCertificates;
+        this.startupMode = builder.startupMode;
+        this.preloadServices = Set.copyOf(builder.preloadServices);
     }
 
     /**
@@ -106,8 +114,8 @@ public final class LodestarOptions {
     /**
      * Where the last good config contents are kept on disk, if anywhere (default: nowhere). The client writes the
      * last state it read of every config it holds there, and reads it back only when Redis cannot be reached while
-     * a config is first loaded ({@link ViewStatus#restoredFromDisk()} then says so). With a directory set, a client
-     * also starts while Redis is unreachable, and connects in the background; without one, it fails to start.
+     * a config is first loaded ({@link ViewStatus#restoredFromDisk()} then says so), which only happens when the
+     * client may start without Redis ({@link StartupMode#OFFLINE}) or loses Redis before a config's first read.
      *
      * @return the snapshot directory, if any
      */
@@ -133,13 +141,27 @@ public final class LodestarOptions {
         return Optional.ofNullable(tlsTrustedCertificates);
     }
 
+    /** @return what {@link Lodestar#connect} does when Redis cannot be reached (default {@link StartupMode#FAIL_FAST}) */
+    public StartupMode startupMode() {
+        return startupMode;
+    }
+
+    /**
+     * @return the services the discovery view loads while the client starts (default none), so the first request
+     *     that calls one reads locally; see {@link ServiceDiscovery#preload}
+     */
+    public Set<String> preloadServices() {
+        return preloadServices;
+    }
+
     @Override
     public String toString() {
         return "LodestarOptions[redisUri=" + redactedRedisUri() + ", namespace=" + namespace + ", commandTimeout="
                 + commandTimeout + ", sweepInterval=" + sweepInterval + ", reconcileInterval=" + reconcileInterval
                 + ", idleViewTimeout=" + idleViewTimeout + ", configHistoryLimit=" + configHistoryLimit
                 + ", configSnapshotDirectory=" + configSnapshotDirectory + ", deregisterOnClose=" + deregisterOnClose
-                + ", clientName=" + clientName + ", tlsTrustedCertificates=" + tlsTrustedCertificates + "]";
+                + ", clientName=" + clientName + ", tlsTrustedCertificates=" + tlsTrustedCertificates + ", startupMode=" + startupMode
+                + ", preloadServices=" + preloadServices + "]";
     }
 
     /**
@@ -151,7 +173,7 @@ public final class LodestarOptions {
      * @param uri a Redis URI, or null
      * @return the URI without secrets
      */
-    public static String redact(String uri) {
+    public static @Nullable String redact(@Nullable String uri) {
         if (uri == null) {
             return null;
         }
@@ -168,10 +190,12 @@ public final class LodestarOptions {
         private Duration reconcileInterval = DEFAULT_RECONCILE_INTERVAL;
         private Duration idleViewTimeout = DEFAULT_IDLE_VIEW_TIMEOUT;
         private int configHistoryLimit = DEFAULT_CONFIG_HISTORY_LIMIT;
-        private Path configSnapshotDirectory;
+        private @Nullable Path configSnapshotDirectory;
         private boolean deregisterOnClose = true;
         private String clientName = DEFAULT_CLIENT_NAME;
-        private Path tlsTrustedCertificates;
+        private @Nullable Path tlsTrustedCertificates;
+        private StartupMode startupMode = StartupMode.FAIL_FAST;
+        private Collection<String> preloadServices = Set.of();
 
         private Builder(String redisUri) {
             this.redisUri = redisUri;
@@ -217,7 +241,7 @@ public final class LodestarOptions {
          * @return this builder with the config snapshot directory set (null = none); see
          *     {@link LodestarOptions#configSnapshotDirectory()}
          */
-        public Builder configSnapshotDirectory(Path configSnapshotDirectory) {
+        public Builder configSnapshotDirectory(@Nullable Path configSnapshotDirectory) {
             this.configSnapshotDirectory = configSnapshotDirectory;
             return this;
         }
@@ -235,8 +259,20 @@ public final class LodestarOptions {
         }
 
         /** @return this builder, trusting the CA certificates of this PEM file for TLS (null = JVM default) */
-        public Builder tlsTrustedCertificates(Path tlsTrustedCertificates) {
+        public Builder tlsTrustedCertificates(@Nullable Path tlsTrustedCertificates) {
             this.tlsTrustedCertificates = tlsTrustedCertificates;
+            return this;
+        }
+
+        /** @return this builder with the start-up mode set; see {@link StartupMode} */
+        public Builder startupMode(StartupMode startupMode) {
+            this.startupMode = startupMode;
+            return this;
+        }
+
+        /** @return this builder with the services to load at start-up set (replacing any set before) */
+        public Builder preloadServices(Collection<String> serviceIds) {
+            this.preloadServices = serviceIds;
             return this;
         }
 
@@ -260,6 +296,8 @@ public final class LodestarOptions {
                             clientName, "1-32 characters of [A-Za-z0-9._-]")
                     .check(tlsTrustedCertificates == null || java.nio.file.Files.isReadable(tlsTrustedCertificates),
                             "tlsTrustedCertificates", tlsTrustedCertificates, "a readable PEM file, or null")
+                    .notNull("startupMode", startupMode)
+                    .serviceIds("preloadServices", preloadServices)
                     .throwIfInvalid();
             return new LodestarOptions(this);
         }

@@ -19,6 +19,8 @@ public class LodestarSettings {
     private boolean deregisterOnClose = true;
     private String clientName = LodestarOptions.DEFAULT_CLIENT_NAME;
     private Path tlsTrustedCertificates;
+    private StartupMode startupMode = StartupMode.FAIL_FAST;
+    private java.util.List<String> preloadServices = new java.util.ArrayList<>();
 
     /**
      * @return validated, immutable options
@@ -36,6 +38,8 @@ public class LodestarSettings {
                 .deregisterOnClose(deregisterOnClose)
                 .clientName(clientName)
                 .tlsTrustedCertificates(tlsTrustedCertificates)
+                .startupMode(startupMode)
+                .preloadServices(preloadServices)
                 .build();
     }
 
@@ -153,5 +157,23 @@ public class LodestarSettings {
     public String toString() {
         return getClass().getSimpleName() + "[redisUri=" + LodestarOptions.redact(redisUri) + ", namespace="
                 + namespace + "]";
+    }
+
+    /** @return what the client does when Redis cannot be reached at start-up (default {@code FAIL_FAST}) */
+    public StartupMode getStartupMode() {
+        return startupMode;
+    }
+
+    public void setStartupMode(StartupMode startupMode) {
+        this.startupMode = startupMode;
+    }
+
+    /** @return the services the discovery view loads at start-up (default none) */
+    public java.util.List<String> getPreloadServices() {
+        return preloadServices;
+    }
+
+    public void setPreloadServices(java.util.List<String> preloadServices) {
+        this.preloadServices = preloadServices;
     }
 }

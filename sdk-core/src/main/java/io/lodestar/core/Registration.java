@@ -14,9 +14,8 @@ public interface Registration extends AutoCloseable {
     long revision();
 
     /**
-     * Stops renewing and deregisters the instance.
-     *
-     * @throws UnavailableException when Redis cannot be reached; the instance then expires after its TTL
+     * Stops renewing and deregisters the instance. Never throws, so it is safe in a shutdown path: when Redis cannot
+     * be reached the failure is logged and the instance expires after its TTL.
      */
     @Override
     void close();

@@ -194,6 +194,18 @@ public final class Validation {
             return matches(field, value, SERVICE_ID, MAX_ID_LENGTH, SERVICE_ID_RULE);
         }
 
+        /** @return this collector, with a violation for a null collection and for every invalid service id in it */
+        public Collector serviceIds(String field, java.util.Collection<String> values) {
+            if (values == null) {
+                return notNull(field, null);
+            }
+            int index = 0;
+            for (String value : values) {
+                serviceId(field + "[" + index++ + "]", value);
+            }
+            return this;
+        }
+
         /** @return this collector, with a violation when {@code value} is not a valid instance id */
         public Collector instanceId(String field, String value) {
             return matches(field, value, INSTANCE_ID, MAX_ID_LENGTH, INSTANCE_ID_RULE);

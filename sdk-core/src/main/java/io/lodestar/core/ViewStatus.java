@@ -1,5 +1,6 @@
 package io.lodestar.core;
 
+import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -13,5 +14,5 @@ import java.time.Instant;
  * @param restoredFromDisk true when some data was served from the local snapshot directory because Redis
  *                         could not be reached at startup
  */
-public record ViewStatus(boolean stale, Duration staleFor, Instant lastSyncAt, boolean restoredFromDisk) {
+public record ViewStatus(boolean stale, Duration staleFor, @Nullable Instant lastSyncAt, boolean restoredFromDisk) {
 }

@@ -20,7 +20,8 @@ class ExceptionsTest {
                 .isAssignableFrom(NotFoundException.class)
                 .isAssignableFrom(ConflictException.class)
                 .isAssignableFrom(UnavailableException.class)
-                .isAssignableFrom(ScriptException.class);
+                .isAssignableFrom(ScriptException.class)
+                .isAssignableFrom(AccessDeniedException.class);
         assertThat(RuntimeException.class).isAssignableFrom(LodestarException.class);
     }
 

@@ -1,5 +1,9 @@
 package io.lodestar.redis;
 
+import io.lodestar.core.AsyncServiceDiscovery;
+import io.lodestar.core.Initial;
+import io.lodestar.core.InstanceFilter;
+import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.ServiceListener;
 import io.lodestar.core.ServicesListener;
@@ -11,9 +15,13 @@ import io.lodestar.core.model.ServiceSnapshot;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * Discovery that reads Redis on every call: for tools, and as the baseline the benchmarks compare the view with.
@@ -23,11 +31,15 @@ final class DirectServiceDiscovery implements ServiceDiscovery {
     private final RegistryReads reads;
     private final RedisBackend backend;
     private final ServiceDiscovery view;
+    private final AsyncServiceDiscovery async;
 
-    DirectServiceDiscovery(RegistryReads reads, RedisBackend backend, ServiceDiscovery view) {
+    DirectServiceDiscovery(RegistryReads reads, RedisBackend backend, ServiceDiscovery view, Executor listenerPool) {
         this.reads = reads;
         this.backend = backend;
         this.view = view;
+        this.async = new AsyncDiscovery(reads::service,
+                () -> reads.services().thenApply(SyncedView.Versioned::value),
+                DirectServiceDiscovery::filter, backend, listenerPool);
     }
 
     @Override
@@ -41,10 +53,15 @@ final class DirectServiceDiscovery implements ServiceDiscovery {
     }
 
     @Override
+    public List<ServiceInstance> getInstances(String serviceId, InstanceFilter filter) {
+        Validation.requireNonNull("filter", filter);
+        return filter(getSnapshot(serviceId), filter);
+    }
+
+    @Override
     public Optional<ServiceInstance> getInstance(String serviceId, String instanceId) {
         Validation.requireInstanceId(instanceId);
-        return getSnapshot(serviceId).instances().stream()
-                .filter(instance -> instance.instanceId().equals(instanceId)).findFirst();
+        return AsyncDiscovery.find(getSnapshot(serviceId), instanceId);
     }
 
     @Override
@@ -59,6 +76,16 @@ final class DirectServiceDiscovery implements ServiceDiscovery {
     }
 
     @Override
+    public Subscription subscribe(String serviceId, ServiceListener listener, Initial initial) {
+        return view.subscribe(serviceId, listener, initial);
+    }
+
+    @Override
+    public Subscription subscribe(String serviceId, ServiceListener listener, Initial initial, Executor executor) {
+        return view.subscribe(serviceId, listener, initial, executor);
+    }
+
+    @Override
     public Subscription subscribeServices(ServicesListener listener) {
         return view.subscribeServices(listener);
     }
@@ -66,5 +93,26 @@ final class DirectServiceDiscovery implements ServiceDiscovery {
     @Override
     public ViewStatus status() {
         return new ViewStatus(false, Duration.ZERO, Instant.now(), false);
+    }
+
+    /** Nothing to preload: every read asks Redis. */
+    @Override
+    public CompletionStage<Void> preload(Collection<String> serviceIds) {
+        try {
+            Validation.collector().serviceIds("serviceIds", serviceIds).throwIfInvalid();
+            return CompletableFuture.completedFuture(null);
+        } catch (InvalidArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public AsyncServiceDiscovery async() {
+        return async;
+    }
+
+    private static List<ServiceInstance> filter(ServiceSnapshot snapshot, InstanceFilter filter) {
+        return filter == InstanceFilter.ALL ? snapshot.instances()
+                : snapshot.instances().stream().filter(filter::test).toList();
     }
 }

@@ -4,6 +4,7 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
+import io.lodestar.core.AccessDeniedException;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.ScriptException;
 import io.lodestar.core.TimeoutException;
@@ -36,7 +37,7 @@ final class Errors {
         if (cause instanceof RedisCommandExecutionException execution) {
             String message = String.valueOf(execution.getMessage());
             if (message.startsWith("NOPERM") || message.startsWith("NOAUTH") || message.startsWith("WRONGPASS")) {
-                return new ScriptException(operation, operation + " was refused by Redis at " + where
+                return new AccessDeniedException(operation + " was refused by Redis at " + where
                         + " (check the ACL user's permissions; see docs/redis.md for the commands Lodestar needs): "
                         + message, cause);
             }

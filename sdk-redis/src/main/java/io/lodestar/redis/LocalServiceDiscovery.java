@@ -1,5 +1,9 @@
 package io.lodestar.redis;
 
+import io.lodestar.core.AsyncServiceDiscovery;
+import io.lodestar.core.Initial;
+import io.lodestar.core.InstanceFilter;
+import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.ServiceListener;
 import io.lodestar.core.ServicesListener;
@@ -7,26 +11,45 @@ import io.lodestar.core.Subscription;
 import io.lodestar.core.Validation;
 import io.lodestar.core.ViewStatus;
 import io.lodestar.core.event.ServiceEvent;
+import io.lodestar.core.event.ServiceResynced;
 import io.lodestar.core.event.ServicesChanged;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
  * Discovery from the local view: a read of a held service is a lock-free lookup that allocates nothing and returns
- * the same immutable list until the service changes.
+ * the same immutable list until the service changes; a filtered read too (its list is computed once per snapshot).
  */
 final class LocalServiceDiscovery implements ServiceDiscovery {
     private final SyncedView<ServiceSnapshot, ServiceEvent> services;
     private final SyncedView<Set<String>, ServicesChanged> index;
+    private final Executor listenerPool;
+    private final RedisBackend backend;
+    private final AsyncServiceDiscovery async;
+    /** Per service, its UP instances of the snapshot they were computed from. */
+    private final Map<String, Filtered> upInstances = new ConcurrentHashMap<>();
 
     LocalServiceDiscovery(SyncedView<ServiceSnapshot, ServiceEvent> services,
-                          SyncedView<Set<String>, ServicesChanged> index) {
+                          SyncedView<Set<String>, ServicesChanged> index, Executor listenerPool,
+                          RedisBackend backend) {
         this.services = services;
         this.index = index;
+        this.listenerPool = listenerPool;
+        this.backend = backend;
+        this.async = new AsyncDiscovery(this::snapshotAsync,
+                () -> index.loadAsync(IndexSource.TOPIC).thenApply(SyncedView.Versioned::value),
+                this::filter, backend, listenerPool);
     }
 
     @Override
@@ -40,14 +63,15 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
     }
 
     @Override
+    public List<ServiceInstance> getInstances(String serviceId, InstanceFilter filter) {
+        Validation.requireNonNull("filter", filter);
+        return filter(getSnapshot(serviceId), filter);
+    }
+
+    @Override
     public Optional<ServiceInstance> getInstance(String serviceId, String instanceId) {
-        Validation.requireNonNull("instanceId", instanceId);
-        for (ServiceInstance instance : getSnapshot(serviceId).instances()) {
-            if (instance.instanceId().equals(instanceId)) {
-                return Optional.of(instance);
-            }
-        }
-        return Optional.empty();
+        Validation.requireInstanceId(instanceId);
+        return AsyncDiscovery.find(getSnapshot(serviceId), instanceId);
     }
 
     @Override
@@ -57,8 +81,22 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
 
     @Override
     public Subscription subscribe(String serviceId, ServiceListener listener) {
-        Validation.collector().serviceId("serviceId", serviceId).notNull("listener", listener).throwIfInvalid();
-        return services.subscribeAttached(serviceId, listener::onEvent);
+        return subscribe(serviceId, listener, Initial.SKIP, listenerPool);
+    }
+
+    @Override
+    public Subscription subscribe(String serviceId, ServiceListener listener, Initial initial) {
+        return subscribe(serviceId, listener, initial, listenerPool);
+    }
+
+    @Override
+    public Subscription subscribe(String serviceId, ServiceListener listener, Initial initial, Executor executor) {
+        Validation.collector().serviceId("serviceId", serviceId).notNull("listener", listener)
+                .notNull("initial", initial).notNull("executor", executor).throwIfInvalid();
+        Consumer<SyncedView.Versioned<ServiceSnapshot>> onStart = initial == Initial.DELIVER
+                ? start -> listener.onEvent(new ServiceResynced(serviceId, start.revision(), start.value()))
+                : null;
+        return services.subscribeAttached(serviceId, listener::onEvent, onStart, executor);
     }
 
     @Override
@@ -72,4 +110,53 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
         return SyncedView.combined(services.status(), index.status());
     }
 
+    @Override
+    public CompletionStage<Void> preload(Collection<String> serviceIds) {
+        try {
+            Validation.collector().serviceIds("serviceIds", serviceIds).throwIfInvalid();
+        } catch (InvalidArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<?>[] loads = serviceIds.stream().distinct().map(services::loadAsync)
+                .toArray(CompletableFuture[]::new);
+        return Completions.publish(CompletableFuture.allOf(loads), "preload services " + serviceIds,
+                backend, listenerPool);
+    }
+
+    @Override
+    public AsyncServiceDiscovery async() {
+        return async;
+    }
+
+    private CompletionStage<ServiceSnapshot> snapshotAsync(String serviceId) {
+        ServiceSnapshot held = services.getIfHeld(serviceId);
+        return held != null ? CompletableFuture.completedFuture(held)
+                : services.loadAsync(serviceId).thenApply(SyncedView.Versioned::value);
+    }
+
+    /**
+     * The instances of a snapshot the filter keeps; for {@link InstanceFilter#UP}, computed once per snapshot and
+     * the snapshot's own list when every instance is up, so the list's identity changes only with the service.
+     */
+    private List<ServiceInstance> filter(ServiceSnapshot snapshot, InstanceFilter filter) {
+        if (filter == InstanceFilter.ALL) {
+            return snapshot.instances();
+        }
+        Filtered cached = upInstances.get(snapshot.serviceId());
+        if (cached != null && cached.snapshot == snapshot) {
+            return cached.instances;
+        }
+        List<ServiceInstance> kept = snapshot.instances().stream().filter(filter::test).toList();
+        if (kept.size() == snapshot.instances().size()) {
+            kept = snapshot.instances();
+        }
+        if (upInstances.size() > services.size() + 16) {
+            upInstances.keySet().retainAll(services.held()); // forget services the view dropped
+        }
+        upInstances.put(snapshot.serviceId(), new Filtered(snapshot, kept));
+        return kept;
+    }
+
+    private record Filtered(ServiceSnapshot snapshot, List<ServiceInstance> instances) {
+    }
 }

@@ -17,10 +17,9 @@ final class Metrics {
     private Metrics() {
     }
 
-    static ClientResources lettuceResources(MeterRegistry registry) {
-        return ClientResources.builder()
-                .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(registry, MicrometerOptions.create()))
-                .build();
+    static ClientResources.Builder withLatencies(ClientResources.Builder resources, MeterRegistry registry) {
+        return resources.commandLatencyRecorder(
+                new MicrometerCommandLatencyRecorder(registry, MicrometerOptions.create()));
     }
 
     static void bind(RedisLodestarClient client, MeterRegistry registry) {

@@ -24,22 +24,30 @@ import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lodestar.core.AccessDeniedException;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.StartupMode;
 import io.lodestar.core.Violation;
 import io.lodestar.core.UnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.lang.reflect.Proxy;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.time.Instant;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -59,11 +67,18 @@ import java.util.function.BiConsumer;
  * the background, so an application can start with its last known config.
  */
 final class RedisBackend implements AutoCloseable {
-    /** Hears connection changes of every connection of this backend. */
+    /**
+     * Hears connection changes of every connection of this backend, on Lettuce's I/O thread (hand over, never
+     * block). A connection closed on purpose (ours on close, a topology-refresh probe) is no disconnect.
+     */
     interface ConnectionListener {
-        void connected();
+        void connected(String node);
 
-        void disconnected();
+        void disconnected(String node);
+    }
+
+    /** The connection state of one node, as this backend saw it. */
+    record NodeState(String address, boolean connected, Instant since) {
     }
 
     /**
@@ -73,6 +88,7 @@ final class RedisBackend implements AutoCloseable {
     private static final ProtocolVersion PROTOCOL = ProtocolVersion.RESP2;
     private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
     private static final long MAX_CONNECT_BACKOFF_MS = 2_000;
+    private static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
 
     private final AbstractRedisClient client;
     // Null (commands: a stand-in that fails every command) until the first connection succeeds, then set once.
@@ -87,10 +103,16 @@ final class RedisBackend implements AutoCloseable {
     private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
     private volatile BiConsumer<String, String> messageHandler = (channel, message) -> { };
 
+    /** Null when the resources are the caller's: whoever creates a resource closes it. */
     private final ClientResources ownResources;
+    /**
+     * Every connection (handler) of this client that is not closed, with its node and state; a lost one stays,
+     * disconnected, while Lettuce reconnects it.
+     */
+    private final Map<RedisChannelHandler<?, ?>, NodeState> connections = new ConcurrentHashMap<>();
 
-    private RedisBackend(LodestarOptions options, ClientResources resources) {
-        this.ownResources = resources;
+    private RedisBackend(LodestarOptions options, ClientResources resources, boolean ownsResources) {
+        this.ownResources = ownsResources ? resources : null;
         this.where = options.redactedRedisUri();
         this.timeout = options.commandTimeout();
         String uri = options.redisUri();
@@ -103,8 +125,7 @@ final class RedisBackend implements AutoCloseable {
         try {
             if (cluster) {
                 List<RedisURI> seeds = clusterSeeds(uri, options.clientName());
-                RedisClusterClient clusterClient = resources == null ? RedisClusterClient.create(seeds)
-                        : RedisClusterClient.create(resources, seeds);
+                RedisClusterClient clusterClient = RedisClusterClient.create(resources, seeds);
                 // Node connections open lazily, so rejecting commands while "not connected" would reject the first
                 // command to every node: a cluster queues them instead, bounded by the command timeout.
                 clusterClient.setOptions(ClusterClientOptions.builder()
@@ -121,8 +142,7 @@ final class RedisBackend implements AutoCloseable {
                 if (redisUri.getClientName() == null) {
                     redisUri.setClientName(options.clientName());
                 }
-                RedisClient standalone = resources == null ? RedisClient.create(redisUri)
-                        : RedisClient.create(resources, redisUri);
+                RedisClient standalone = RedisClient.create(resources, redisUri);
                 standalone.setOptions(ClientOptions.builder()
                         .socketOptions(socket).timeoutOptions(timeouts).protocolVersion(PROTOCOL).sslOptions(ssl)
                         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
@@ -141,15 +161,35 @@ final class RedisBackend implements AutoCloseable {
             open();
         } catch (RuntimeException e) {
             String reason = describe(e);
-            if (options.configSnapshotDirectory().isEmpty()) {
+            if (isAccessDenied(reason)) {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-                throw new UnavailableException("Cannot connect to Redis at " + where + ": " + reason, e);
+                throw new AccessDeniedException("Redis at " + where + " refused the credentials of the URI (check"
+                        + " the user name and password; see docs/redis.md for the ACL Lodestar needs): " + reason, e);
             }
-            log.warn("Cannot connect to Redis at {} ({}); starting offline: configs are served from the snapshot"
-                    + " directory, other operations fail until a connection succeeds (retried in the background)",
-                    where, reason);
+            if (options.startupMode() == StartupMode.FAIL_FAST) {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                throw new UnavailableException("Cannot connect to Redis at " + where + ": " + reason
+                        + " (set startupMode OFFLINE to start without Redis and connect in the background)", e);
+            }
+            log.warn("Cannot connect to Redis at {} ({}); starting offline: reads serve what the snapshot directory"
+                    + " holds, writes fail until a connection succeeds (retried in the background)", where, reason);
             connectInBackground();
         }
+    }
+
+    private static boolean isAccessDenied(String reason) {
+        return reason.contains("WRONGPASS") || reason.contains("NOAUTH") || reason.contains("NOPERM");
+    }
+
+    /**
+     * Lettuce resources for a client that brings none: the reconnect delay doubles from 1-2 ms as Lettuce's does,
+     * but stops at 500 ms instead of 30 s (after an outage of 20 s Lettuce's default waits up to 16 s more, while
+     * writers fail and leases run out), with jitter so a fleet does not reconnect in lock step. A caller's own
+     * resources are used as they are.
+     */
+    static ClientResources.Builder defaultResources() {
+        return ClientResources.builder().reconnectDelay(Delay.equalJitter(Duration.ZERO, MAX_RECONNECT_DELAY, 1,
+                TimeUnit.MILLISECONDS));
     }
 
     /**
@@ -241,7 +281,7 @@ final class RedisBackend implements AutoCloseable {
             }
             if (!closed && commandConnection != null) {
                 log.info("Connected to Redis at {}", where);
-                listeners.forEach(ConnectionListener::connected);
+                listeners.forEach(listener -> listener.connected(where));
             }
         }, "lodestar-connect");
         thread.setDaemon(true);
@@ -295,16 +335,17 @@ final class RedisBackend implements AutoCloseable {
     }
 
     /**
-     * @param options   the options
-     * @param resources Lettuce resources this backend owns and shuts down on close (e.g. with a latency
-     *                  recorder), or null for the client's defaults
+     * @param options       the options
+     * @param resources     the Lettuce resources to use
+     * @param ownsResources whether this backend created them, and so shuts them down on close (also when creation
+     *                      fails); a caller's resources are never shut down
      */
-    static RedisBackend connect(LodestarOptions options, ClientResources resources) {
+    static RedisBackend connect(LodestarOptions options, ClientResources resources, boolean ownsResources) {
         try {
-            return new RedisBackend(options, resources);
+            return new RedisBackend(options, resources, ownsResources);
         } catch (RuntimeException e) {
-            if (resources != null) {
-                resources.shutdown();
+            if (ownsResources) {
+                resources.shutdown(0, 2, TimeUnit.SECONDS);
             }
             throw e;
         }
@@ -374,8 +415,27 @@ final class RedisBackend implements AutoCloseable {
     void addConnectionListener(ConnectionListener listener) {
         listeners.add(listener);
         if (!isConnected()) {
-            listener.disconnected();
+            listener.disconnected(where);
         }
+    }
+
+    void removeConnectionListener(ConnectionListener listener) {
+        listeners.remove(listener);
+    }
+
+    /**
+     * The nodes this client has connections to (or lost them to), by address: connected when any of its open
+     * connections is. Before the first connection succeeds, the configured address, disconnected.
+     */
+    List<NodeState> nodes() {
+        Map<String, NodeState> byAddress = new TreeMap<>();
+        for (NodeState state : connections.values()) {
+            byAddress.merge(state.address(), state, (a, b) -> a.connected() ? a : b);
+        }
+        if (byAddress.isEmpty()) {
+            return List.of(new NodeState(where, false, null));
+        }
+        return List.copyOf(byAddress.values());
     }
 
     /** Subscribes a shard channel (at the node owning its slot on a cluster); completes when Redis confirmed. */
@@ -427,7 +487,7 @@ final class RedisBackend implements AutoCloseable {
         } finally {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             if (ownResources != null) {
-                ownResources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+                ownResources.shutdown(0, 2, TimeUnit.SECONDS);
             }
         }
     }
@@ -435,12 +495,27 @@ final class RedisBackend implements AutoCloseable {
     private final class StateListener implements RedisConnectionStateListener {
         @Override
         public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress address) {
-            listeners.forEach(ConnectionListener::connected);
+            String node = address(address);
+            connections.put(connection, new NodeState(node, true, Instant.now()));
+            listeners.forEach(listener -> listener.connected(node));
         }
 
         @Override
         public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
-            listeners.forEach(ConnectionListener::disconnected);
+            NodeState state = connection.isClosed() ? connections.remove(connection) : connections.get(connection);
+            if (state == null || connection.isClosed()) {
+                return; // closed on purpose (a topology probe, or ours on close): nothing was lost
+            }
+            NodeState lost = new NodeState(state.address(), false, Instant.now());
+            connections.put(connection, lost);
+            listeners.forEach(listener -> listener.disconnected(state.address()));
         }
+    }
+
+    private static String address(SocketAddress address) {
+        if (address instanceof InetSocketAddress inet) {
+            return inet.getHostString() + ":" + inet.getPort();
+        }
+        return String.valueOf(address);
     }
 }

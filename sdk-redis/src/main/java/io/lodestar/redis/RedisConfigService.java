@@ -5,6 +5,7 @@ import io.lodestar.core.AsyncConfigService;
 import io.lodestar.core.ConfigListener;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.ConflictException;
+import io.lodestar.core.Initial;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.NotFoundException;
@@ -31,6 +32,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -79,8 +81,23 @@ final class RedisConfigService implements ConfigService {
     /** Returns once the listener is attached to the loaded entry, so every later write reaches it. */
     @Override
     public Subscription subscribe(String configId, ConfigListener listener) {
-        Validation.collector().configId("configId", configId).notNull("listener", listener).throwIfInvalid();
-        return entries.subscribeAttached(configId, listener::onEvent);
+        return subscribe(configId, listener, Initial.SKIP, listenerPool);
+    }
+
+    @Override
+    public Subscription subscribe(String configId, ConfigListener listener, Initial initial) {
+        return subscribe(configId, listener, initial, listenerPool);
+    }
+
+    @Override
+    public Subscription subscribe(String configId, ConfigListener listener, Initial initial, Executor executor) {
+        Validation.collector().configId("configId", configId).notNull("listener", listener)
+                .notNull("initial", initial).notNull("executor", executor).throwIfInvalid();
+        Consumer<SyncedView.Versioned<Optional<ConfigEntry>>> onStart = initial == Initial.DELIVER
+                ? start -> start.value().ifPresent(entry ->
+                        listener.onEvent(new ConfigChanged(configId, start.revision(), entry)))
+                : null;
+        return entries.subscribeAttached(configId, listener::onEvent, onStart, executor);
     }
 
     /** Returns once the listener follows every config that exists, so every later write reaches it. */
@@ -259,18 +276,9 @@ final class RedisConfigService implements ConfigService {
         }
     }
 
-    /** The async API completes with Lodestar exceptions only, never a Lettuce one. */
+    /** The async API completes with Lodestar exceptions only, and never on Redis' I/O thread. */
     private <T> CompletionStage<T> translated(CompletionStage<T> stage, String operation) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        stage.whenComplete((value, failure) -> {
-            if (failure == null) {
-                result.complete(value);
-            } else {
-                result.completeExceptionally(Errors.translate(failure, operation, backend.where(),
-                        backend.timeout()));
-            }
-        });
-        return result;
+        return Completions.publish(stage, operation, backend, listenerPool);
     }
 
     // ---------------------------------------------------------------- wiring (called by the client)

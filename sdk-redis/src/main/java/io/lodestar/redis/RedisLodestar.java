@@ -3,7 +3,11 @@ package io.lodestar.redis;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.Validation;
+import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
+
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * Creates Lodestar clients backed by Redis. {@code io.lodestar.core.Lodestar.connect(...)} finds this module by
@@ -28,12 +32,12 @@ public final class RedisLodestar {
      * @param options the options
      * @return a connected client; close it to deregister and release everything
      * @throws io.lodestar.core.InvalidArgumentException when the URI cannot be parsed
-     * @throws io.lodestar.core.UnavailableException     when Redis cannot be reached (unless a config snapshot
-     *                                                   directory is set: then the client starts offline, see
-     *                                                   {@link LodestarOptions#configSnapshotDirectory()})
+     * @throws io.lodestar.core.UnavailableException     when Redis cannot be reached (unless the start-up mode is
+     *                                                   {@link io.lodestar.core.StartupMode#OFFLINE})
+     * @throws io.lodestar.core.AccessDeniedException    when Redis refuses the URI's credentials
      */
     public static LodestarClient create(LodestarOptions options) {
-        return new RedisLodestarClient(Validation.requireNonNull("options", options), null);
+        return builder(options).build();
     }
 
     /**
@@ -51,10 +55,101 @@ public final class RedisLodestar {
      * @return a connected client
      */
     public static LodestarClient create(LodestarOptions options, MeterRegistry meterRegistry) {
-        Validation.requireNonNull("options", options);
         Validation.requireNonNull("meterRegistry", meterRegistry);
-        RedisLodestarClient client = new RedisLodestarClient(options, Metrics.lettuceResources(meterRegistry));
-        Metrics.bind(client, meterRegistry);
-        return client;
+        return builder(options).meterRegistry(meterRegistry).build();
+    }
+
+    /**
+     * For an application that shares resources with the client (an application server, a Spring or Micronaut
+     * context): Lettuce resources, a scheduler, a thread factory, a meter registry. The client closes only what it
+     * created itself, never what it was given (Lettuce's rule for {@code ClientResources}).
+     *
+     * @param options the options
+     * @return a builder
+     */
+    public static Builder builder(LodestarOptions options) {
+        return new Builder(Validation.requireNonNull("options", options));
+    }
+
+    /** Builds a Redis-backed client with shared resources; every one is optional. */
+    public static final class Builder {
+        private final LodestarOptions options;
+        private ClientResources clientResources;
+        private ScheduledExecutorService scheduler;
+        private ThreadFactory threadFactory;
+        private MeterRegistry meterRegistry;
+
+        private Builder(LodestarOptions options) {
+            this.options = options;
+        }
+
+        /**
+         * Lettuce resources (event loops, timers) to share with other Redis clients of the application. They are
+         * used as they are (including their reconnect delay: Lodestar's own bound it to 500 ms with jitter) and
+         * never shut down by the client.
+         *
+         * @param clientResources the resources
+         * @return this builder
+         */
+        public Builder clientResources(ClientResources clientResources) {
+            this.clientResources = Validation.requireNonNull("clientResources", clientResources);
+            return this;
+        }
+
+        /**
+         * A scheduler to time the client's background work on (renewals, sweeps, reconciles). Lodestar only times
+         * work on it, never blocks it; it is never shut down by the client.
+         *
+         * @param scheduler the scheduler
+         * @return this builder
+         */
+        public Builder scheduler(ScheduledExecutorService scheduler) {
+            this.scheduler = Validation.requireNonNull("scheduler", scheduler);
+            return this;
+        }
+
+        /**
+         * Makes every thread the client starts (the view thread, listener threads and, without a shared scheduler,
+         * the scheduler thread), e.g. to name them or to run them in a context of the application's.
+         *
+         * @param threadFactory the factory
+         * @return this builder
+         */
+        public Builder threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = Validation.requireNonNull("threadFactory", threadFactory);
+            return this;
+        }
+
+        /**
+         * Publishes the client's metrics there (see {@link RedisLodestar#create(LodestarOptions, MeterRegistry)});
+         * without shared Lettuce resources, also Lettuce's command latencies.
+         *
+         * @param meterRegistry the registry
+         * @return this builder
+         */
+        public Builder meterRegistry(MeterRegistry meterRegistry) {
+            this.meterRegistry = Validation.requireNonNull("meterRegistry", meterRegistry);
+            return this;
+        }
+
+        /**
+         * Connects (see {@link RedisLodestar#create(LodestarOptions)} for the failures).
+         *
+         * @return a connected client; close it to deregister and release what it created
+         */
+        public LodestarClient build() {
+            boolean ownsResources = clientResources == null;
+            ClientResources resources = clientResources;
+            if (ownsResources) {
+                ClientResources.Builder own = RedisBackend.defaultResources();
+                resources = meterRegistry == null ? own.build() : Metrics.withLatencies(own, meterRegistry).build();
+            }
+            RedisLodestarClient client = new RedisLodestarClient(options, resources, ownsResources, scheduler,
+                    threadFactory);
+            if (meterRegistry != null) {
+                Metrics.bind(client, meterRegistry);
+            }
+            return client;
+        }
     }
 }

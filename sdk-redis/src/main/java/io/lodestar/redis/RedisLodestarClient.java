@@ -1,10 +1,14 @@
 package io.lodestar.redis;
 
+import io.lodestar.core.ClientHealth;
 import io.lodestar.core.ConfigService;
+import io.lodestar.core.ConnectionStateListener;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.ServiceRegistry;
+import io.lodestar.core.Subscription;
+import io.lodestar.core.Validation;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServicesChanged;
 import io.lodestar.core.model.Namespace;
@@ -14,18 +18,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The Redis-backed client: owns its connections, threads, views, sweeper and leases, and closes them all. */
+/**
+ * The Redis-backed client: owns its connections, threads, views, sweeper and leases, and closes them all, except
+ * what the caller lent it (Lettuce resources, a scheduler), which stays the caller's to close.
+ *
+ * <p>Threads: the scheduler only times things and never runs anything that blocks (a renewal, a sweep and a
+ * reconcile send commands and return), so a slow Redis or a big namespace cannot delay a renewal; the view thread
+ * applies every change of the views in order; the listener pool calls listeners and completes every public future
+ * (never Redis' I/O thread, so a user's continuation never runs on an event loop).
+ */
 final class RedisLodestarClient implements LodestarClient {
     private static final Logger log = LoggerFactory.getLogger(RedisLodestarClient.class);
 
@@ -36,6 +51,7 @@ final class RedisLodestarClient implements LodestarClient {
     final SyncedView<Set<String>, ServicesChanged> indexView;
     private final ExecutorService viewThread;
     private final ScheduledExecutorService scheduler;
+    private final boolean ownsScheduler;
     private final ExecutorService listenerPool;
     private final RedisServiceRegistry registry;
     private final LocalServiceDiscovery discovery;
@@ -44,16 +60,27 @@ final class RedisLodestarClient implements LodestarClient {
     private final RedisConfigService config;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean resyncScheduled = new AtomicBoolean();
+    private final AtomicBoolean sweeping = new AtomicBoolean();
 
-    RedisLodestarClient(LodestarOptions options, ClientResources resources) {
+    /**
+     * @param resources      the Lettuce resources to use
+     * @param ownsResources  whether they were made for this client (then it shuts them down)
+     * @param sharedScheduler a caller's scheduler to time background work on, or null for one of its own
+     * @param threadFactory  makes every thread the client starts, or null for daemon threads named
+     *                       {@code lodestar-<role>-<namespace>-<n>}
+     */
+    RedisLodestarClient(LodestarOptions options, ClientResources resources, boolean ownsResources,
+                        ScheduledExecutorService sharedScheduler, ThreadFactory threadFactory) {
         this.options = options;
         String ns = options.namespace().name();
-        this.viewThread = Executors.newSingleThreadExecutor(daemon("lodestar-view-" + ns));
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("lodestar-scheduler-" + ns));
-        this.listenerPool = Executors.newCachedThreadPool(daemon("lodestar-listener-" + ns));
+        this.viewThread = Executors.newSingleThreadExecutor(threads(threadFactory, "lodestar-view-" + ns));
+        this.ownsScheduler = sharedScheduler == null;
+        this.scheduler = ownsScheduler ? ownScheduler(threads(threadFactory, "lodestar-scheduler-" + ns))
+                : sharedScheduler;
+        this.listenerPool = Executors.newCachedThreadPool(threads(threadFactory, "lodestar-listener-" + ns));
         RedisBackend connected;
         try {
-            connected = RedisBackend.connect(options, resources);
+            connected = RedisBackend.connect(options, resources, ownsResources);
         } catch (RuntimeException e) {
             shutdownThreads();
             throw e;
@@ -67,8 +94,8 @@ final class RedisLodestarClient implements LodestarClient {
         this.indexView = new SyncedView<>("service index", new IndexSource(keys, reads), backend, viewThread,
                 scheduler, listenerPool, idle);
         this.registry = new RedisServiceRegistry(backend, keys, serviceView, scheduler, ns);
-        this.discovery = new LocalServiceDiscovery(serviceView, indexView);
-        this.directDiscovery = new DirectServiceDiscovery(reads, backend, discovery);
+        this.discovery = new LocalServiceDiscovery(serviceView, indexView, listenerPool, backend);
+        this.directDiscovery = new DirectServiceDiscovery(reads, backend, discovery, listenerPool);
         this.sweeper = new Sweeper(backend, keys, registry, reads, serviceView::held, options.sweepInterval());
         this.config = new RedisConfigService(options, backend, keys, viewThread, scheduler, listenerPool);
 
@@ -84,12 +111,12 @@ final class RedisLodestarClient implements LodestarClient {
         });
         backend.addConnectionListener(new RedisBackend.ConnectionListener() {
             @Override
-            public void connected() {
+            public void connected(String node) {
                 scheduleResync();
             }
 
             @Override
-            public void disconnected() {
+            public void disconnected(String node) {
                 serviceView.markStale();
                 indexView.markStale();
                 config.markStale();
@@ -98,6 +125,23 @@ final class RedisLodestarClient implements LodestarClient {
         scheduleJittered(this::sweep, options.sweepInterval());
         scheduleJittered(this::reconcile, options.reconcileInterval());
         scheduleResync();
+        preload();
+    }
+
+    /** Loads the configured services before the client is handed out (bounded; skipped while Redis is away). */
+    private void preload() {
+        if (options.preloadServices().isEmpty()) {
+            return;
+        }
+        try {
+            discovery.preload(options.preloadServices()).toCompletableFuture()
+                    .get(options.commandTimeout().toMillis() * 2, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.warn("Could not preload services {} ({}); they load in the background", options.preloadServices(),
+                    Errors.unwrap(e).toString());
+        }
     }
 
     /** Reconnects come in bursts (command and PubSub connections, cluster nodes): resync once per burst. */
@@ -112,9 +156,13 @@ final class RedisLodestarClient implements LodestarClient {
         }
     }
 
+    /** Starts a sweep unless one still runs; never waits for it, so the scheduler stays free for renewals. */
     private void sweep() {
-        sweeper.sweepOnce().toCompletableFuture().orTimeout(options.sweepInterval().toMillis() * 2,
-                TimeUnit.MILLISECONDS).exceptionally(failure -> null).join();
+        if (sweeping.compareAndSet(false, true)) {
+            sweeper.sweepOnce().toCompletableFuture()
+                    .orTimeout(options.sweepInterval().toMillis() * 2, TimeUnit.MILLISECONDS)
+                    .whenComplete((ok, failure) -> sweeping.set(false));
+        }
     }
 
     private void reconcile() {
@@ -167,6 +215,42 @@ final class RedisLodestarClient implements LodestarClient {
         return config;
     }
 
+    @Override
+    public ClientHealth health() {
+        List<ClientHealth.Node> nodes = backend.nodes().stream()
+                .map(node -> new ClientHealth.Node(node.address(), node.connected(), node.since())).toList();
+        return new ClientHealth(nodes, discovery.status(), config.status(), registry.health());
+    }
+
+    @Override
+    public Subscription addConnectionStateListener(ConnectionStateListener listener) {
+        Validation.requireNonNull("listener", listener);
+        Executor serial = new SerialExecutor(listenerPool);
+        RedisBackend.ConnectionListener bridge = new RedisBackend.ConnectionListener() {
+            @Override
+            public void connected(String node) {
+                serial.execute(() -> listener.connected(node));
+            }
+
+            @Override
+            public void disconnected(String node) {
+                serial.execute(() -> listener.disconnected(node));
+            }
+        };
+        backend.addConnectionListener(bridge);
+        return () -> backend.removeConnectionListener(bridge);
+    }
+
+    @Override
+    public int drain() {
+        return registry.drain();
+    }
+
+    @Override
+    public int deregisterAll() {
+        return registry.deregisterAll();
+    }
+
     /** The views by name, for metrics. */
     Map<String, SyncedView<?, ?>> views() {
         return Map.of("service", serviceView, "index", indexView, "config", config.entriesView(),
@@ -193,7 +277,9 @@ final class RedisLodestarClient implements LodestarClient {
     }
 
     private void shutdownThreads() {
-        scheduler.shutdownNow();
+        if (ownsScheduler) {
+            scheduler.shutdownNow();
+        }
         viewThread.shutdownNow();
         listenerPool.shutdown();
     }
@@ -203,7 +289,17 @@ final class RedisLodestarClient implements LodestarClient {
         return "LodestarClient[" + options.redactedRedisUri() + ", namespace=" + options.namespace() + "]";
     }
 
-    private static ThreadFactory daemon(String name) {
+    /** Cancelled tasks leave the queue at once: a client that stops many leases does not keep their tasks. */
+    private static ScheduledExecutorService ownScheduler(ThreadFactory threads) {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, threads);
+        executor.setRemoveOnCancelPolicy(true);
+        return executor;
+    }
+
+    private static ThreadFactory threads(ThreadFactory shared, String name) {
+        if (shared != null) {
+            return shared;
+        }
         AtomicInteger count = new AtomicInteger();
         return runnable -> {
             Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());

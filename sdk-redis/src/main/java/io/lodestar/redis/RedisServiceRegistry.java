@@ -2,6 +2,7 @@ package io.lodestar.redis;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lodestar.core.AsyncServiceRegistry;
+import io.lodestar.core.ClientHealth;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.Registration;
@@ -22,10 +23,13 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -42,6 +46,9 @@ final class RedisServiceRegistry implements ServiceRegistry {
     private final ScheduledExecutorService scheduler;
     private final String namespace;
     private final Map<String, Lease> leases = new ConcurrentHashMap<>();
+    private volatile Instant lastRenewalAt;
+    private final LongAdder lateRenewals = new LongAdder();
+    private final LongAdder failedRenewals = new LongAdder();
 
     RedisServiceRegistry(RedisBackend backend, Keys keys, SyncedView<ServiceSnapshot, ServiceEvent> view,
                          ScheduledExecutorService scheduler, String namespace) {
@@ -270,18 +277,40 @@ final class RedisServiceRegistry implements ServiceRegistry {
         return services;
     }
 
-    /** Deregisters everything this client still holds a lease for; bounded by the command timeout. */
-    void deregisterAll() {
-        List<CompletableFuture<Boolean>> pending = new ArrayList<>();
+    /** Deregisters everything this client still holds a lease for; bounded by the command timeout, never throws. */
+    int deregisterAll() {
+        return forEveryLease("deregister", instance -> deregister0(instance.serviceId(), instance.instanceId()),
+                "they expire after their TTL");
+    }
+
+    /** Takes everything this client holds a lease for out of service; bounded, never throws. */
+    int drain() {
+        return forEveryLease("take out of service", instance -> setStatus0(instance.serviceId(),
+                instance.instanceId(), InstanceStatus.OUT_OF_SERVICE), "they stay in service");
+    }
+
+    /** Runs one write per leased instance at once; returns how many succeeded within the command timeout. */
+    private int forEveryLease(String action, Function<ServiceInstance, CompletionStage<?>> write, String otherwise) {
+        List<CompletableFuture<?>> pending = new ArrayList<>();
         for (Lease lease : List.copyOf(leases.values())) {
-            pending.add(deregister0(lease.instance.serviceId(), lease.instance.instanceId()).toCompletableFuture());
+            pending.add(write.apply(lease.instance).toCompletableFuture());
         }
         try {
             CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
                     .get(backend.timeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            log.warn("Could not deregister every instance on close ({}); they expire after their TTL", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.warn("Could not {} every instance of this client ({}); {}", action,
+                    Errors.unwrap(e).toString(), otherwise);
         }
+        return (int) pending.stream().filter(done -> done.isDone() && !done.isCompletedExceptionally()).count();
+    }
+
+    /** The state of this client's leases, for {@code LodestarClient.health()}. */
+    ClientHealth.Registrations health() {
+        return new ClientHealth.Registrations(leases.size(), lastRenewalAt, lateRenewals.sum(),
+                failedRenewals.sum());
     }
 
     void stopRenewing() {
@@ -319,6 +348,8 @@ final class RedisServiceRegistry implements ServiceRegistry {
         volatile ServiceInstance instance;
         private volatile ScheduledFuture<?> next;
         private volatile boolean cancelled;
+        /** When the next renewal is due (System.nanoTime()), to tell a starved or paused process. */
+        private volatile long dueNanos;
 
         Lease(Written written) {
             this.instance = written.instance();
@@ -332,15 +363,25 @@ final class RedisServiceRegistry implements ServiceRegistry {
 
         private void schedule(long delayMillis) {
             if (!cancelled) {
+                dueNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
                 next = scheduler.schedule(this::renew, delayMillis, TimeUnit.MILLISECONDS);
             }
         }
 
         private void renew() {
+            long lateMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - dueNanos);
+            if (lateMillis > instance.ttl().toMillis() / 3) {
+                lateRenewals.increment();
+                log.warn("Renewal of {}/{} runs {} ms late (TTL {} ms): the process was paused (GC, suspended VM)"
+                        + " or its scheduler starved; the instance may have expired meanwhile", instance.serviceId(),
+                        instance.instanceId(), lateMillis, instance.ttl().toMillis());
+            }
             renew0(instance.serviceId(), instance.instanceId()).whenComplete((ok, failure) -> {
                 if (failure == null) {
+                    lastRenewalAt = Instant.now();
                     schedule();
                 } else {
+                    failedRenewals.increment();
                     log.warn("Renewing {}/{} failed, retrying in 1 s: {}", instance.serviceId(),
                             instance.instanceId(), Errors.unwrap(failure).getMessage());
                     schedule(Math.min(1000, instance.ttl().toMillis() / 3));
@@ -376,9 +417,15 @@ final class RedisServiceRegistry implements ServiceRegistry {
             return revision;
         }
 
+        /** Never throws: a shutdown path must go on, and an instance that cannot be removed expires by its TTL. */
         @Override
         public void close() {
-            deregister(instance.serviceId(), instance.instanceId());
+            try {
+                deregister(instance.serviceId(), instance.instanceId());
+            } catch (LodestarException e) {
+                log.warn("Could not deregister {}/{} ({}); it expires after its TTL", instance.serviceId(),
+                        instance.instanceId(), e.getMessage());
+            }
         }
 
         @Override

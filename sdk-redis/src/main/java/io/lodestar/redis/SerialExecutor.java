@@ -6,6 +6,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Runs tasks one at a time, in submission order, on a shared pool: each listener gets its events in order without
@@ -31,7 +32,17 @@ final class SerialExecutor implements Executor {
             }
             running = true;
         }
-        pool.execute(this::drain);
+        try {
+            pool.execute(this::drain);
+        } catch (RejectedExecutionException e) {
+            // a caller's executor that is shut down or full: drop what waits rather than wedge this listener
+            synchronized (tasks) {
+                log.warn("A listener's executor rejected its events ({}); {} event(s) dropped", e.toString(),
+                        tasks.size());
+                tasks.clear();
+                running = false;
+            }
+        }
     }
 
     private void drain() {

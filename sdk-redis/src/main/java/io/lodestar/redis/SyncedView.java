@@ -239,6 +239,22 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     private Versioned<V> load(String id) {
+        try {
+            return loadAsync(id).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnavailableException("Interrupted while loading " + name + " '" + id + "'", e);
+        } catch (ExecutionException e) {
+            throw (LodestarException) e.getCause();
+        }
+    }
+
+    /**
+     * Loads a topic without blocking: completes (bounded by twice the command timeout) with its value, or with a
+     * Lodestar exception, on the view thread; callers hand user code over to another executor. A failure is never
+     * cached: the next read tries again.
+     */
+    CompletableFuture<Versioned<V>> loadAsync(String id) {
         Topic topic = topics.get(id, this::create);
         CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
         viewThread.execute(() -> {
@@ -255,17 +271,19 @@ final class SyncedView<V, E> implements AutoCloseable {
                 });
             }
         });
-        try {
-            return attempt.get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UnavailableException("Interrupted while loading " + name + " '" + id + "'", e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            if (topic.current == null && !topic.pinned()) {
-                remove(id, topic); // never cache a failure: the next read tries again
+        CompletableFuture<Versioned<V>> result = new CompletableFuture<>();
+        attempt.orTimeout(timeout.toMillis() * 2, TimeUnit.MILLISECONDS).whenComplete((loaded, failure) -> {
+            if (failure == null) {
+                result.complete(loaded);
+                return;
             }
-            throw Errors.translate(e, "load " + name + " '" + id + "'", backend.where(), timeout);
-        }
+            if (topic.current == null && !topic.pinned()) {
+                remove(id, topic);
+            }
+            result.completeExceptionally(Errors.translate(failure, "load " + name + " '" + id + "'",
+                    backend.where(), timeout));
+        });
+        return result;
     }
 
     // ---------------------------------------------------------------- listeners
@@ -294,8 +312,13 @@ final class SyncedView<V, E> implements AutoCloseable {
      * event after that value and none before it.
      */
     Subscription subscribe(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart) {
+        return subscribe(id, listener, onStart, listenerPool);
+    }
+
+    /** Like {@link #subscribe(String, Consumer, Consumer)}, calling the listener on the given executor, serially. */
+    Subscription subscribe(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart, Executor executor) {
         Topic topic = topics.get(id, this::create);
-        Listener slot = new Listener(listener, onStart, new SerialExecutor(listenerPool));
+        Listener slot = new Listener(listener, onStart, new SerialExecutor(executor));
         topic.listeners.add(slot);
         pin(id, topic);
         viewThread.execute(() -> {
@@ -418,7 +441,16 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** Subscribes, and returns once the listener is attached (see {@link #awaitLoaded(String)}). */
     Subscription subscribeAttached(String id, Consumer<E> listener) {
-        Subscription subscription = subscribe(id, listener);
+        return subscribeAttached(id, listener, null, listenerPool);
+    }
+
+    /**
+     * Like {@link #subscribeAttached(String, Consumer)}, with a first call for the value the listener starts from
+     * (or null for none) and the executor the listener runs on.
+     */
+    Subscription subscribeAttached(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart,
+                                   Executor executor) {
+        Subscription subscription = subscribe(id, listener, onStart, executor);
         awaitLoaded(id);
         return subscription;
     }

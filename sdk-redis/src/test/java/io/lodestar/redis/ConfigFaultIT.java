@@ -1,6 +1,7 @@
 package io.lodestar.redis;
 
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.StartupMode;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.core.event.ConfigChanged;
 import io.lodestar.core.event.ConfigEvent;
@@ -125,7 +126,8 @@ class ConfigFaultIT extends PrivateRedisTest {
         first.close();
         redis.kill();
 
-        LodestarClient restarted = clients.connect(options -> options.configSnapshotDirectory(snapshots));
+        LodestarClient restarted = clients.connect(options -> options.configSnapshotDirectory(snapshots)
+                .startupMode(StartupMode.OFFLINE));
 
         assertThat(restarted.config().get("app/db.yaml")).contains(lastGood);
         assertThat(restarted.config().status().restoredFromDisk()).isTrue();

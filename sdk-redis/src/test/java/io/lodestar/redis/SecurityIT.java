@@ -2,6 +2,7 @@ package io.lodestar.redis;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lodestar.core.AccessDeniedException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.LodestarOptions;
@@ -87,9 +88,24 @@ class SecurityIT {
         String uri = "redis://:wrong-" + SECRET + "@" + redis.host() + ":" + redis.port();
 
         assertThatThrownBy(() -> RedisLodestar.create(LodestarOptions.builder(uri).build()))
-                .isInstanceOf(LodestarException.class)
+                .isInstanceOf(AccessDeniedException.class)
                 .hasMessageContaining("redis://***@" + redis.host())
                 .satisfies(failure -> assertThat(failure.getMessage()).doesNotContain(SECRET));
+    }
+
+    @Test
+    void anAclUserWithoutTheKeysGetsAccessDeniedNotAScriptFailure() {
+        // given a user that may run every command Lodestar uses, but on another key prefix only
+        admin("ACL SETUSER stranger on >" + SECRET + " ~other:* &other:* +@all");
+        String uri = "redis://stranger:" + SECRET + "@" + redis.host() + ":" + redis.port();
+
+        try (LodestarClient client = RedisLodestar.create(LodestarOptions.builder(uri).build())) {
+            // when it writes, then Redis' NOPERM is reported as what it is, with the advice to check the ACL
+            assertThatThrownBy(() -> client.config().set("orders/limits", "max: 1", ConfigFormat.YAML))
+                    .isInstanceOf(AccessDeniedException.class)
+                    .hasMessageContaining("NOPERM")
+                    .hasMessageContaining("docs/redis.md");
+        }
     }
 
     @Test

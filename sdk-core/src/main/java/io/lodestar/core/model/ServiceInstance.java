@@ -1,5 +1,6 @@
 package io.lodestar.core.model;
 
+import org.jspecify.annotations.Nullable;
 import io.lodestar.core.Validation;
 
 import java.net.URI;
@@ -30,7 +31,7 @@ import java.util.TreeMap;
  */
 public record ServiceInstance(String serviceId, String instanceId, String host, int port, boolean secure, int weight,
                               InstanceStatus status, Map<String, String> metadata, Duration ttl,
-                              Instant registeredAt) {
+                              @Nullable Instant registeredAt) {
 
     /**
      * Validates every field and freezes the metadata.
@@ -87,7 +88,7 @@ public record ServiceInstance(String serviceId, String instanceId, String host, 
      * @param key a metadata key
      * @return its value, or {@code null}
      */
-    public String metadata(String key) {
+    public @Nullable String metadata(String key) {
         return metadata.get(key);
     }
 
@@ -102,7 +103,7 @@ public record ServiceInstance(String serviceId, String instanceId, String host, 
         private InstanceStatus status = InstanceStatus.UP;
         private final Map<String, String> metadata = new LinkedHashMap<>();
         private Duration ttl = Validation.DEFAULT_TTL;
-        private Instant registeredAt;
+        private @Nullable Instant registeredAt;
 
         private Builder(String serviceId, String instanceId) {
             this.serviceId = serviceId;
@@ -166,7 +167,7 @@ public record ServiceInstance(String serviceId, String instanceId, String host, 
         }
 
         /** @return this builder, with the registration time set (normally done by the registry) */
-        public Builder registeredAt(Instant registeredAt) {
+        public Builder registeredAt(@Nullable Instant registeredAt) {
             this.registeredAt = registeredAt;
             return this;
         }

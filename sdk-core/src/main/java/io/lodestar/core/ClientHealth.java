@@ -1,0 +1,49 @@
+package io.lodestar.core;
+
+import java.time.Instant;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The health of one client, from local state: what a health endpoint reports.
+ *
+ * @param nodes         the Redis nodes the client uses (one for standalone and Sentinel, the masters of a cluster),
+ *                      with their connection state
+ * @param discovery     how current the discovery view is
+ * @param config        how current the config view is
+ * @param registrations the state of the instances this client registered
+ */
+public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus config, Registrations registrations) {
+    /** Copies the node list. */
+    public ClientHealth {
+        nodes = List.copyOf(nodes);
+    }
+
+    /** @return true when every node is connected and no view is stale */
+    public boolean healthy() {
+        return nodes.stream().allMatch(Node::connected) && !discovery.stale() && !config.stale();
+    }
+
+    /**
+     * One Redis node.
+     *
+     * @param address {@code host:port}
+     * @param connected whether the client has a working connection to it
+     * @param since   when that state began, as far as this client saw it (null if it never connected)
+     */
+    public record Node(String address, boolean connected, @Nullable Instant since) {
+    }
+
+    /**
+     * The instances this client registered and renews.
+     *
+     * @param held          how many ephemeral instances it keeps alive
+     * @param lastRenewalAt when a renewal last succeeded (null if none yet)
+     * @param lateRenewals  renewals that ran later than a third of their TTL after they were due (a starved or
+     *                      paused process)
+     * @param failedRenewals renewals that failed (Redis unreachable or refusing); each is retried
+     */
+    public record Registrations(int held, @Nullable Instant lastRenewalAt, long lateRenewals, long failedRenewals) {
+    }
+}
