@@ -34,4 +34,12 @@ class QuickStartIT {
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(events)
                 .hasExactlyElementsOfTypes(ConfigChanged.class, ConfigChanged.class, ConfigRolledBack.class));
     }
+
+    @Test
+    void embeddingQuickStartReadsWithoutBlockingDeliversTheCurrentConfigAndReportsHealth() {
+        List<String> seen = QuickStart.embeddingQuickStart(TestRedis.standalone().uri());
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(seen).containsExactlyInAnyOrder(
+                "billing: 0", "config: max-requests: 100", "orders up: 1, healthy: true"));
+    }
 }
