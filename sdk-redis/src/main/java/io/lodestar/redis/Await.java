@@ -2,11 +2,12 @@ package io.lodestar.redis;
 
 import io.lodestar.core.UnavailableException;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-/** Blocks on a stage for the synchronous API: bounded, and with Lodestar exceptions only. */
+/** Completes the public API's calls with Lodestar exceptions only: blocking (bounded) or async. */
 final class Await {
     private Await() {
     }
@@ -21,5 +22,18 @@ final class Await {
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             throw Errors.translate(e, operation, backend.where(), backend.timeout());
         }
+    }
+
+    /** The async API's stage: the same outcome, but a failure is the Lodestar exception {@link #join} would throw. */
+    static <T> CompletionStage<T> translated(CompletionStage<T> stage, String operation, RedisBackend backend) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        stage.whenComplete((value, failure) -> {
+            if (failure == null) {
+                result.complete(value);
+            } else {
+                result.completeExceptionally(Errors.translate(failure, operation, backend.where(), backend.timeout()));
+            }
+        });
+        return result;
     }
 }

@@ -261,16 +261,7 @@ final class RedisConfigService implements ConfigService {
 
     /** The async API completes with Lodestar exceptions only, never a Lettuce one. */
     private <T> CompletionStage<T> translated(CompletionStage<T> stage, String operation) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        stage.whenComplete((value, failure) -> {
-            if (failure == null) {
-                result.complete(value);
-            } else {
-                result.completeExceptionally(Errors.translate(failure, operation, backend.where(),
-                        backend.timeout()));
-            }
-        });
-        return result;
+        return Await.translated(stage, operation, backend);
     }
 
     // ---------------------------------------------------------------- wiring (called by the client)
