@@ -13,9 +13,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletionException;
 
 import static io.lodestar.redis.Clients.instance;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
@@ -145,6 +147,39 @@ class DiscoveryFaultIT extends PrivateRedisTest {
     }
 
     @Test
+    void whileRedisIsDownEveryAsyncRegistryCallFailsWithUnavailableExceptionNotALettuceOne() {
+        LodestarClient client = clients.connect();
+        for (int i = 1; i <= 3; i++) {
+            client.registry().register(instance("orders", "orders-" + i));
+        }
+
+        redis.kill();
+        await().atMost(CONVERGENCE).until(() -> client.discovery().status().stale());
+
+        AsyncRegistryCalls.every().forEach((name, call) ->
+                assertThatThrownBy(() -> call.apply(client.registry().async()).toCompletableFuture().join())
+                        .as(name).isInstanceOf(CompletionException.class)
+                        .hasCauseInstanceOf(UnavailableException.class)
+                        .hasMessageContaining(redis.uri()));
+    }
+
+    @Test
+    void everyAsyncRegistryCallSucceedsAfterRedisForgotTheScripts() {
+        LodestarClient client = clients.connect();
+        for (int i = 1; i <= 3; i++) {
+            client.registry().register(instance("orders", "orders-" + i));
+        }
+
+        AsyncRegistryCalls.every().forEach((name, call) -> {
+            flushScripts(); // every call meets NOSCRIPT first
+            assertThatCode(() -> call.apply(client.registry().async()).toCompletableFuture().join()).as(name)
+                    .doesNotThrowAnyException();
+        });
+        assertThat(client.directDiscovery().getInstances("orders")).extracting(ServiceInstance::instanceId)
+                .containsExactly("orders-1", "orders-9");
+    }
+
+    @Test
     void afterARedisRestartLosesAllDataEveryViewMatchesWhatRedisHoldsAgain() {
         LodestarClient owner = clients.connect();
         LodestarClient reader = clients.connect();
@@ -170,13 +205,17 @@ class DiscoveryFaultIT extends PrivateRedisTest {
         LodestarClient client = clients.connect();
         client.registry().register(instance("orders", "orders-1"));
 
+        flushScripts();
+
+        client.registry().register(instance("orders", "orders-2"));
+        assertThat(client.directDiscovery().getInstances("orders")).hasSize(2);
+    }
+
+    private void flushScripts() {
         try (RedisClient raw = RedisClient.create(redis.uri());
              StatefulRedisConnection<String, String> connection = raw.connect()) {
             connection.sync().scriptFlush();
         }
-
-        client.registry().register(instance("orders", "orders-2"));
-        assertThat(client.directDiscovery().getInstances("orders")).hasSize(2);
     }
 
     private void writeBehindTheViewsBack(String service, String instanceId) {
