@@ -1,5 +1,6 @@
 package io.lodestar.redis;
 
+import io.lettuce.core.ScriptOutputType;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.NotFoundException;
@@ -169,6 +170,23 @@ abstract class DiscoveryContract extends NamespaceTest {
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                 assertThat(reader.discovery().getServices()).containsExactly("billing"));
         assertThat(changes).anySatisfy(change -> assertThat(change.removed()).containsExactly("orders"));
+    }
+
+    @Test
+    void aLateReportOfAnInstanceCannotListAServiceAgainAfterItsLastInstanceLeft() {
+        RedisLodestarClient client = (RedisLodestarClient) clients.connect();
+        Registration registration = client.registry().register(instance("orders", "orders-1"));
+        client.registry().deregister("orders", "orders-1");
+        assertThat(client.directDiscovery().getServices()).doesNotContain("orders");
+
+        // the registration's report to the index, arriving after the removal's (a slow writer)
+        Scripts.INDEX_SERVICE.run(client.backend.commands(), ScriptOutputType.INTEGER,
+                client.keys.services().all(), "orders", Long.toString(registration.revision()), "1")
+                .toCompletableFuture().join();
+
+        assertThat(client.directDiscovery().getServices()).doesNotContain("orders");
+        client.registry().register(instance("orders", "orders-2")); // a newer registration lists it again
+        assertThat(client.directDiscovery().getServices()).containsExactly("orders");
     }
 
     @Test
