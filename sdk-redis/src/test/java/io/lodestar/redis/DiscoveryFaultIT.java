@@ -6,6 +6,8 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.UnavailableException;
+import io.lodestar.core.event.InstanceExpired;
+import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.model.ServiceInstance;
 import org.junit.jupiter.api.Test;
 
@@ -13,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletionException;
 
 import static io.lodestar.redis.Clients.instance;
@@ -112,6 +115,34 @@ class DiscoveryFaultIT extends PrivateRedisTest {
 
         await().atMost(CONVERGENCE).untilAsserted(() ->
                 assertThat(reader.discovery().getInstances("orders")).hasSize(2));
+    }
+
+    @Test
+    void aListenerHearsOfAnExpiryOnlyForAnInstanceItHoldsAndOfAResyncOnlyWhenSomethingChanged() {
+        // nobody sweeps or reconciles until the test says so
+        LodestarClient owner = clients.connect(options -> options.deregisterOnClose(false)
+                .sweepInterval(Duration.ofHours(1)).reconcileInterval(Duration.ofHours(1)));
+        RedisLodestarClient reader = (RedisLodestarClient) clients.connect(options -> options
+                .sweepInterval(Duration.ofHours(1)).reconcileInterval(Duration.ofHours(1)));
+        owner.registry().register(ServiceInstance.builder("orders", "orders-1").host("h").port(1)
+                .ttl(Duration.ofSeconds(1)).build());
+        List<ServiceEvent> events = new CopyOnWriteArrayList<>();
+        reader.discovery().subscribe("orders", events::add);
+        owner.close(); // a crash: the instance is past its deadline after 1 s, and nobody sweeps it
+        await().atMost(CONVERGENCE).until(() -> reader.directDiscovery().getInstances("orders").isEmpty());
+
+        // the reader resyncs while the instance is overdue but not swept: its state has not changed
+        long resyncs = reader.serviceView.resyncs.sum();
+        redis.disconnectClients("pubsub");
+        await().atMost(CONVERGENCE).until(() -> reader.serviceView.resyncs.sum() > resyncs);
+        assertThat(reader.discovery().getInstances("orders")).hasSize(1);
+
+        clients.connect(); // sweeps every 0.5 s
+
+        await().atMost(CONVERGENCE).until(() -> reader.discovery().getInstances("orders").isEmpty());
+        await().atMost(CONVERGENCE).untilAsserted(() -> assertThat(events).singleElement()
+                .isInstanceOfSatisfying(InstanceExpired.class, expired ->
+                        assertThat(expired.instanceId()).isEqualTo("orders-1")));
     }
 
     @Test
