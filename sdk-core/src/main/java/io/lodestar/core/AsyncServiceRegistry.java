@@ -9,7 +9,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The non-blocking twin of {@link ServiceRegistry}: same semantics, and the stages complete exceptionally with
- * the same exceptions. Bad input fails the returned stage (it is never thrown from the call).
+ * the same exceptions (Lodestar's own, never a Redis client's). Bad input fails the returned stage (it is never
+ * thrown from the call).
  */
 public interface AsyncServiceRegistry {
     /** @see ServiceRegistry#register(ServiceInstance) */
@@ -20,6 +21,9 @@ public interface AsyncServiceRegistry {
 
     /** @see ServiceRegistry#deregister(String, String) */
     CompletionStage<Boolean> deregister(String serviceId, String instanceId);
+
+    /** @see ServiceRegistry#evict(String, String) */
+    CompletionStage<Boolean> evict(String serviceId, String instanceId);
 
     /** @see ServiceRegistry#setMetadata(String, String, Map) */
     CompletionStage<ServiceInstance> setMetadata(String serviceId, String instanceId, Map<String, String> metadata);

@@ -24,23 +24,40 @@ public interface ServiceRegistry {
     Registration register(ServiceInstance instance);
 
     /**
-     * Extends an ephemeral instance's deadline by its TTL. Renewals publish no event. If the instance expired
-     * meanwhile and this client registered it, it is registered again.
+     * Extends an ephemeral instance's deadline by the TTL it was registered with, whichever client registered it.
+     * Renewals publish no event. If the instance expired meanwhile and this client registered it, it is registered
+     * again; if it was deregistered or {@linkplain #evict evicted} by another client, it stays removed and this
+     * client stops renewing it.
      *
      * @param serviceId  the service
      * @param instanceId the instance
-     * @throws NotFoundException when the instance is not registered and this client does not own it
+     * @throws NotFoundException when the instance is not registered and this client does not own it, or when it
+     *     was deregistered or evicted by another client
      */
     void renew(String serviceId, String instanceId);
 
     /**
-     * Removes an instance and stops renewing it.
+     * Removes an instance and stops renewing it. The removal sticks: a {@link #register} racing it cannot bring the
+     * instance back through this client's renewals, and if another client owns the instance, that client's
+     * renewals stop instead of registering it again (as with {@link #evict}).
      *
      * @param serviceId  the service
      * @param instanceId the instance
      * @return true if it was registered
      */
     boolean deregister(String serviceId, String instanceId);
+
+    /**
+     * An operator action: removes an instance that another client registered (a hung process, a bad deploy) and
+     * keeps it removed. Its owner's next renewal finds that it was evicted and stops renewing it (logging why),
+     * instead of registering it again as it does after an expiry; the owner can still {@link #register} it anew.
+     * Listeners see the removal as an {@link io.lodestar.core.event.InstanceDeregistered}.
+     *
+     * @param serviceId  the service
+     * @param instanceId the instance
+     * @return true if it was registered
+     */
+    boolean evict(String serviceId, String instanceId);
 
     /**
      * Replaces an instance's whole metadata.

@@ -37,7 +37,7 @@ final class DirectServiceDiscovery implements ServiceDiscovery {
         this.reads = reads;
         this.backend = backend;
         this.view = view;
-        this.async = new AsyncDiscovery(reads::service,
+        this.async = new AsyncDiscovery(serviceId -> reads.service(serviceId, true),
                 () -> reads.services().thenApply(SyncedView.Versioned::value),
                 DirectServiceDiscovery::filter, backend, listenerPool);
     }
@@ -67,7 +67,7 @@ final class DirectServiceDiscovery implements ServiceDiscovery {
     @Override
     public ServiceSnapshot getSnapshot(String serviceId) {
         Validation.requireServiceId(serviceId);
-        return Await.join(reads.service(serviceId), "read service '" + serviceId + "'", backend);
+        return Await.join(reads.service(serviceId, true), "read service '" + serviceId + "'", backend);
     }
 
     @Override

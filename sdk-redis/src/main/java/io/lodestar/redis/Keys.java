@@ -13,10 +13,12 @@ import io.lodestar.core.model.Namespace;
  * lodestar:{ns:svc}:deadlines      ZSET   instance id -&gt; deadline (epoch ms, Redis time); ephemeral only
  * lodestar:{ns:svc}:revision       STRING service revision, +1 per change
  * lodestar:{ns:svc}:events         shard channel of the service's events
- * lodestar:{ns}:services           HASH   service id -&gt; last reported service revision
+ * lodestar:{ns:svc}:tombstones     ZSET   instance id -&gt; until (epoch ms): deregistered or evicted on purpose
+ * lodestar:{ns}:services           HASH   service id -&gt; last reported revision (negative: removed at that revision)
  * lodestar:{ns}:services:revision  STRING index revision
  * lodestar:{ns}:services:events    shard channel of "added"/"removed" services
  * lodestar:{ns}:sweeper            STRING short lock: which client sweeps this interval
+ * lodestar:{ns}:outage             STRING when a client last came back from an outage (epoch ms, Redis time)
  * lodestar:{ns:cfg:id}:current     HASH   the current entry: version, format, hash, createdAt, updatedAt, content
  * lodestar:{ns:cfg:id}:history     HASH   version -&gt; entry JSON, the newest N content versions
  * lodestar:{ns:cfg:id}:versions    ZSET   the version numbers kept in history (score = version)
@@ -41,7 +43,8 @@ final class Keys {
     /** Keys of one service, in the order every service script expects them. */
     ServiceKeys service(String serviceId) {
         String tag = PREFIX + "{" + namespace + ":" + serviceId + "}:";
-        return new ServiceKeys(tag + "instances", tag + "deadlines", tag + "revision", tag + "events");
+        return new ServiceKeys(tag + "instances", tag + "deadlines", tag + "revision", tag + "events",
+                tag + "tombstones");
     }
 
     /** Keys of the namespace's service index: index hash, index revision, index channel. */
@@ -67,9 +70,15 @@ final class Keys {
         return namespaceTag + "sweeper";
     }
 
-    record ServiceKeys(String instances, String deadlines, String revision, String channel) {
+    /** When a client of the namespace last came back from an outage: the sweep's grace starts there. */
+    String outage() {
+        return namespaceTag + "outage";
+    }
+
+    record ServiceKeys(String instances, String deadlines, String revision, String channel, String tombstones) {
+        /** Every key of the service, in the order every service write script expects them. */
         String[] all() {
-            return new String[] {instances, deadlines, revision, channel};
+            return new String[] {instances, deadlines, revision, channel, tombstones};
         }
 
         String[] forRead() {

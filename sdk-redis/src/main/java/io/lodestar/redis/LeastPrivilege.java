@@ -19,8 +19,8 @@ final class LeastPrivilege {
             "+evalsha", "+eval", "+script|load",
             "+time", "+get", "+set", "+incr", "+exists", "+del",
             "+hget", "+hset", "+hdel", "+hlen", "+hgetall", "+hkeys", "+hexists", "+hmget", "+hincrby",
-            "+zadd", "+zrem", "+zscore", "+zrangebyscore", "+zrange", "+zremrangebyrank", "+zcard",
-            "+zrevrange",
+            "+zadd", "+zrem", "+zscore", "+zrangebyscore", "+zrange", "+zremrangebyrank", "+zremrangebyscore",
+            "+zcard", "+zrevrange",
             // events
             "+spublish", "+ssubscribe", "+sunsubscribe");
 

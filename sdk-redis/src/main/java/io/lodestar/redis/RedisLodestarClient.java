@@ -93,7 +93,7 @@ final class RedisLodestarClient implements LodestarClient {
                 scheduler, listenerPool, idle);
         this.indexView = new SyncedView<>("service index", new IndexSource(keys, reads), backend, viewThread,
                 scheduler, listenerPool, idle);
-        this.registry = new RedisServiceRegistry(backend, keys, serviceView, scheduler, ns);
+        this.registry = new RedisServiceRegistry(backend, keys, serviceView, scheduler, listenerPool, ns);
         this.discovery = new LocalServiceDiscovery(serviceView, indexView, listenerPool, backend);
         this.directDiscovery = new DirectServiceDiscovery(reads, backend, discovery, listenerPool);
         this.sweeper = new Sweeper(backend, keys, registry, reads, serviceView::held, options.sweepInterval());

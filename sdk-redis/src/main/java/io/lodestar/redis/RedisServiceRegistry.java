@@ -15,15 +15,18 @@ import io.lodestar.core.model.ServiceSnapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -34,29 +37,56 @@ import java.util.function.Supplier;
 
 /**
  * Registry writes through Lua scripts, plus the leases of what this client registered: an ephemeral instance is
- * renewed every third of its TTL (with jitter, so a fleet does not renew in lock step) and registered again when a
- * renewal finds it gone (it expired while the process was paused).
+ * renewed every third of its TTL (with jitter, so a fleet does not renew in lock step), at once when the connection
+ * to Redis is back, and registered again when a renewal finds it expired (e.g. while the process was paused).
+ *
+ * <p>A lease is created before its register script runs and removed before a deregister script runs, and a lease
+ * acts only while it is still the one in {@link #leases} (each lease object is its own generation): so a deregister
+ * or close racing a register or a renewal always wins, and nothing this client removed comes back through it. A
+ * removal by another client or an operator leaves a tombstone in Redis that the owner's renewal reads, so that
+ * removal sticks too.
  */
 final class RedisServiceRegistry implements ServiceRegistry {
     private static final Logger log = LoggerFactory.getLogger(RedisServiceRegistry.class);
+    /** The shortest a tombstone is kept (deregister_instance.lua keeps it three TTLs of the instance if longer). */
+    private static final Duration TOMBSTONE = Duration.ofMinutes(1);
+    /** Replies of renew_instance.lua. */
+    private static final long RENEWED = 1;
+    private static final long GONE = 0;
 
     private final RedisBackend backend;
     private final Keys keys;
     private final SyncedView<ServiceSnapshot, ServiceEvent> view;
     private final ScheduledExecutorService scheduler;
     private final String namespace;
+    /** Completes the async API's stages (never Redis' I/O thread). */
+    private final Executor callbacks;
     private final Map<String, Lease> leases = new ConcurrentHashMap<>();
+    private final AsyncServiceRegistry async = new Async();
     private volatile Instant lastRenewalAt;
     private final LongAdder lateRenewals = new LongAdder();
     private final LongAdder failedRenewals = new LongAdder();
 
     RedisServiceRegistry(RedisBackend backend, Keys keys, SyncedView<ServiceSnapshot, ServiceEvent> view,
-                         ScheduledExecutorService scheduler, String namespace) {
+                         ScheduledExecutorService scheduler, Executor callbacks, String namespace) {
         this.backend = backend;
+        this.callbacks = callbacks;
         this.keys = keys;
         this.view = view;
         this.scheduler = scheduler;
         this.namespace = namespace;
+        backend.addConnectionListener(new RedisBackend.ConnectionListener() {
+            @Override
+            public void connected(String node) {
+                // Leases may have run late while Redis was away: renew them all now, not a third of a TTL later.
+                leases.values().forEach(Lease::renewSoon);
+            }
+
+            @Override
+            public void disconnected(String node) {
+                // nothing to do: renewals fail and retry until the connection is back
+            }
+        });
     }
 
     // ---------------------------------------------------------------- sync API
@@ -68,69 +98,41 @@ final class RedisServiceRegistry implements ServiceRegistry {
 
     @Override
     public void renew(String serviceId, String instanceId) {
-        Await.join(renew0(serviceId, instanceId), "renew " + serviceId + "/" + instanceId, backend);
+        Await.join(renew0(serviceId, instanceId), operation("renew", serviceId, instanceId), backend);
     }
 
     @Override
     public boolean deregister(String serviceId, String instanceId) {
-        return Await.join(deregister0(serviceId, instanceId), "deregister " + serviceId + "/" + instanceId, backend);
+        return Await.join(deregister0(serviceId, instanceId), operation("deregister", serviceId, instanceId), backend);
+    }
+
+    @Override
+    public boolean evict(String serviceId, String instanceId) {
+        return Await.join(deregister0(serviceId, instanceId), operation("evict", serviceId, instanceId), backend);
     }
 
     @Override
     public ServiceInstance setMetadata(String serviceId, String instanceId, Map<String, String> metadata) {
         return Await.join(setMetadata0(serviceId, instanceId, metadata),
-                "set metadata of " + serviceId + "/" + instanceId, backend);
+                operation("set metadata of", serviceId, instanceId), backend);
     }
 
     @Override
     public ServiceInstance updateMetadata(String serviceId, String instanceId, Map<String, String> put,
                                           Set<String> remove) {
         return Await.join(updateMetadata0(serviceId, instanceId, put, remove),
-                "update metadata of " + serviceId + "/" + instanceId, backend);
+                operation("update metadata of", serviceId, instanceId), backend);
     }
 
     @Override
     public ServiceInstance setStatus(String serviceId, String instanceId, InstanceStatus status) {
         return Await.join(setStatus0(serviceId, instanceId, status),
-                "set status of " + serviceId + "/" + instanceId, backend);
+                operation("set status of", serviceId, instanceId), backend);
     }
 
     @Override
     public AsyncServiceRegistry async() {
-        return new AsyncServiceRegistry() {
-            @Override
-            public CompletionStage<Registration> register(ServiceInstance instance) {
-                return register0(instance);
-            }
-
-            @Override
-            public CompletionStage<Void> renew(String serviceId, String instanceId) {
-                return renew0(serviceId, instanceId);
-            }
-
-            @Override
-            public CompletionStage<Boolean> deregister(String serviceId, String instanceId) {
-                return deregister0(serviceId, instanceId);
-            }
-
-            @Override
-            public CompletionStage<ServiceInstance> setMetadata(String serviceId, String instanceId,
-                                                                Map<String, String> metadata) {
-                return setMetadata0(serviceId, instanceId, metadata);
-            }
-
-            @Override
-            public CompletionStage<ServiceInstance> updateMetadata(String serviceId, String instanceId,
-                                                                   Map<String, String> put, Set<String> remove) {
-                return updateMetadata0(serviceId, instanceId, put, remove);
-            }
-
-            @Override
-            public CompletionStage<ServiceInstance> setStatus(String serviceId, String instanceId,
-                                                              InstanceStatus status) {
-                return setStatus0(serviceId, instanceId, status);
-            }
-        };
+        return async;
     }
 
     // ---------------------------------------------------------------- operations
@@ -138,30 +140,40 @@ final class RedisServiceRegistry implements ServiceRegistry {
     private CompletionStage<Registration> register0(ServiceInstance instance) {
         return guarded(() -> {
             Validation.requireNonNull("instance", instance);
-            return write(instance).thenApply(written -> {
-                String key = leaseKey(instance.serviceId(), instance.instanceId());
-                Lease lease = written.instance().ephemeral() ? new Lease(written) : null;
-                Lease replaced = lease == null ? leases.remove(key) : leases.put(key, lease);
-                if (replaced != null) {
-                    replaced.cancel();
+            String key = leaseKey(instance.serviceId(), instance.instanceId());
+            Lease lease = new Lease(key, instance);
+            Lease replaced = leases.put(key, lease);
+            if (replaced != null) {
+                replaced.cancel();
+            }
+            return write(instance, "register").whenComplete((written, failure) -> {
+                if (failure == null ? written.instance().ephemeral() : replaced != null) {
+                    // Renew what was registered; after a failure, go on renewing what this client renewed before
+                    // (with the new fields), or a failed re-register would let a live instance expire. A no-op if
+                    // a deregister cancelled the lease meanwhile.
+                    lease.start(failure == null ? written.instance() : instance);
+                } else {
+                    drop(lease);
                 }
-                if (lease != null) {
-                    lease.schedule();
-                }
-                return new RedisRegistration(written.instance(), written.revision());
-            });
+            }).thenApply(written -> new RedisRegistration(written.instance(), written.revision()));
         });
     }
 
-    /** Runs the register script, reports a new instance to the index and waits for this client's view. */
-    private CompletionStage<Written> write(ServiceInstance instance) {
+    /**
+     * Runs the register script, reports a new instance to the index and waits for this client's view. Completes
+     * with null when a renewal's registration was refused because the instance was deregistered or evicted.
+     */
+    private CompletionStage<Written> write(ServiceInstance instance, String mode) {
         Keys.ServiceKeys serviceKeys = keys.service(instance.serviceId());
         return Scripts.REGISTER_INSTANCE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                         serviceKeys.all(), instance.instanceId(), Json.instance(instance),
-                        Long.toString(instance.ttl().toMillis()))
+                        Long.toString(instance.ttl().toMillis()), mode)
                 .thenCompose(reply -> {
                     long revision = (Long) reply.get(0);
                     String kind = (String) reply.get(1);
+                    if ("deregistered".equals(kind)) {
+                        return CompletableFuture.completedFuture(null);
+                    }
                     ServiceInstance registered = instance.toBuilder()
                             .registeredAt(Instant.ofEpochMilli((Long) reply.get(2))).build();
                     // Only the first instance changes the set of services: later ones skip the round trip to
@@ -179,22 +191,75 @@ final class RedisServiceRegistry implements ServiceRegistry {
             Validation.collector().serviceId("serviceId", serviceId).instanceId("instanceId", instanceId)
                     .throwIfInvalid();
             Lease lease = leases.get(leaseKey(serviceId, instanceId));
-            long ttl = lease == null ? 0 : lease.instance.ttl().toMillis();
-            return Scripts.RENEW_INSTANCE.<Long>run(backend.commands(), ScriptOutputType.INTEGER,
-                    keys.service(serviceId).all(), instanceId, Long.toString(ttl)).thenCompose(renewed -> {
-                        if (renewed == 1L) {
-                            return CompletableFuture.completedFuture(null);
-                        }
-                        if (lease == null) {
-                            throw notFound(serviceId, instanceId);
-                        }
-                        log.info("Instance {}/{} is gone from Redis (it expired, e.g. while the process was"
-                                + " paused, or Redis lost its data); registering it again", serviceId, instanceId);
-                        return write(lease.instance).thenAccept(written -> lease.instance = written.instance());
-                    });
+            if (lease != null) {
+                return renewLease(lease).thenApply(alive -> {
+                    if (!alive) {
+                        throw removed(serviceId, instanceId);
+                    }
+                    return null;
+                });
+            }
+            return renewScript(serviceId, instanceId).thenApply(renewed -> {
+                if (renewed != RENEWED) {
+                    throw renewed == GONE ? notFound(serviceId, instanceId) : removed(serviceId, instanceId);
+                }
+                return null;
+            });
         });
     }
 
+    /** renew_instance.lua: {@link #RENEWED}, {@link #GONE} (expired or lost) or -1 (deregistered or evicted). */
+    private CompletionStage<Long> renewScript(String serviceId, String instanceId) {
+        return Scripts.RENEW_INSTANCE.run(backend.commands(), ScriptOutputType.INTEGER,
+                keys.service(serviceId).all(), instanceId);
+    }
+
+    /**
+     * One renewal of a lease: completes with true while the lease lives on (registering the instance again if it
+     * expired), false once it is dropped because the instance was removed on purpose or the lease was replaced.
+     */
+    private CompletionStage<Boolean> renewLease(Lease lease) {
+        ServiceInstance instance = lease.instance;
+        String serviceId = instance.serviceId();
+        String instanceId = instance.instanceId();
+        return renewScript(serviceId, instanceId).thenCompose(renewed -> {
+            if (renewed == RENEWED) {
+                return CompletableFuture.completedFuture(true);
+            }
+            if (renewed != GONE) {
+                return CompletableFuture.completedFuture(dropRemoved(lease));
+            }
+            if (!lease.current()) {
+                return CompletableFuture.completedFuture(false); // deregistered or registered anew meanwhile
+            }
+            log.info("Instance {}/{} is gone from Redis (it expired, e.g. while the process was paused, or Redis"
+                    + " lost its data); registering it again", serviceId, instanceId);
+            return write(instance, "renewal").thenApply(written -> {
+                if (written == null) {
+                    return dropRemoved(lease);
+                }
+                lease.instance = written.instance();
+                return true;
+            });
+        });
+    }
+
+    /** Stops a lease whose instance another client or an operator removed; false, for {@link #renewLease}. */
+    private boolean dropRemoved(Lease lease) {
+        if (drop(lease)) {
+            log.info("Instance {}/{} was deregistered or evicted by another client; no longer renewing it",
+                    lease.instance.serviceId(), lease.instance.instanceId());
+        }
+        return false;
+    }
+
+    /** Cancels a lease and forgets it unless another lease replaced it; true when it was the current one. */
+    private boolean drop(Lease lease) {
+        lease.cancel();
+        return leases.remove(lease.key, lease);
+    }
+
+    /** Deregister and evict: one script, whose tombstone makes the removal stick against the owner's renewals. */
     private CompletionStage<Boolean> deregister0(String serviceId, String instanceId) {
         return guarded(() -> {
             Validation.collector().serviceId("serviceId", serviceId).instanceId("instanceId", instanceId)
@@ -204,7 +269,8 @@ final class RedisServiceRegistry implements ServiceRegistry {
                 lease.cancel();
             }
             return Scripts.DEREGISTER_INSTANCE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                    keys.service(serviceId).all(), instanceId).thenCompose(reply -> {
+                    keys.service(serviceId).all(), instanceId, Long.toString(TOMBSTONE.toMillis()))
+                    .thenCompose(reply -> {
                         long revision = (Long) reply.get(0);
                         boolean removed = (Long) reply.get(1) == 1L;
                         long count = (Long) reply.get(2);
@@ -272,7 +338,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
 
     /** Services this client keeps registrations of (the sweeper sweeps them even if the index missed them). */
     Set<String> leasedServices() {
-        Set<String> services = new java.util.TreeSet<>();
+        Set<String> services = new TreeSet<>();
         leases.values().forEach(lease -> services.add(lease.instance.serviceId()));
         return services;
     }
@@ -323,8 +389,18 @@ final class RedisServiceRegistry implements ServiceRegistry {
                 + "' of service '" + serviceId + "' is registered in namespace '" + namespace + "'");
     }
 
+    private NotFoundException removed(String serviceId, String instanceId) {
+        return new NotFoundException("instance", serviceId + "/" + instanceId, "Instance '" + instanceId
+                + "' of service '" + serviceId + "' was deregistered or evicted by another client in namespace '"
+                + namespace + "'; it is not renewed any more (register it to bring it back)");
+    }
+
     private static String describe(ServiceInstance instance) {
         return instance == null ? "null instance" : instance.serviceId() + "/" + instance.instanceId();
+    }
+
+    private static String operation(String verb, String serviceId, String instanceId) {
+        return verb + " " + serviceId + "/" + instanceId;
     }
 
     private static String leaseKey(String serviceId, String instanceId) {
@@ -343,32 +419,57 @@ final class RedisServiceRegistry implements ServiceRegistry {
     private record Written(ServiceInstance instance, long revision) {
     }
 
-    /** Keeps one ephemeral instance alive. */
+    /** Keeps one ephemeral instance alive; renews only after {@link #start} and while it is the current lease. */
     private final class Lease {
+        final String key;
         volatile ServiceInstance instance;
-        private volatile ScheduledFuture<?> next;
-        private volatile boolean cancelled;
-        /** When the next renewal is due (System.nanoTime()), to tell a starved or paused process. */
+        private ScheduledFuture<?> next; // guarded by this: the one pending renewal
+        private boolean started;
+        private boolean cancelled;
+        /** When the pending renewal is due (System.nanoTime()), to tell a starved or paused process. */
         private volatile long dueNanos;
 
-        Lease(Written written) {
-            this.instance = written.instance();
+        Lease(String key, ServiceInstance instance) {
+            this.key = key;
+            this.instance = instance;
         }
 
-        void schedule() {
+        synchronized void start(ServiceInstance registered) {
+            instance = registered;
+            started = true;
+            scheduleRegular();
+        }
+
+        boolean current() {
+            return leases.get(key) == this;
+        }
+
+        void renewSoon() {
+            schedule(0);
+        }
+
+        private void scheduleRegular() {
             long third = instance.ttl().toMillis() / 3;
             long jitter = third / 10;
             schedule(third - jitter + ThreadLocalRandom.current().nextLong(2 * jitter + 1));
         }
 
-        private void schedule(long delayMillis) {
-            if (!cancelled) {
-                dueNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
-                next = scheduler.schedule(this::renew, delayMillis, TimeUnit.MILLISECONDS);
+        /** Replaces the pending renewal, so renewals that overlap (e.g. one forced by a reconnect) stay one chain. */
+        private synchronized void schedule(long delayMillis) {
+            if (cancelled || !started) {
+                return;
             }
+            if (next != null) {
+                next.cancel(false);
+            }
+            dueNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
+            next = scheduler.schedule(this::renew, delayMillis, TimeUnit.MILLISECONDS);
         }
 
         private void renew() {
+            if (!current()) {
+                return;
+            }
             long lateMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - dueNanos);
             if (lateMillis > instance.ttl().toMillis() / 3) {
                 lateRenewals.increment();
@@ -376,24 +477,23 @@ final class RedisServiceRegistry implements ServiceRegistry {
                         + " or its scheduler starved; the instance may have expired meanwhile", instance.serviceId(),
                         instance.instanceId(), lateMillis, instance.ttl().toMillis());
             }
-            renew0(instance.serviceId(), instance.instanceId()).whenComplete((ok, failure) -> {
-                if (failure == null) {
-                    lastRenewalAt = Instant.now();
-                    schedule();
-                } else {
+            renewLease(this).whenComplete((alive, failure) -> {
+                if (failure != null) {
                     failedRenewals.increment();
                     log.warn("Renewing {}/{} failed, retrying in 1 s: {}", instance.serviceId(),
                             instance.instanceId(), Errors.unwrap(failure).getMessage());
                     schedule(Math.min(1000, instance.ttl().toMillis() / 3));
+                } else if (alive) {
+                    lastRenewalAt = Instant.now();
+                    scheduleRegular();
                 }
             });
         }
 
-        void cancel() {
+        synchronized void cancel() {
             cancelled = true;
-            ScheduledFuture<?> scheduled = next;
-            if (scheduled != null) {
-                scheduled.cancel(false);
+            if (next != null) {
+                next.cancel(false);
             }
         }
     }
@@ -431,6 +531,56 @@ final class RedisServiceRegistry implements ServiceRegistry {
         @Override
         public String toString() {
             return "Registration[" + instance.serviceId() + "/" + instance.instanceId() + " @" + revision + "]";
+        }
+    }
+
+    /** An async API stage: Lodestar exceptions only, completed on a Lodestar thread. */
+    private <T> CompletionStage<T> published(CompletionStage<T> stage, String operation) {
+        return Completions.publish(stage, operation, backend, callbacks);
+    }
+
+    /** The async API: the same operations, completing with Lodestar exceptions only (never a Lettuce one). */
+    private final class Async implements AsyncServiceRegistry {
+        @Override
+        public CompletionStage<Registration> register(ServiceInstance instance) {
+            return published(register0(instance), "register " + describe(instance));
+        }
+
+        @Override
+        public CompletionStage<Void> renew(String serviceId, String instanceId) {
+            return published(renew0(serviceId, instanceId), operation("renew", serviceId, instanceId));
+        }
+
+        @Override
+        public CompletionStage<Boolean> deregister(String serviceId, String instanceId) {
+            return published(deregister0(serviceId, instanceId),
+                    operation("deregister", serviceId, instanceId));
+        }
+
+        @Override
+        public CompletionStage<Boolean> evict(String serviceId, String instanceId) {
+            return published(deregister0(serviceId, instanceId), operation("evict", serviceId, instanceId));
+        }
+
+        @Override
+        public CompletionStage<ServiceInstance> setMetadata(String serviceId, String instanceId,
+                                                            Map<String, String> metadata) {
+            return published(setMetadata0(serviceId, instanceId, metadata),
+                    operation("set metadata of", serviceId, instanceId));
+        }
+
+        @Override
+        public CompletionStage<ServiceInstance> updateMetadata(String serviceId, String instanceId,
+                                                               Map<String, String> put, Set<String> remove) {
+            return published(updateMetadata0(serviceId, instanceId, put, remove),
+                    operation("update metadata of", serviceId, instanceId));
+        }
+
+        @Override
+        public CompletionStage<ServiceInstance> setStatus(String serviceId, String instanceId,
+                                                          InstanceStatus status) {
+            return published(setStatus0(serviceId, instanceId, status),
+                    operation("set status of", serviceId, instanceId));
         }
     }
 }

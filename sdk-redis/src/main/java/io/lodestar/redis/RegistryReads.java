@@ -25,9 +25,13 @@ final class RegistryReads {
         this.keys = keys;
     }
 
-    CompletionStage<ServiceSnapshot> service(String serviceId) {
+    /**
+     * One service, atomically. {@code liveOnly} leaves out instances past their deadline that the sweep has not
+     * removed yet (what a direct read shows); views keep them until the sweep's event (see read_service.lua).
+     */
+    CompletionStage<ServiceSnapshot> service(String serviceId, boolean liveOnly) {
         return Scripts.READ_SERVICE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                keys.service(serviceId).forRead()).thenApply(reply -> {
+                keys.service(serviceId).forRead(), liveOnly ? "1" : "0").thenApply(reply -> {
                     long revision = (Long) reply.get(0);
                     List<ServiceInstance> instances = new ArrayList<>((reply.size() - 1) / 2);
                     for (int i = 1; i + 1 < reply.size(); i += 2) {

@@ -14,7 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
-/** Services as topics of a {@link SyncedView}: how a service is loaded and how each event changes it. */
+/**
+ * Services as topics of a {@link SyncedView}: how a service is loaded and how each event changes it. Listeners get
+ * an event only when what the view holds changes (see {@link io.lodestar.core.ServiceListener}).
+ */
 final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceEvent> {
     private final Keys keys;
     private final RegistryReads reads;
@@ -31,7 +34,7 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
 
     @Override
     public CompletionStage<SyncedView.Versioned<ServiceSnapshot>> load(String serviceId) {
-        return reads.service(serviceId).thenApply(snapshot -> new SyncedView.Versioned<>(snapshot.revision(),
+        return reads.service(serviceId, false).thenApply(snapshot -> new SyncedView.Versioned<>(snapshot.revision(),
                 snapshot));
     }
 
@@ -61,8 +64,10 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
                         ? new InstanceRegistered(serviceId, revision, instance)
                         : new InstanceUpdated(serviceId, revision, previous, instance);
             }
-            case "deregistered" -> event = new InstanceDeregistered(serviceId, revision, instanceId);
-            case "expired" -> event = new InstanceExpired(serviceId, revision, instanceId);
+            // A removal of an instance this view does not hold changes nothing a listener knows: not announced.
+            case "deregistered" -> event = previous == null ? null
+                    : new InstanceDeregistered(serviceId, revision, instanceId);
+            case "expired" -> event = previous == null ? null : new InstanceExpired(serviceId, revision, instanceId);
             default -> {
                 return new SyncedView.Applied<>(new ServiceSnapshot(serviceId, revision, current.value().instances()),
                         null);
@@ -74,9 +79,8 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
     @Override
     public ServiceEvent resynced(String serviceId, SyncedView.Versioned<ServiceSnapshot> before,
                                  SyncedView.Versioned<ServiceSnapshot> after) {
-        if (before.revision() == after.revision()
-                && before.value().instances().equals(after.value().instances())) {
-            return null;
+        if (before.value().instances().equals(after.value().instances())) {
+            return null; // the revision moved on, but a listener's state is already right
         }
         return new ServiceResynced(serviceId, after.revision(), after.value());
     }

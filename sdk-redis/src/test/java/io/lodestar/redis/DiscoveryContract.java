@@ -1,5 +1,6 @@
 package io.lodestar.redis;
 
+import io.lettuce.core.ScriptOutputType;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.NotFoundException;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static io.lodestar.redis.Clients.instance;
@@ -171,6 +173,23 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    void aLateReportOfAnInstanceCannotListAServiceAgainAfterItsLastInstanceLeft() {
+        RedisLodestarClient client = (RedisLodestarClient) clients.connect();
+        Registration registration = client.registry().register(instance("orders", "orders-1"));
+        client.registry().deregister("orders", "orders-1");
+        assertThat(client.directDiscovery().getServices()).doesNotContain("orders");
+
+        // the registration's report to the index, arriving after the removal's (a slow writer)
+        Scripts.INDEX_SERVICE.run(client.backend.commands(), ScriptOutputType.INTEGER,
+                client.keys.services().all(), "orders", Long.toString(registration.revision()), "1")
+                .toCompletableFuture().join();
+
+        assertThat(client.directDiscovery().getServices()).doesNotContain("orders");
+        client.registry().register(instance("orders", "orders-2")); // a newer registration lists it again
+        assertThat(client.directDiscovery().getServices()).containsExactly("orders");
+    }
+
+    @Test
     void aHeldServiceIsReadAsTheSameImmutableListUntilItChanges() {
         LodestarClient client = clients.connect();
         client.registry().register(instance("orders", "orders-1"));
@@ -223,17 +242,70 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
-    void aRenewalThatFindsItsInstanceGoneRegistersItAgain() {
+    void aRenewalByAClientThatDoesNotHoldTheLeaseExtendsTheInstanceByItsOwnTtl() {
+        LodestarClient owner = clients.connect(options -> options.deregisterOnClose(false));
+        LodestarClient other = clients.connect();
+        owner.registry().register(ServiceInstance.builder("orders", "orders-1").host("h").port(1)
+                .ttl(Duration.ofSeconds(1)).build());
+        owner.close(); // from now on only the other client's renewals keep it
+
+        // six renewals 0.4 s apart: 2.4 s, more than twice the TTL
+        for (int i = 0; i < 6; i++) {
+            other.registry().renew("orders", "orders-1");
+            await().pollDelay(Duration.ofMillis(400)).atMost(Duration.ofSeconds(1)).untilAsserted(() ->
+                    assertThat(other.directDiscovery().getInstances("orders")).hasSize(1));
+        }
+    }
+
+    @Test
+    void anotherClientsDeregistrationSticks() {
         LodestarClient owner = clients.connect();
         LodestarClient other = clients.connect();
         owner.registry().register(ServiceInstance.builder("orders", "orders-1").host("h").port(1)
                 .ttl(Duration.ofSeconds(1)).build());
 
-        other.registry().deregister("orders", "orders-1"); // as if it had expired while the owner was paused
-        assertThat(other.directDiscovery().getInstances("orders")).isEmpty();
+        assertThat(other.registry().deregister("orders", "orders-1")).isTrue();
 
-        await().atMost(Duration.ofSeconds(3)).untilAsserted(() ->
-                assertThat(other.directDiscovery().getInstances("orders")).hasSize(1));
+        // the owner renews every third of the TTL: over two TTLs none of its renewals brings the instance back
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() ->
+                other.directDiscovery().getInstances("orders").isEmpty());
+        assertThatThrownBy(() -> owner.registry().renew("orders", "orders-1"))
+                .isInstanceOf(NotFoundException.class).hasMessageContaining("was deregistered or evicted");
+    }
+
+    @Test
+    void anEvictedInstanceStaysEvictedUntilItsOwnerRegistersItAnew() {
+        LodestarClient owner = clients.connect();
+        LodestarClient operator = clients.connect();
+        ServiceInstance hung = ServiceInstance.builder("orders", "orders-1").host("h").port(1)
+                .ttl(Duration.ofSeconds(1)).build();
+        owner.registry().register(hung);
+
+        assertThat(operator.registry().evict("orders", "orders-1")).isTrue();
+
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() ->
+                operator.directDiscovery().getInstances("orders").isEmpty());
+        assertThat(operator.registry().evict("orders", "orders-1")).isFalse();
+        owner.registry().register(hung); // a deliberate registration wins over the tombstone, and is renewed again
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() ->
+                operator.directDiscovery().getInstances("orders").size() == 1);
+    }
+
+    @Test
+    void aDeregisterRacingARegisterNeverLeavesAnInstanceThatIsRenewed() {
+        LodestarClient client = clients.connect();
+        for (int i = 0; i < 10; i++) {
+            CompletionStage<Registration> registering = client.registry().async().register(
+                    ServiceInstance.builder("orders", "orders-" + i).host("h").port(1)
+                            .ttl(Duration.ofSeconds(1)).build());
+            client.registry().deregister("orders", "orders-" + i);
+            registering.toCompletableFuture().join();
+        }
+
+        // whichever script ran last, nothing is renewed any more: within TTL + sweep all is gone, and stays gone
+        await().atMost(Duration.ofSeconds(4)).until(() -> client.directDiscovery().getInstances("orders").isEmpty());
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() ->
+                client.directDiscovery().getInstances("orders").isEmpty());
     }
 
     @Test

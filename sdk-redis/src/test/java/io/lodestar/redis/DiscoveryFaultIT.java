@@ -6,6 +6,8 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.UnavailableException;
+import io.lodestar.core.event.InstanceExpired;
+import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.model.ServiceInstance;
 import org.junit.jupiter.api.Test;
 
@@ -13,9 +15,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CompletionException;
 
 import static io.lodestar.redis.Clients.instance;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
@@ -113,6 +118,34 @@ class DiscoveryFaultIT extends PrivateRedisTest {
     }
 
     @Test
+    void aListenerHearsOfAnExpiryOnlyForAnInstanceItHoldsAndOfAResyncOnlyWhenSomethingChanged() {
+        // nobody sweeps or reconciles until the test says so
+        LodestarClient owner = clients.connect(options -> options.deregisterOnClose(false)
+                .sweepInterval(Duration.ofHours(1)).reconcileInterval(Duration.ofHours(1)));
+        RedisLodestarClient reader = (RedisLodestarClient) clients.connect(options -> options
+                .sweepInterval(Duration.ofHours(1)).reconcileInterval(Duration.ofHours(1)));
+        owner.registry().register(ServiceInstance.builder("orders", "orders-1").host("h").port(1)
+                .ttl(Duration.ofSeconds(1)).build());
+        List<ServiceEvent> events = new CopyOnWriteArrayList<>();
+        reader.discovery().subscribe("orders", events::add);
+        owner.close(); // a crash: the instance is past its deadline after 1 s, and nobody sweeps it
+        await().atMost(CONVERGENCE).until(() -> reader.directDiscovery().getInstances("orders").isEmpty());
+
+        // the reader resyncs while the instance is overdue but not swept: its state has not changed
+        long resyncs = reader.serviceView.resyncs.sum();
+        redis.disconnectClients("pubsub");
+        await().atMost(CONVERGENCE).until(() -> reader.serviceView.resyncs.sum() > resyncs);
+        assertThat(reader.discovery().getInstances("orders")).hasSize(1);
+
+        clients.connect(); // sweeps every 0.5 s
+
+        await().atMost(CONVERGENCE).until(() -> reader.discovery().getInstances("orders").isEmpty());
+        await().atMost(CONVERGENCE).untilAsserted(() -> assertThat(events).singleElement()
+                .isInstanceOfSatisfying(InstanceExpired.class, expired ->
+                        assertThat(expired.instanceId()).isEqualTo("orders-1")));
+    }
+
+    @Test
     void whileRedisIsDownReadsServeTheLastViewAndSayItIsStaleAndWritesFailFast() {
         LodestarClient client = clients.connect();
         client.registry().register(instance("orders", "orders-1"));
@@ -145,6 +178,39 @@ class DiscoveryFaultIT extends PrivateRedisTest {
     }
 
     @Test
+    void whileRedisIsDownEveryAsyncRegistryCallFailsWithUnavailableExceptionNotALettuceOne() {
+        LodestarClient client = clients.connect();
+        for (int i = 1; i <= 3; i++) {
+            client.registry().register(instance("orders", "orders-" + i));
+        }
+
+        redis.kill();
+        await().atMost(CONVERGENCE).until(() -> client.discovery().status().stale());
+
+        AsyncRegistryCalls.every().forEach((name, call) ->
+                assertThatThrownBy(() -> call.apply(client.registry().async()).toCompletableFuture().join())
+                        .as(name).isInstanceOf(CompletionException.class)
+                        .hasCauseInstanceOf(UnavailableException.class)
+                        .hasMessageContaining(redis.uri()));
+    }
+
+    @Test
+    void everyAsyncRegistryCallSucceedsAfterRedisForgotTheScripts() {
+        LodestarClient client = clients.connect();
+        for (int i = 1; i <= 3; i++) {
+            client.registry().register(instance("orders", "orders-" + i));
+        }
+
+        AsyncRegistryCalls.every().forEach((name, call) -> {
+            flushScripts(); // every call meets NOSCRIPT first
+            assertThatCode(() -> call.apply(client.registry().async()).toCompletableFuture().join()).as(name)
+                    .doesNotThrowAnyException();
+        });
+        assertThat(client.directDiscovery().getInstances("orders")).extracting(ServiceInstance::instanceId)
+                .containsExactly("orders-1", "orders-9");
+    }
+
+    @Test
     void afterARedisRestartLosesAllDataEveryViewMatchesWhatRedisHoldsAgain() {
         LodestarClient owner = clients.connect();
         LodestarClient reader = clients.connect();
@@ -170,13 +236,17 @@ class DiscoveryFaultIT extends PrivateRedisTest {
         LodestarClient client = clients.connect();
         client.registry().register(instance("orders", "orders-1"));
 
+        flushScripts();
+
+        client.registry().register(instance("orders", "orders-2"));
+        assertThat(client.directDiscovery().getInstances("orders")).hasSize(2);
+    }
+
+    private void flushScripts() {
         try (RedisClient raw = RedisClient.create(redis.uri());
              StatefulRedisConnection<String, String> connection = raw.connect()) {
             connection.sync().scriptFlush();
         }
-
-        client.registry().register(instance("orders", "orders-2"));
-        assertThat(client.directDiscovery().getInstances("orders")).hasSize(2);
     }
 
     private void writeBehindTheViewsBack(String service, String instanceId) {

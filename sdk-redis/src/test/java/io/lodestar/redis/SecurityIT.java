@@ -17,7 +17,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static io.lodestar.redis.Clients.instance;
@@ -79,6 +81,24 @@ class SecurityIT {
             assertThat(writer.config().remove("orders/limits")).isTrue();
             await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(configEvents).hasSize(4));
             assertThat(reader.config().get("orders/limits")).isEmpty();
+        }
+    }
+
+    @Test
+    void anAclUserThatMayNotRunScriptsGetsAccessDeniedFromEveryAsyncRegistryCall() {
+        List<String> rules = new ArrayList<>(LeastPrivilege.ACL_RULES);
+        rules.removeAll(List.of("+evalsha", "+eval"));
+        admin("ACL SETUSER lodestar on >" + SECRET + " " + String.join(" ", rules));
+        String uri = "redis://lodestar:" + SECRET + "@" + redis.host() + ":" + redis.port();
+
+        try (Clients clients = new Clients(uri)) {
+            LodestarClient client = clients.connect();
+
+            AsyncRegistryCalls.every().forEach((name, call) ->
+                    assertThatThrownBy(() -> call.apply(client.registry().async()).toCompletableFuture().join())
+                            .as(name).isInstanceOf(CompletionException.class)
+                            .hasCauseInstanceOf(AccessDeniedException.class)
+                            .hasMessageContaining("was refused by Redis").hasMessageContaining("NOPERM"));
         }
     }
 

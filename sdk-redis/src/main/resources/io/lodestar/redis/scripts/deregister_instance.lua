@@ -1,11 +1,17 @@
--- deregister_instance: removes an instance on request.
--- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel
--- ARGV[1] instance id
+-- deregister_instance: removes an instance on request (its owner's deregister, or another client's or an
+-- operator's deregister or evict) and leaves a tombstone, so its owner's next renewal stops instead of registering
+-- it again. The tombstone outlives the instance's own lease several times over (its owner renews every third of
+-- it), and is written even when nothing was registered, so a removal racing a re-registration after expiry sticks.
+-- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
+-- KEYS[5] tombstones zset
+-- ARGV[1] instance id, ARGV[2] shortest time to keep the tombstone, in ms
 -- Returns {revision, removed (1/0), instance count}. Publishes "deregistered" when something was removed.
 --#include common.lua
-local instances, deadlines, rev_key, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local id = ARGV[1]
+local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local id, keep = ARGV[1], tonumber(ARGV[2])
+local now = now_ms()
 
+redis.call('ZADD', tombstones, now + math.max(keep, 3 * stored_ttl(instances, id)), id)
 redis.call('ZREM', deadlines, id)
 local rev
 local removed = redis.call('HDEL', instances, id)

@@ -1,8 +1,11 @@
 -- read_index: reads a namespace's service index atomically. Writes nothing.
--- KEYS[1] index hash (service -> revision), KEYS[2] index revision counter
--- Returns {index revision, service1, service2, ...}.
+-- KEYS[1] index hash (service -> revision; negative = removed), KEYS[2] index revision counter
+-- Returns {index revision, service1, service2, ...}: the services that have instances (tombstones left out).
 local result = {tonumber(redis.call('GET', KEYS[2]) or '0')}
-for _, service in ipairs(redis.call('HKEYS', KEYS[1])) do
-  result[#result + 1] = service
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  if tonumber(all[i + 1]) > 0 then
+    result[#result + 1] = all[i]
+  end
 end
 return result

@@ -1,13 +1,23 @@
 -- register_instance: adds an instance to a service, or replaces it.
--- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel
--- ARGV[1] instance id, ARGV[2] instance JSON (without registeredAt), ARGV[3] TTL in ms (0 = persistent)
--- Returns {revision, kind, registeredAt ms, instance count}; kind is registered, updated or unchanged.
+-- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
+-- KEYS[5] tombstones zset
+-- ARGV[1] instance id, ARGV[2] instance JSON (without registeredAt), ARGV[3] TTL in ms (0 = persistent),
+-- ARGV[4] "register": a registration, which clears a tombstone of the instance (whoever registers wants it back);
+--         "renewal": an owner registering again an instance its renewal found gone, refused while a tombstone says
+--         it was deregistered or evicted
+-- Returns {revision, kind, registeredAt ms, instance count}; kind is registered, updated or unchanged, or
+-- deregistered (only for a refused "renewal": nothing written, registeredAt 0).
 -- Publishes "registered" (new, or back after expiry) or "updated" (fields changed); nothing when unchanged,
 -- in which case only the deadline moves. An overdue old copy is expired first, so views see it leave and come back.
 --#include common.lua
-local instances, deadlines, rev_key, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local id, ttl = ARGV[1], tonumber(ARGV[3])
+local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local id, ttl, mode = ARGV[1], tonumber(ARGV[3]), ARGV[4]
 local now = now_ms()
+
+if mode == 'renewal' and redis.call('HEXISTS', instances, id) == 0 and tombstoned(tombstones, id, now) then
+  return {current_revision(rev_key), 'deregistered', 0, redis.call('HLEN', instances)}
+end
+redis.call('ZREM', tombstones, id)
 
 if overdue(deadlines, id, now) then
   expire(instances, deadlines, rev_key, channel, id)

@@ -1,22 +1,24 @@
--- renew_instance: moves an ephemeral instance's deadline to now + TTL. Publishes nothing (heartbeats would flood
--- every view), so a view keeps an instance until an "expired" or "deregistered" event says otherwise.
--- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel
--- ARGV[1] instance id, ARGV[2] TTL in ms
--- Returns 1 when renewed (or persistent and present), 0 when the instance is gone. An overdue instance is expired
--- (and announced) instead of renewed, so every view agrees that it left; the owner registers it again.
+-- renew_instance: moves an ephemeral instance's deadline to now + its stored TTL (whoever renews it: its owner, or
+-- any client or operator keeping it alive). Publishes nothing (heartbeats would flood every view), so a view keeps
+-- an instance until an "expired" or "deregistered" event says otherwise. An instance past its deadline that the
+-- sweep has not removed yet is renewed too: no view dropped it (views drop an instance on its event only), and
+-- after an outage this is how owners keep what the sweep's grace spared (see sweep_service.lua).
+-- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
+-- KEYS[5] tombstones zset
+-- ARGV[1] instance id
+-- Returns 1 when renewed (or persistent and present); 0 when the instance is gone (it expired, or Redis lost it:
+-- its owner registers it again); -1 when it is gone because it was deregistered or evicted (its owner stops).
 --#include common.lua
-local instances, deadlines, rev_key, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local id, ttl = ARGV[1], tonumber(ARGV[2])
+local instances, deadlines, tombstones = KEYS[1], KEYS[2], KEYS[5]
+local id = ARGV[1]
 local now = now_ms()
 
-if redis.call('HEXISTS', instances, id) == 0 then
+local stored = redis.call('HGET', instances, id)
+if not stored then
   redis.call('ZREM', deadlines, id)
-  return 0
+  return tombstoned(tombstones, id, now) and -1 or 0
 end
-if overdue(deadlines, id, now) then
-  expire(instances, deadlines, rev_key, channel, id)
-  return 0
-end
+local ttl = tonumber(cjson.decode(stored).ttl) or 0
 if ttl > 0 then
   redis.call('ZADD', deadlines, now + ttl, id)
 end
