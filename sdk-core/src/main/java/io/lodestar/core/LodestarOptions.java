@@ -22,6 +22,20 @@ public final class LodestarOptions {
     public static final Duration DEFAULT_IDLE_VIEW_TIMEOUT = Duration.ofMinutes(10);
     /** Default {@link Builder#configHistoryLimit(int)}. */
     public static final int DEFAULT_CONFIG_HISTORY_LIMIT = 20;
+    /**
+     * Shortest {@link Builder#commandTimeout(Duration)}: below it, a Redis round trip can hardly fit, and every call
+     * would fail.
+     */
+    public static final Duration MIN_COMMAND_TIMEOUT = Duration.ofMillis(10);
+    /**
+     * Shortest {@link Builder#sweepInterval(Duration)} and {@link Builder#reconcileInterval(Duration)}: shorter ones
+     * make an idle client flood Redis with commands.
+     */
+    public static final Duration MIN_INTERVAL = Duration.ofMillis(100);
+    /** Shortest {@link Builder#idleViewTimeout(Duration)}: a shorter one would reload a view on nearly every read. */
+    public static final Duration MIN_IDLE_VIEW_TIMEOUT = Duration.ofSeconds(1);
+    /** Longest value of every duration option. */
+    public static final Duration MAX_DURATION = Duration.ofDays(1);
     /** Default {@link Builder#clientName(String)}. */
     public static final String DEFAULT_CLIENT_NAME = "lodestar";
 
@@ -78,22 +92,25 @@ public final class LodestarOptions {
         return namespace;
     }
 
-    /** @return how long one Redis command may take before it fails (default 5 s) */
+    /** @return how long one Redis command may take before it fails (default 5 s; 10 ms to 1 day) */
     public Duration commandTimeout() {
         return commandTimeout;
     }
 
-    /** @return how often this client sweeps expired instances (default 5 s) */
+    /** @return how often this client sweeps expired instances (default 5 s; 100 ms to 1 day) */
     public Duration sweepInterval() {
         return sweepInterval;
     }
 
-    /** @return how often a view compares its revisions with Redis as a last line of defence (default 60 s) */
+    /**
+     * @return how often a view compares its revisions with Redis as a last line of defence (default 60 s; 100 ms
+     *     to 1 day)
+     */
     public Duration reconcileInterval() {
         return reconcileInterval;
     }
 
-    /** @return after how long without reads a view drops a service it holds (default 10 min) */
+    /** @return after how long without reads a view drops a service it holds (default 10 min; 1 s to 1 day) */
     public Duration idleViewTimeout() {
         return idleViewTimeout;
     }
@@ -183,25 +200,25 @@ public final class LodestarOptions {
             return this;
         }
 
-        /** @return this builder with the command timeout set */
+        /** @return this builder with the command timeout set (10 ms to 1 day; checked by {@link #build()}) */
         public Builder commandTimeout(Duration commandTimeout) {
             this.commandTimeout = commandTimeout;
             return this;
         }
 
-        /** @return this builder with the sweep interval set */
+        /** @return this builder with the sweep interval set (100 ms to 1 day; checked by {@link #build()}) */
         public Builder sweepInterval(Duration sweepInterval) {
             this.sweepInterval = sweepInterval;
             return this;
         }
 
-        /** @return this builder with the reconcile interval set */
+        /** @return this builder with the reconcile interval set (100 ms to 1 day; checked by {@link #build()}) */
         public Builder reconcileInterval(Duration reconcileInterval) {
             this.reconcileInterval = reconcileInterval;
             return this;
         }
 
-        /** @return this builder with the idle view timeout set */
+        /** @return this builder with the idle view timeout set (1 s to 1 day; checked by {@link #build()}) */
         public Builder idleViewTimeout(Duration idleViewTimeout) {
             this.idleViewTimeout = idleViewTimeout;
             return this;
@@ -251,10 +268,10 @@ public final class LodestarOptions {
                             "a URI of the form redis://, rediss://, redis-sentinel://, rediss-sentinel://,"
                                     + " redis-cluster://, rediss-cluster:// or redis-socket:// followed by the address")
                     .namespace("namespace", namespace)
-                    .positive("commandTimeout", commandTimeout)
-                    .positive("sweepInterval", sweepInterval)
-                    .positive("reconcileInterval", reconcileInterval)
-                    .positive("idleViewTimeout", idleViewTimeout)
+                    .duration("commandTimeout", commandTimeout, MIN_COMMAND_TIMEOUT, MAX_DURATION)
+                    .duration("sweepInterval", sweepInterval, MIN_INTERVAL, MAX_DURATION)
+                    .duration("reconcileInterval", reconcileInterval, MIN_INTERVAL, MAX_DURATION)
+                    .duration("idleViewTimeout", idleViewTimeout, MIN_IDLE_VIEW_TIMEOUT, MAX_DURATION)
                     .range("configHistoryLimit", configHistoryLimit, Validation.MIN_HISTORY, Validation.MAX_HISTORY)
                     .check(clientName != null && clientName.matches("[A-Za-z0-9._-]{1,32}"), "clientName",
                             clientName, "1-32 characters of [A-Za-z0-9._-]")

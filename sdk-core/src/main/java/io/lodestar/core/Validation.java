@@ -243,10 +243,26 @@ public final class Validation {
                     "between " + MIN_WEIGHT + " and " + MAX_WEIGHT);
         }
 
-        /** @return this collector, with a violation when {@code value} is not an ephemeral TTL */
+        /**
+         * @return this collector, with a violation when {@code value} is not an ephemeral TTL: Redis keeps
+         *     milliseconds, so a finer part would be dropped silently and is rejected instead
+         */
         public Collector ttl(String field, Duration value) {
-            return check(value != null && value.compareTo(MIN_TTL) >= 0 && value.compareTo(MAX_TTL) <= 0, field,
-                    value, "between " + MIN_TTL + " and " + MAX_TTL);
+            return check(value != null && value.compareTo(MIN_TTL) >= 0 && value.compareTo(MAX_TTL) <= 0
+                    && value.getNano() % 1_000_000 == 0, field, value,
+                    "between " + MIN_TTL + " and " + MAX_TTL + " in whole milliseconds");
+        }
+
+        /**
+         * @param field the field
+         * @param value the duration
+         * @param min   shortest allowed
+         * @param max   longest allowed
+         * @return this collector, with a violation when {@code value} is null or outside {@code [min, max]}
+         */
+        public Collector duration(String field, Duration value, Duration min, Duration max) {
+            return check(value != null && value.compareTo(min) >= 0 && value.compareTo(max) <= 0, field, value,
+                    "between " + min + " and " + max);
         }
 
         /**

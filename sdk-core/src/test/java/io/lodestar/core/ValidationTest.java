@@ -382,7 +382,7 @@ class ValidationTest {
         @Test
         void ttlRejectsNull() {
             assertThat(Validation.collector().ttl("ttl", null).violations())
-                    .containsExactly(new Violation("ttl", "null", "between PT1S and PT24H"));
+                    .containsExactly(new Violation("ttl", "null", "between PT1S and PT24H in whole milliseconds"));
         }
     }
 

@@ -54,7 +54,12 @@ public final class RedisLodestar {
         Validation.requireNonNull("options", options);
         Validation.requireNonNull("meterRegistry", meterRegistry);
         RedisLodestarClient client = new RedisLodestarClient(options, Metrics.lettuceResources(meterRegistry));
-        Metrics.bind(client, meterRegistry);
+        try {
+            Metrics.bind(client, meterRegistry);
+        } catch (RuntimeException e) { // a failed create() leaves no connection or thread behind
+            client.close();
+            throw e;
+        }
         return client;
     }
 }

@@ -376,7 +376,15 @@ class ServiceInstanceTest {
         void rejectsBelowOneSecondAboveOneDayAndNegative(Duration ttl) {
             assertThatThrownBy(() -> orders().ttl(ttl).build())
                     .isInstanceOf(InvalidArgumentException.class)
-                    .hasMessage("ttl must be between PT1S and PT24H, but was " + ttl);
+                    .hasMessage("ttl must be between PT1S and PT24H in whole milliseconds, but was " + ttl);
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @CsvSource({"PT1.000000001S", "PT30.0005S", "PT23H59M59.999999999S"})
+        void rejectsASubMillisecondPartRedisWouldDrop(Duration ttl) {
+            assertThatThrownBy(() -> orders().ttl(ttl).build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessage("ttl must be between PT1S and PT24H in whole milliseconds, but was " + ttl);
         }
 
         @Test
