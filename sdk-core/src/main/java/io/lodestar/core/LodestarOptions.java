@@ -132,7 +132,10 @@ public final class LodestarOptions {
         return Optional.ofNullable(configSnapshotDirectory);
     }
 
-    /** @return whether {@link LodestarClient#close()} deregisters this client's instances (default true) */
+    /**
+     * @return whether {@link LodestarClient#close()} deregisters this client's ephemeral instances (default true);
+     *     persistent ones (TTL zero) always stay, see {@link Registration}
+     */
     public boolean deregisterOnClose() {
         return deregisterOnClose;
     }

@@ -4,7 +4,10 @@ import io.lodestar.core.model.ServiceInstance;
 
 /**
  * An instance this process registered. While it is open, an ephemeral instance is renewed in the background;
- * {@link #close()} deregisters it. Closing the client deregisters every registration still open.
+ * {@link #close()} deregisters it. Closing the client deregisters every <em>ephemeral</em> registration still open
+ * (unless {@link LodestarOptions#deregisterOnClose()} is off). A <em>persistent</em> instance (TTL zero) outlives
+ * the client that registered it, which is what persistent means: only {@link #close()} or
+ * {@link ServiceRegistry#deregister} removes it.
  */
 public interface Registration extends AutoCloseable {
     /** @return the instance as registered (with Redis' registration time) */
@@ -17,6 +20,7 @@ public interface Registration extends AutoCloseable {
      * Stops renewing and deregisters the instance.
      *
      * @throws UnavailableException when Redis cannot be reached; the instance then expires after its TTL
+     * @throws ClientClosedException when the client was closed (which already deregistered an ephemeral instance)
      */
     @Override
     void close();

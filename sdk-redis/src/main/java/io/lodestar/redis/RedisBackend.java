@@ -26,6 +26,7 @@ import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lodestar.core.ClientClosedException;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.LodestarOptions;
@@ -83,6 +84,7 @@ final class RedisBackend implements AutoCloseable {
     private volatile boolean closed;
     private final boolean cluster;
     private final String where;
+    private final String namespace;
     private final Duration timeout;
     private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
     private volatile BiConsumer<String, String> messageHandler = (channel, message) -> { };
@@ -92,6 +94,7 @@ final class RedisBackend implements AutoCloseable {
     private RedisBackend(LodestarOptions options, ClientResources resources) {
         this.ownResources = resources;
         this.where = options.redactedRedisUri();
+        this.namespace = options.namespace().name();
         this.timeout = options.commandTimeout();
         String uri = options.redisUri();
         this.cluster = uri.toLowerCase(Locale.ROOT).matches("rediss?-cluster://.*");
@@ -343,8 +346,16 @@ final class RedisBackend implements AutoCloseable {
         return seeds;
     }
 
+    /** @throws ClientClosedException once closed: every operation starts here, so none runs after close */
     RedisClusterAsyncCommands<String, String> commands() {
+        if (closed) {
+            throw closedException();
+        }
         return commands;
+    }
+
+    ClientClosedException closedException() {
+        return new ClientClosedException(namespace, where);
     }
 
     /** Reads a revision counter (0 when it was never written). */

@@ -227,7 +227,7 @@ final class RedisConfigService implements ConfigService {
     }
 
     private CompletionStage<Set<String>> list0() {
-        return reads.index().thenApply(SyncedView.Versioned::value);
+        return guarded(() -> reads.index().thenApply(SyncedView.Versioned::value));
     }
 
     private CompletionStage<List<ConfigEntry>> history0(String configId) {

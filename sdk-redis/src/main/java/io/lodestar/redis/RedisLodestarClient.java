@@ -179,6 +179,7 @@ final class RedisLodestarClient implements LodestarClient {
             return;
         }
         try {
+            registry.beginClose();
             if (options.deregisterOnClose()) {
                 registry.deregisterAll();
             }

@@ -42,6 +42,9 @@ final class RedisServiceRegistry implements ServiceRegistry {
     private final ScheduledExecutorService scheduler;
     private final String namespace;
     private final Map<String, Lease> leases = new ConcurrentHashMap<>();
+    /** Registrations under way: close() waits for them, so none completes after it and stays in Redis. */
+    private final Set<CompletableFuture<?>> registering = ConcurrentHashMap.newKeySet();
+    private volatile boolean closing;
 
     RedisServiceRegistry(RedisBackend backend, Keys keys, SyncedView<ServiceSnapshot, ServiceEvent> view,
                          ScheduledExecutorService scheduler, String namespace) {
@@ -129,8 +132,14 @@ final class RedisServiceRegistry implements ServiceRegistry {
     // ---------------------------------------------------------------- operations
 
     private CompletionStage<Registration> register0(ServiceInstance instance) {
-        return guarded(() -> {
+        CompletableFuture<Registration> registered = new CompletableFuture<>();
+        registering.add(registered); // before the closing check: beginClose() either refuses it or waits for it
+        registered.whenComplete((ok, failure) -> registering.remove(registered));
+        guarded(() -> {
             Validation.requireNonNull("instance", instance);
+            if (closing) {
+                throw backend.closedException();
+            }
             return write(instance).thenApply(written -> {
                 String key = leaseKey(instance.serviceId(), instance.instanceId());
                 Lease lease = written.instance().ephemeral() ? new Lease(written) : null;
@@ -141,9 +150,19 @@ final class RedisServiceRegistry implements ServiceRegistry {
                 if (lease != null) {
                     lease.schedule();
                 }
+                if (closing && lease != null) { // close() began meanwhile and deregisters the lease
+                    throw backend.closedException();
+                }
                 return new RedisRegistration(written.instance(), written.revision());
             });
+        }).whenComplete((registration, failure) -> {
+            if (failure == null) {
+                registered.complete(registration);
+            } else {
+                registered.completeExceptionally(Errors.unwrap(failure));
+            }
         });
+        return registered;
     }
 
     /** Runs the register script, reports a new instance to the index and waits for this client's view. */
@@ -268,6 +287,20 @@ final class RedisServiceRegistry implements ServiceRegistry {
         Set<String> services = new java.util.TreeSet<>();
         leases.values().forEach(lease -> services.add(lease.instance.serviceId()));
         return services;
+    }
+
+    /**
+     * Refuses new registrations and waits (bounded by the command timeout) for those under way, so that
+     * {@link #deregisterAll()} sees every lease.
+     */
+    void beginClose() {
+        closing = true;
+        try {
+            CompletableFuture.allOf(registering.toArray(CompletableFuture[]::new)).exceptionally(failure -> null)
+                    .get(backend.timeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            log.warn("Registrations still under way on close ({}); they expire after their TTL", e.toString());
+        }
     }
 
     /** Deregisters everything this client still holds a lease for; bounded by the command timeout. */

@@ -239,9 +239,10 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     private Versioned<V> load(String id) {
+        requireOpen();
         Topic topic = topics.get(id, this::create);
         CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
-        viewThread.execute(() -> {
+        executeOrClosed(() -> {
             Versioned<V> current = topic.current;
             if (current != null) {
                 attempt.complete(current);
@@ -294,6 +295,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * event after that value and none before it.
      */
     Subscription subscribe(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart) {
+        requireOpen();
         Topic topic = topics.get(id, this::create);
         Listener slot = new Listener(listener, onStart, new SerialExecutor(listenerPool));
         topic.listeners.add(slot);
@@ -467,7 +469,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                             Reloaded<V, E> reloaded, Throwable failure) {
         topic.syncing = false;
         if (closed || readable.get(topic.id) != topic) {
-            attempt.completeExceptionally(new LodestarException("view closed"));
+            attempt.completeExceptionally(closed ? backend.closedException() : new LodestarException("view closed"));
             return;
         }
         if (failure != null) {
@@ -600,6 +602,22 @@ final class SyncedView<V, E> implements AutoCloseable {
                     }
                 }
             }));
+        }
+    }
+
+    /** A closed view is empty, so every read would load: it says the client is closed instead. */
+    private void requireOpen() {
+        if (closed) {
+            throw backend.closedException();
+        }
+    }
+
+    /** Runs on the view thread; the client may be closing, and its stopped thread rejects the task. */
+    private void executeOrClosed(Runnable task) {
+        try {
+            viewThread.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw backend.closedException();
         }
     }
 
