@@ -28,12 +28,11 @@ public final class LodestarOptions {
      */
     public static final Duration MIN_COMMAND_TIMEOUT = Duration.ofMillis(10);
     /**
-     * Shortest {@link Builder#sweepInterval(Duration)} and {@link Builder#reconcileInterval(Duration)}: shorter ones
-     * make an idle client flood Redis with commands.
+     * Shortest {@link Builder#sweepInterval(Duration)}, {@link Builder#reconcileInterval(Duration)} and
+     * {@link Builder#idleViewTimeout(Duration)}: shorter ones make an idle client flood Redis with commands, or
+     * reload a view on nearly every read.
      */
     public static final Duration MIN_INTERVAL = Duration.ofMillis(100);
-    /** Shortest {@link Builder#idleViewTimeout(Duration)}: a shorter one would reload a view on nearly every read. */
-    public static final Duration MIN_IDLE_VIEW_TIMEOUT = Duration.ofSeconds(1);
     /** Longest value of every duration option. */
     public static final Duration MAX_DURATION = Duration.ofDays(1);
     /** Default {@link Builder#clientName(String)}. */
@@ -110,7 +109,7 @@ public final class LodestarOptions {
         return reconcileInterval;
     }
 
-    /** @return after how long without reads a view drops a service it holds (default 10 min; 1 s to 1 day) */
+    /** @return after how long without reads a view drops a service it holds (default 10 min; 100 ms to 1 day) */
     public Duration idleViewTimeout() {
         return idleViewTimeout;
     }
@@ -221,7 +220,7 @@ public final class LodestarOptions {
             return this;
         }
 
-        /** @return this builder with the idle view timeout set (1 s to 1 day; checked by {@link #build()}) */
+        /** @return this builder with the idle view timeout set (100 ms to 1 day; checked by {@link #build()}) */
         public Builder idleViewTimeout(Duration idleViewTimeout) {
             this.idleViewTimeout = idleViewTimeout;
             return this;
@@ -274,7 +273,7 @@ public final class LodestarOptions {
                     .duration("commandTimeout", commandTimeout, MIN_COMMAND_TIMEOUT, MAX_DURATION)
                     .duration("sweepInterval", sweepInterval, MIN_INTERVAL, MAX_DURATION)
                     .duration("reconcileInterval", reconcileInterval, MIN_INTERVAL, MAX_DURATION)
-                    .duration("idleViewTimeout", idleViewTimeout, MIN_IDLE_VIEW_TIMEOUT, MAX_DURATION)
+                    .duration("idleViewTimeout", idleViewTimeout, MIN_INTERVAL, MAX_DURATION)
                     .range("configHistoryLimit", configHistoryLimit, Validation.MIN_HISTORY, Validation.MAX_HISTORY)
                     .check(clientName != null && clientName.matches("[A-Za-z0-9._-]{1,32}"), "clientName",
                             clientName, "1-32 characters of [A-Za-z0-9._-]")

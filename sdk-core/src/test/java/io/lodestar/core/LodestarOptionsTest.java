@@ -241,11 +241,11 @@ class LodestarOptionsTest {
         void acceptsTheShortestDurationsOfEachRange() {
             LodestarOptions options = LodestarOptions.builder(URI).commandTimeout(Duration.ofMillis(10))
                     .sweepInterval(Duration.ofMillis(100)).reconcileInterval(Duration.ofMillis(100))
-                    .idleViewTimeout(Duration.ofSeconds(1)).build();
+                    .idleViewTimeout(Duration.ofMillis(100)).build();
 
             assertThat(options.commandTimeout()).isEqualTo(LodestarOptions.MIN_COMMAND_TIMEOUT);
             assertThat(options.sweepInterval()).isEqualTo(LodestarOptions.MIN_INTERVAL);
-            assertThat(options.idleViewTimeout()).isEqualTo(LodestarOptions.MIN_IDLE_VIEW_TIMEOUT);
+            assertThat(options.idleViewTimeout()).isEqualTo(LodestarOptions.MIN_INTERVAL);
         }
 
         @Test
@@ -278,11 +278,11 @@ class LodestarOptionsTest {
         }
 
         @ParameterizedTest(name = "{0}")
-        @ValueSource(strings = {"PT0.000000001S", "PT0.999S", "PT24H0.001S", "PT2562047788015215H"})
+        @ValueSource(strings = {"PT0.000000001S", "PT0.099S", "PT24H0.001S", "PT2562047788015215H"})
         void rejectsAnIdleViewTimeoutOutsideItsRange(String value) {
             assertThatThrownBy(() -> LodestarOptions.builder(URI).idleViewTimeout(Duration.parse(value)).build())
                     .isInstanceOf(InvalidArgumentException.class)
-                    .hasMessage("idleViewTimeout must be between PT1S and PT24H, but was " + Duration.parse(value));
+                    .hasMessage("idleViewTimeout must be between PT0.1S and PT24H, but was " + Duration.parse(value));
         }
 
         @ParameterizedTest(name = "''{0}''")
