@@ -47,8 +47,11 @@ public final class Validation {
     private static final Pattern INSTANCE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]*");
     private static final Pattern CONFIG_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]*");
     private static final Pattern METADATA_KEY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]*");
-    /** A DNS name or an IPv4 address; no URI delimiters, so {@code ServiceInstance.uri()} always points at it. */
-    private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9._-]+");
+    /**
+     * The characters of a DNS name or an IPv4 address; no URI delimiters, so {@code ServiceInstance.uri()} always
+     * points at it. The label rules (no empty label, no '-' at either end) are the JDK's URI parser's.
+     */
+    private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9.-]+");
     /** The characters of an IPv6 literal with an optional zone (scope id), as {@link URI} accepts them. */
     private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]+(%[A-Za-z0-9._]+)?");
 
@@ -60,8 +63,10 @@ public final class Validation {
             + " characters of [A-Za-z0-9._:@-], starting with a letter or digit";
     static final String CONFIG_ID_RULE = "1-" + MAX_ID_LENGTH
             + " characters of [A-Za-z0-9._/-], starting with a letter or digit";
-    static final String HOST_RULE = "a host name of [A-Za-z0-9._-] or an IP address (IPv6 with or without"
-            + " brackets) of 1-" + MAX_HOST_LENGTH + " characters";
+    static final String HOST_RULE = "a host name (dot-separated labels of [A-Za-z0-9-], none empty or starting or"
+            + " ending with '-') or an IP address (IPv6 with or without brackets) of 1-" + MAX_HOST_LENGTH
+            + " characters";
+    static final String WELL_FORMED_RULE = "well-formed text (no unpaired surrogate: it cannot be stored as UTF-8)";
     static final String METADATA_KEY_RULE = "1-" + MAX_METADATA_KEY_LENGTH
             + " characters of [A-Za-z0-9._/-], starting with a letter or digit";
 
@@ -130,7 +135,10 @@ public final class Validation {
     }
 
     /**
-     * Shows a value in a message: quoted, shortened to 64 characters, {@code null} as {@code null}.
+     * Shows a value in a message: quoted, shortened to 64 characters, {@code null} as {@code null}. Control
+     * characters, line and paragraph separators and lone surrogates are escaped Java-style (a backslash and
+     * {@code n}, {@code r}, {@code t} or {@code u} and four hex digits; a backslash itself is doubled), so input can
+     * never forge a log line or send a terminal escape.
      *
      * @param value any value
      * @return its printable form
@@ -143,7 +151,39 @@ public final class Validation {
         if (text.length() > 64) {
             text = text.substring(0, 61) + "...(" + text.length() + " chars)";
         }
+        text = escape(text);
         return value instanceof CharSequence ? "'" + text + "'" : text;
+    }
+
+    private static String escape(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            String escaped = switch (c) {
+                case '\\' -> "\\\\";
+                case '\n' -> "\\n";
+                case '\r' -> "\\r";
+                case '\t' -> "\\t";
+                default -> {
+                    boolean paired = Character.isHighSurrogate(c) ? i + 1 < text.length()
+                            && Character.isLowSurrogate(text.charAt(i + 1))
+                            : Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(text.charAt(i - 1));
+                    yield Character.isISOControl(c) || c == '\u2028' || c == '\u2029'
+                            || (Character.isSurrogate(c) && !paired) ? String.format("\\u%04x", (int) c) : null;
+                }
+            };
+            if (escaped != null && out == null) {
+                out = new StringBuilder(text.length() + 16).append(text, 0, i);
+            }
+            if (out != null) {
+                if (escaped != null) {
+                    out.append(escaped);
+                } else {
+                    out.append(c);
+                }
+            }
+        }
+        return out == null ? text : out.toString();
     }
 
     /** Gathers the violations of several checks, so one exception reports every broken rule. */
@@ -216,7 +256,7 @@ public final class Validation {
                 return false;
             }
             if (value.indexOf(':') < 0) {
-                return HOST_NAME.matcher(value).matches();
+                return HOST_NAME.matcher(value).matches() && hasUriHost(value);
             }
             String literal = value.startsWith("[") && value.endsWith("]") && value.length() > 2
                     ? value.substring(1, value.length() - 1) : value;
@@ -227,6 +267,14 @@ public final class Validation {
                 // The JDK's parser knows the IPv6 grammar ("1::2::3" and "1:2" are not addresses).
                 new URI("http://[" + literal + "]").parseServerAuthority();
                 return true;
+            } catch (URISyntaxException e) {
+                return false;
+            }
+        }
+
+        private static boolean hasUriHost(String value) {
+            try {
+                return new URI("http://" + value + ":1").getHost() != null; // null for "a..b", "-a", "999.1.1.1"
             } catch (URISyntaxException e) {
                 return false;
             }
@@ -296,6 +344,7 @@ public final class Validation {
                 matches(field + " key", key, METADATA_KEY, MAX_METADATA_KEY_LENGTH, METADATA_KEY_RULE);
                 check(entry != null && entry.length() <= MAX_METADATA_VALUE_LENGTH, field + "[" + key + "]",
                         entry, "non-null and at most " + MAX_METADATA_VALUE_LENGTH + " characters");
+                check(entry == null || isWellFormed(entry), field + "[" + key + "]", entry, WELL_FORMED_RULE);
             });
             return this;
         }
@@ -305,10 +354,27 @@ public final class Validation {
             if (value == null) {
                 return notNull(field, null);
             }
+            if (!isWellFormed(value)) {
+                return add(field, value, WELL_FORMED_RULE);
+            }
             int bytes = value.length() > MAX_CONFIG_CONTENT_BYTES / 3
                     ? value.getBytes(StandardCharsets.UTF_8).length : value.length();
             return check(bytes <= MAX_CONFIG_CONTENT_BYTES, field, bytes + " bytes",
                     "at most " + MAX_CONFIG_CONTENT_BYTES + " bytes of UTF-8");
+        }
+
+        /** UTF-8 has no form for a lone surrogate: the JDK would store it as '?' without a word. */
+        private static boolean isWellFormed(String value) {
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (Character.isHighSurrogate(c) && i + 1 < value.length()
+                        && Character.isLowSurrogate(value.charAt(i + 1))) {
+                    i++;
+                } else if (Character.isSurrogate(c)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private Collector matches(String field, String value, Pattern pattern, int maxLength, String rule) {

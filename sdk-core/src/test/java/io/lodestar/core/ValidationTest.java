@@ -141,7 +141,8 @@ class ValidationTest {
 
             InvalidArgumentException e = InvalidArguments.thrownBy(() -> rule.check().accept(value));
 
-            assertThat(e.violations()).containsExactly(new Violation(rule.field(), "'" + value + "'", rule.rule()));
+            assertThat(e.violations()).containsExactly(new Violation(rule.field(), Validation.show(value),
+                    rule.rule()));
         }
 
         @ParameterizedTest(name = "{0}")
@@ -190,6 +191,28 @@ class ValidationTest {
             assertThatThrownBy(() -> Validation.requireConfigContent(content))
                     .isInstanceOf(InvalidArgumentException.class)
                     .hasMessage("content must be at most 1048576 bytes of UTF-8, but was '1048577 bytes'");
+        }
+
+        @ParameterizedTest(name = "{index}")
+        @ValueSource(strings = {"\ud800", "a\udc00b", "\ude00\ud83d", "ok\ud83d"})
+        void rejectsAnUnpairedSurrogateUtf8CannotStore(String content) {
+            assertThatThrownBy(() -> Validation.requireConfigContent(content))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageStartingWith("content must be well-formed text (no unpaired surrogate: it cannot be"
+                            + " stored as UTF-8), but was ");
+        }
+
+        @Test
+        void acceptsPairedSurrogates() {
+            assertThat(Validation.requireConfigContent("emoji \ud83d\ude00")).isEqualTo("emoji \ud83d\ude00");
+        }
+
+        @Test
+        void rejectsAnUnpairedSurrogateInAMetadataValue() {
+            assertThat(Validation.collector().metadata("metadata", Map.of("k", "a\ud800")).violations())
+                    .extracting(Violation::field, Violation::rule)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("metadata[k]",
+                            "well-formed text (no unpaired surrogate: it cannot be stored as UTF-8)"));
         }
 
         @Test
@@ -266,6 +289,21 @@ class ValidationTest {
             String text = "x".repeat(64);
 
             assertThat(Validation.show(text)).isEqualTo("'" + text + "'");
+        }
+
+        @Test
+        void escapesWhatCouldForgeALogLineOrDriveATerminal() {
+            String text = "a\nINFO forged\r\t\u0000\u001b[31m\u2028\\n\ud800b\ud83d\ude00";
+
+            assertThat(Validation.show(text))
+                    .isEqualTo("'a\\nINFO forged\\r\\t\\u0000\\u001b[31m\\u2028\\\\n\\ud800b\ud83d\ude00'");
+        }
+
+        @Test
+        void escapesInsideEveryViolationMessage() {
+            assertThatThrownBy(() -> Validation.requireServiceId("x\nERROR injected"))
+                    .hasMessageEndingWith("but was 'x\\nERROR injected'")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
         }
 
         @Test
