@@ -41,7 +41,7 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
 
     @Override
     public Optional<ServiceInstance> getInstance(String serviceId, String instanceId) {
-        Validation.requireNonNull("instanceId", instanceId);
+        Validation.requireInstanceId(instanceId); // as the direct reader does: bad input gets the same answer
         for (ServiceInstance instance : getSnapshot(serviceId).instances()) {
             if (instance.instanceId().equals(instanceId)) {
                 return Optional.of(instance);

@@ -32,6 +32,8 @@ final class Metrics {
             counter(registry, "lodestar.view.resyncs", "Times a held entry was re-read from Redis", tags,
                     view.resyncs);
             counter(registry, "lodestar.view.gaps", "Events that revealed a missed revision", tags, view.gaps);
+            counter(registry, "lodestar.view.events.rejected", "Events dropped as impossible (forged or corrupt)",
+                    tags, view.rejected);
             Gauge.builder("lodestar.view.topics", view, SyncedView::size).tags(tags)
                     .description("Entries (services, configs) the view holds").register(registry);
             Gauge.builder("lodestar.view.stale", view, v -> v.status().stale() ? 1 : 0).tags(tags)
