@@ -24,6 +24,8 @@ final class Metrics {
     }
 
     static void bind(RedisLodestarClient client, MeterRegistry registry) {
+        counter(registry, "lodestar.sweep.failures", "Sweeps that failed while Redis answered (e.g. corrupt keys)",
+                Tags.of("namespace", client.namespace().name()), client.sweeper().failures);
         client.views().forEach((name, view) -> {
             Tags tags = Tags.of("namespace", client.namespace().name(), "view", name);
             counter(registry, "lodestar.view.reads", "Reads answered from the local view", tags, view.reads);

@@ -167,6 +167,11 @@ final class RedisLodestarClient implements LodestarClient {
         return config;
     }
 
+    /** The sweeper, for metrics. */
+    Sweeper sweeper() {
+        return sweeper;
+    }
+
     /** The views by name, for metrics. */
     Map<String, SyncedView<?, ?>> views() {
         return Map.of("service", serviceView, "index", indexView, "config", config.entriesView(),

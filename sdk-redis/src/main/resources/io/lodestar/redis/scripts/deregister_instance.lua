@@ -3,7 +3,9 @@
 -- ARGV[1] instance id
 -- Returns {revision, removed (1/0), instance count}. Publishes "deregistered" when something was removed.
 --#include common.lua
+--#include checks.lua
 local instances, deadlines, rev_key, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter')
 local id = ARGV[1]
 
 redis.call('ZREM', deadlines, id)

@@ -5,7 +5,9 @@
 -- Publishes "registered" (new, or back after expiry) or "updated" (fields changed); nothing when unchanged,
 -- in which case only the deadline moves. An overdue old copy is expired first, so views see it leave and come back.
 --#include common.lua
+--#include checks.lua
 local instances, deadlines, rev_key, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter')
 local id, ttl = ARGV[1], tonumber(ARGV[3])
 local now = now_ms()
 

@@ -5,7 +5,9 @@
 -- Returns 1 when renewed (or persistent and present), 0 when the instance is gone. An overdue instance is expired
 -- (and announced) instead of renewed, so every view agrees that it left; the owner registers it again.
 --#include common.lua
+--#include checks.lua
 local instances, deadlines, rev_key, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter')
 local id, ttl = ARGV[1], tonumber(ARGV[2])
 local now = now_ms()
 
