@@ -37,7 +37,12 @@ public final class Validation {
     public static final int MAX_METADATA_KEY_LENGTH = 128;
     /** Longest metadata value. */
     public static final int MAX_METADATA_VALUE_LENGTH = 1024;
-    /** Largest config content, in UTF-8 bytes (1 MiB). */
+    /**
+     * Largest config content (1 MiB). A write counts the bytes as stored: UTF-8, where the history's JSON escapes
+     * count too ({@code "}, {@code \}, {@code /} and the control characters with a short escape take 2 bytes, other
+     * control characters 6), so no history version takes more than this; see
+     * {@link Collector#configContentAsStored}.
+     */
     public static final int MAX_CONFIG_CONTENT_BYTES = 1024 * 1024;
     /** Fewest and most config versions kept in history. */
     public static final int MIN_HISTORY = 1, MAX_HISTORY = 1000;
@@ -117,10 +122,11 @@ public final class Validation {
     /**
      * @param content config content
      * @return the content, when valid
-     * @throws InvalidArgumentException when it is null or larger than {@value #MAX_CONFIG_CONTENT_BYTES} bytes
+     * @throws InvalidArgumentException when it is null, not well-formed, or larger than
+     *     {@value #MAX_CONFIG_CONTENT_BYTES} bytes as stored
      */
     public static String requireConfigContent(String content) {
-        return collector().configContent("content", content).throwIfInvalid(content);
+        return collector().configContentAsStored("content", content).throwIfInvalid(content);
     }
 
     /**
@@ -357,10 +363,49 @@ public final class Validation {
             if (!isWellFormed(value)) {
                 return add(field, value, WELL_FORMED_RULE);
             }
-            int bytes = value.length() > MAX_CONFIG_CONTENT_BYTES / 3
+            long bytes = value.length() > MAX_CONFIG_CONTENT_BYTES / 3
                     ? value.getBytes(StandardCharsets.UTF_8).length : value.length();
             return check(bytes <= MAX_CONFIG_CONTENT_BYTES, field, bytes + " bytes",
                     "at most " + MAX_CONFIG_CONTENT_BYTES + " bytes of UTF-8");
+        }
+
+        /**
+         * The rule of a write: like {@link #configContent}, counting the bytes the history stores (JSON escapes
+         * included), so the documented limit bounds the memory each kept version takes.
+         *
+         * @return this collector, with a violation when {@code value} is null, not well-formed or over the limit
+         */
+        public Collector configContentAsStored(String field, String value) {
+            if (value == null || !isWellFormed(value)) {
+                return configContent(field, value);
+            }
+            long bytes = storedBytes(value);
+            return check(bytes <= MAX_CONFIG_CONTENT_BYTES, field, bytes + " bytes",
+                    "at most " + MAX_CONFIG_CONTENT_BYTES + " bytes of UTF-8 as stored (JSON escapes included)");
+        }
+
+        /** The size of the content in the history's JSON, as Redis' cjson escapes it. */
+        private static long storedBytes(String value) {
+            long bytes = 0;
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (c == '"' || c == '\\' || c == '/' || c == '\b' || c == '\t' || c == '\n' || c == '\f'
+                        || c == '\r') {
+                    bytes += 2;
+                } else if (c < 0x20 || c == 0x7f) {
+                    bytes += 6;
+                } else if (c < 0x80) {
+                    bytes += 1;
+                } else if (c < 0x800) {
+                    bytes += 2;
+                } else if (Character.isHighSurrogate(c)) {
+                    bytes += 4; // with its low surrogate, which well-formed content has
+                    i++;
+                } else {
+                    bytes += 3;
+                }
+            }
+            return bytes;
         }
 
         /** UTF-8 has no form for a lone surrogate: the JDK would store it as '?' without a word. */

@@ -190,7 +190,8 @@ class ValidationTest {
 
             assertThatThrownBy(() -> Validation.requireConfigContent(content))
                     .isInstanceOf(InvalidArgumentException.class)
-                    .hasMessage("content must be at most 1048576 bytes of UTF-8, but was '1048577 bytes'");
+                    .hasMessage("content must be at most 1048576 bytes of UTF-8 as stored (JSON escapes included),"
+                            + " but was '1048577 bytes'");
         }
 
         @ParameterizedTest(name = "{index}")
@@ -213,6 +214,19 @@ class ValidationTest {
                     .extracting(Violation::field, Violation::rule)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("metadata[k]",
                             "well-formed text (no unpaired surrogate: it cannot be stored as UTF-8)"));
+        }
+
+        @Test
+        void countsJsonEscapesAsTheHistoryStoresThem() {
+            String sixEach = "\u0001".repeat(MIB / 6);
+            String twoEach = "\"\\/\n\t\r\b\f".repeat(MIB / 16);
+
+            assertThatCode(() -> Validation.requireConfigContent(sixEach)).doesNotThrowAnyException();
+            assertThatCode(() -> Validation.requireConfigContent(twoEach)).doesNotThrowAnyException();
+            assertThatThrownBy(() -> Validation.requireConfigContent(sixEach + "\u007f"))
+                    .hasMessageEndingWith("but was '" + (MIB / 6 * 6 + 6) + " bytes'");
+            assertThatThrownBy(() -> Validation.requireConfigContent(twoEach + "///"))
+                    .hasMessageEndingWith("but was '" + (MIB + 6) + " bytes'");
         }
 
         @Test

@@ -153,7 +153,7 @@ final class RedisConfigService implements ConfigService {
                                               boolean conditional) {
         return guarded(() -> {
             Validation.Collector checks = Validation.collector().configId("configId", configId)
-                    .configContent("content", content).notNull("format", format);
+                    .configContentAsStored("content", content).notNull("format", format);
             if (conditional) {
                 checks.range("expectedVersion", expected, 0, Long.MAX_VALUE);
             }
