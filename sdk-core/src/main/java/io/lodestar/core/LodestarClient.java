@@ -57,7 +57,13 @@ public interface LodestarClient extends AutoCloseable {
      */
     int deregisterAll();
 
-    /** Deregisters this client's registrations (when so configured), stops its threads and closes connections. */
+    /**
+     * Deregisters this client's ephemeral registrations (when so configured; persistent ones stay, see
+     * {@link Registration}), stops its threads and closes connections. Idempotent. Registrations that complete
+     * while it runs are deregistered too. Afterwards every operation of {@link #registry()}, {@link #discovery()},
+     * {@link #directDiscovery()} and {@link #config()}, synchronous or async, and every subscribe fails with
+     * {@link ClientClosedException}.
+     */
     @Override
     void close();
 }

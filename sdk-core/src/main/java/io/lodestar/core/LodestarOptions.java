@@ -26,6 +26,19 @@ public final class LodestarOptions {
     public static final Duration DEFAULT_IDLE_VIEW_TIMEOUT = Duration.ofMinutes(10);
     /** Default {@link Builder#configHistoryLimit(int)}. */
     public static final int DEFAULT_CONFIG_HISTORY_LIMIT = 20;
+    /**
+     * Shortest {@link Builder#commandTimeout(Duration)}: below it, a Redis round trip can hardly fit, and every call
+     * would fail.
+     */
+    public static final Duration MIN_COMMAND_TIMEOUT = Duration.ofMillis(10);
+    /**
+     * Shortest {@link Builder#sweepInterval(Duration)}, {@link Builder#reconcileInterval(Duration)} and
+     * {@link Builder#idleViewTimeout(Duration)}: shorter ones make an idle client flood Redis with commands, or
+     * reload a view on nearly every read.
+     */
+    public static final Duration MIN_INTERVAL = Duration.ofMillis(100);
+    /** Longest value of every duration option. */
+    public static final Duration MAX_DURATION = Duration.ofDays(1);
     /** Default {@link Builder#clientName(String)}. */
     public static final String DEFAULT_CLIENT_NAME = "lodestar";
 
@@ -86,22 +99,25 @@ public final class LodestarOptions {
         return namespace;
     }
 
-    /** @return how long one Redis command may take before it fails (default 5 s) */
+    /** @return how long one Redis command may take before it fails (default 5 s; 10 ms to 1 day) */
     public Duration commandTimeout() {
         return commandTimeout;
     }
 
-    /** @return how often this client sweeps expired instances (default 5 s) */
+    /** @return how often this client sweeps expired instances (default 5 s; 100 ms to 1 day) */
     public Duration sweepInterval() {
         return sweepInterval;
     }
 
-    /** @return how often a view compares its revisions with Redis as a last line of defence (default 60 s) */
+    /**
+     * @return how often a view compares its revisions with Redis as a last line of defence (default 60 s; 100 ms
+     *     to 1 day)
+     */
     public Duration reconcileInterval() {
         return reconcileInterval;
     }
 
-    /** @return after how long without reads a view drops a service it holds (default 10 min) */
+    /** @return after how long without reads a view drops a service it holds (default 10 min; 100 ms to 1 day) */
     public Duration idleViewTimeout() {
         return idleViewTimeout;
     }
@@ -123,7 +139,10 @@ public final class LodestarOptions {
         return Optional.ofNullable(configSnapshotDirectory);
     }
 
-    /** @return whether {@link LodestarClient#close()} deregisters this client's instances (default true) */
+    /**
+     * @return whether {@link LodestarClient#close()} deregisters this client's ephemeral instances (default true);
+     *     persistent ones (TTL zero) always stay, see {@link Registration}
+     */
     public boolean deregisterOnClose() {
         return deregisterOnClose;
     }
@@ -207,25 +226,25 @@ public final class LodestarOptions {
             return this;
         }
 
-        /** @return this builder with the command timeout set */
+        /** @return this builder with the command timeout set (10 ms to 1 day; checked by {@link #build()}) */
         public Builder commandTimeout(Duration commandTimeout) {
             this.commandTimeout = commandTimeout;
             return this;
         }
 
-        /** @return this builder with the sweep interval set */
+        /** @return this builder with the sweep interval set (100 ms to 1 day; checked by {@link #build()}) */
         public Builder sweepInterval(Duration sweepInterval) {
             this.sweepInterval = sweepInterval;
             return this;
         }
 
-        /** @return this builder with the reconcile interval set */
+        /** @return this builder with the reconcile interval set (100 ms to 1 day; checked by {@link #build()}) */
         public Builder reconcileInterval(Duration reconcileInterval) {
             this.reconcileInterval = reconcileInterval;
             return this;
         }
 
-        /** @return this builder with the idle view timeout set */
+        /** @return this builder with the idle view timeout set (100 ms to 1 day; checked by {@link #build()}) */
         public Builder idleViewTimeout(Duration idleViewTimeout) {
             this.idleViewTimeout = idleViewTimeout;
             return this;
@@ -287,10 +306,10 @@ public final class LodestarOptions {
                             "a URI of the form redis://, rediss://, redis-sentinel://, rediss-sentinel://,"
                                     + " redis-cluster://, rediss-cluster:// or redis-socket:// followed by the address")
                     .namespace("namespace", namespace)
-                    .positive("commandTimeout", commandTimeout)
-                    .positive("sweepInterval", sweepInterval)
-                    .positive("reconcileInterval", reconcileInterval)
-                    .positive("idleViewTimeout", idleViewTimeout)
+                    .duration("commandTimeout", commandTimeout, MIN_COMMAND_TIMEOUT, MAX_DURATION)
+                    .duration("sweepInterval", sweepInterval, MIN_INTERVAL, MAX_DURATION)
+                    .duration("reconcileInterval", reconcileInterval, MIN_INTERVAL, MAX_DURATION)
+                    .duration("idleViewTimeout", idleViewTimeout, MIN_INTERVAL, MAX_DURATION)
                     .range("configHistoryLimit", configHistoryLimit, Validation.MIN_HISTORY, Validation.MAX_HISTORY)
                     .check(clientName != null && clientName.matches("[A-Za-z0-9._-]{1,32}"), "clientName",
                             clientName, "1-32 characters of [A-Za-z0-9._-]")

@@ -37,7 +37,12 @@ public final class Validation {
     public static final int MAX_METADATA_KEY_LENGTH = 128;
     /** Longest metadata value. */
     public static final int MAX_METADATA_VALUE_LENGTH = 1024;
-    /** Largest config content, in UTF-8 bytes (1 MiB). */
+    /**
+     * Largest config content (1 MiB). A write counts the bytes as stored: UTF-8, where the history's JSON escapes
+     * count too ({@code "}, {@code \}, {@code /} and the control characters with a short escape take 2 bytes, other
+     * control characters 6), so no history version takes more than this; see
+     * {@link Collector#configContentAsStored}.
+     */
     public static final int MAX_CONFIG_CONTENT_BYTES = 1024 * 1024;
     /** Fewest and most config versions kept in history. */
     public static final int MIN_HISTORY = 1, MAX_HISTORY = 1000;
@@ -47,8 +52,11 @@ public final class Validation {
     private static final Pattern INSTANCE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]*");
     private static final Pattern CONFIG_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]*");
     private static final Pattern METADATA_KEY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]*");
-    /** A DNS name or an IPv4 address; no URI delimiters, so {@code ServiceInstance.uri()} always points at it. */
-    private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9._-]+");
+    /**
+     * The characters of a DNS name or an IPv4 address; no URI delimiters, so {@code ServiceInstance.uri()} always
+     * points at it. The label rules (no empty label, no '-' at either end) are the JDK's URI parser's.
+     */
+    private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9.-]+");
     /** The characters of an IPv6 literal with an optional zone (scope id), as {@link URI} accepts them. */
     private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]+(%[A-Za-z0-9._]+)?");
 
@@ -60,8 +68,10 @@ public final class Validation {
             + " characters of [A-Za-z0-9._:@-], starting with a letter or digit";
     static final String CONFIG_ID_RULE = "1-" + MAX_ID_LENGTH
             + " characters of [A-Za-z0-9._/-], starting with a letter or digit";
-    static final String HOST_RULE = "a host name of [A-Za-z0-9._-] or an IP address (IPv6 with or without"
-            + " brackets) of 1-" + MAX_HOST_LENGTH + " characters";
+    static final String HOST_RULE = "a host name (dot-separated labels of [A-Za-z0-9-], none empty or starting or"
+            + " ending with '-') or an IP address (IPv6 with or without brackets) of 1-" + MAX_HOST_LENGTH
+            + " characters";
+    static final String WELL_FORMED_RULE = "well-formed text (no unpaired surrogate: it cannot be stored as UTF-8)";
     static final String METADATA_KEY_RULE = "1-" + MAX_METADATA_KEY_LENGTH
             + " characters of [A-Za-z0-9._/-], starting with a letter or digit";
 
@@ -112,10 +122,11 @@ public final class Validation {
     /**
      * @param content config content
      * @return the content, when valid
-     * @throws InvalidArgumentException when it is null or larger than {@value #MAX_CONFIG_CONTENT_BYTES} bytes
+     * @throws InvalidArgumentException when it is null, not well-formed, or larger than
+     *     {@value #MAX_CONFIG_CONTENT_BYTES} bytes as stored
      */
     public static String requireConfigContent(String content) {
-        return collector().configContent("content", content).throwIfInvalid(content);
+        return collector().configContentAsStored("content", content).throwIfInvalid(content);
     }
 
     /**
@@ -130,7 +141,10 @@ public final class Validation {
     }
 
     /**
-     * Shows a value in a message: quoted, shortened to 64 characters, {@code null} as {@code null}.
+     * Shows a value in a message: quoted, shortened to 64 characters, {@code null} as {@code null}. Control
+     * characters, line and paragraph separators and lone surrogates are escaped Java-style (a backslash and
+     * {@code n}, {@code r}, {@code t} or {@code u} and four hex digits; a backslash itself is doubled), so input can
+     * never forge a log line or send a terminal escape.
      *
      * @param value any value
      * @return its printable form
@@ -143,7 +157,39 @@ public final class Validation {
         if (text.length() > 64) {
             text = text.substring(0, 61) + "...(" + text.length() + " chars)";
         }
+        text = escape(text);
         return value instanceof CharSequence ? "'" + text + "'" : text;
+    }
+
+    private static String escape(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            String escaped = switch (c) {
+                case '\\' -> "\\\\";
+                case '\n' -> "\\n";
+                case '\r' -> "\\r";
+                case '\t' -> "\\t";
+                default -> {
+                    boolean paired = Character.isHighSurrogate(c) ? i + 1 < text.length()
+                            && Character.isLowSurrogate(text.charAt(i + 1))
+                            : Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(text.charAt(i - 1));
+                    yield Character.isISOControl(c) || c == '\u2028' || c == '\u2029'
+                            || (Character.isSurrogate(c) && !paired) ? String.format("\\u%04x", (int) c) : null;
+                }
+            };
+            if (escaped != null && out == null) {
+                out = new StringBuilder(text.length() + 16).append(text, 0, i);
+            }
+            if (out != null) {
+                if (escaped != null) {
+                    out.append(escaped);
+                } else {
+                    out.append(c);
+                }
+            }
+        }
+        return out == null ? text : out.toString();
     }
 
     /** Gathers the violations of several checks, so one exception reports every broken rule. */
@@ -228,7 +274,7 @@ public final class Validation {
                 return false;
             }
             if (value.indexOf(':') < 0) {
-                return HOST_NAME.matcher(value).matches();
+                return HOST_NAME.matcher(value).matches() && hasUriHost(value);
             }
             String literal = value.startsWith("[") && value.endsWith("]") && value.length() > 2
                     ? value.substring(1, value.length() - 1) : value;
@@ -239,6 +285,14 @@ public final class Validation {
                 // The JDK's parser knows the IPv6 grammar ("1::2::3" and "1:2" are not addresses).
                 new URI("http://[" + literal + "]").parseServerAuthority();
                 return true;
+            } catch (URISyntaxException e) {
+                return false;
+            }
+        }
+
+        private static boolean hasUriHost(String value) {
+            try {
+                return new URI("http://" + value + ":1").getHost() != null; // null for "a..b", "-a", "999.1.1.1"
             } catch (URISyntaxException e) {
                 return false;
             }
@@ -255,10 +309,26 @@ public final class Validation {
                     "between " + MIN_WEIGHT + " and " + MAX_WEIGHT);
         }
 
-        /** @return this collector, with a violation when {@code value} is not an ephemeral TTL */
+        /**
+         * @return this collector, with a violation when {@code value} is not an ephemeral TTL: Redis keeps
+         *     milliseconds, so a finer part would be dropped silently and is rejected instead
+         */
         public Collector ttl(String field, Duration value) {
-            return check(value != null && value.compareTo(MIN_TTL) >= 0 && value.compareTo(MAX_TTL) <= 0, field,
-                    value, "between " + MIN_TTL + " and " + MAX_TTL);
+            return check(value != null && value.compareTo(MIN_TTL) >= 0 && value.compareTo(MAX_TTL) <= 0
+                    && value.getNano() % 1_000_000 == 0, field, value,
+                    "between " + MIN_TTL + " and " + MAX_TTL + " in whole milliseconds");
+        }
+
+        /**
+         * @param field the field
+         * @param value the duration
+         * @param min   shortest allowed
+         * @param max   longest allowed
+         * @return this collector, with a violation when {@code value} is null or outside {@code [min, max]}
+         */
+        public Collector duration(String field, Duration value, Duration min, Duration max) {
+            return check(value != null && value.compareTo(min) >= 0 && value.compareTo(max) <= 0, field, value,
+                    "between " + min + " and " + max);
         }
 
         /**
@@ -292,6 +362,7 @@ public final class Validation {
                 matches(field + " key", key, METADATA_KEY, MAX_METADATA_KEY_LENGTH, METADATA_KEY_RULE);
                 check(entry != null && entry.length() <= MAX_METADATA_VALUE_LENGTH, field + "[" + key + "]",
                         entry, "non-null and at most " + MAX_METADATA_VALUE_LENGTH + " characters");
+                check(entry == null || isWellFormed(entry), field + "[" + key + "]", entry, WELL_FORMED_RULE);
             });
             return this;
         }
@@ -301,10 +372,66 @@ public final class Validation {
             if (value == null) {
                 return notNull(field, null);
             }
-            int bytes = value.length() > MAX_CONFIG_CONTENT_BYTES / 3
+            if (!isWellFormed(value)) {
+                return add(field, value, WELL_FORMED_RULE);
+            }
+            long bytes = value.length() > MAX_CONFIG_CONTENT_BYTES / 3
                     ? value.getBytes(StandardCharsets.UTF_8).length : value.length();
             return check(bytes <= MAX_CONFIG_CONTENT_BYTES, field, bytes + " bytes",
                     "at most " + MAX_CONFIG_CONTENT_BYTES + " bytes of UTF-8");
+        }
+
+        /**
+         * The rule of a write: like {@link #configContent}, counting the bytes the history stores (JSON escapes
+         * included), so the documented limit bounds the memory each kept version takes.
+         *
+         * @return this collector, with a violation when {@code value} is null, not well-formed or over the limit
+         */
+        public Collector configContentAsStored(String field, String value) {
+            if (value == null || !isWellFormed(value)) {
+                return configContent(field, value);
+            }
+            long bytes = storedBytes(value);
+            return check(bytes <= MAX_CONFIG_CONTENT_BYTES, field, bytes + " bytes",
+                    "at most " + MAX_CONFIG_CONTENT_BYTES + " bytes of UTF-8 as stored (JSON escapes included)");
+        }
+
+        /** The size of the content in the history's JSON, as Redis' cjson escapes it. */
+        private static long storedBytes(String value) {
+            long bytes = 0;
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (c == '"' || c == '\\' || c == '/' || c == '\b' || c == '\t' || c == '\n' || c == '\f'
+                        || c == '\r') {
+                    bytes += 2;
+                } else if (c < 0x20 || c == 0x7f) {
+                    bytes += 6;
+                } else if (c < 0x80) {
+                    bytes += 1;
+                } else if (c < 0x800) {
+                    bytes += 2;
+                } else if (Character.isHighSurrogate(c)) {
+                    bytes += 4; // with its low surrogate, which well-formed content has
+                    i++;
+                } else {
+                    bytes += 3;
+                }
+            }
+            return bytes;
+        }
+
+        /** UTF-8 has no form for a lone surrogate: the JDK would store it as '?' without a word. */
+        private static boolean isWellFormed(String value) {
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (Character.isHighSurrogate(c) && i + 1 < value.length()
+                        && Character.isLowSurrogate(value.charAt(i + 1))) {
+                    i++;
+                } else if (Character.isSurrogate(c)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private Collector matches(String field, String value, Pattern pattern, int maxLength, String rule) {

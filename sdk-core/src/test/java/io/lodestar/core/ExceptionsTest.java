@@ -21,8 +21,19 @@ class ExceptionsTest {
                 .isAssignableFrom(ConflictException.class)
                 .isAssignableFrom(UnavailableException.class)
                 .isAssignableFrom(ScriptException.class)
-                .isAssignableFrom(AccessDeniedException.class);
+                .isAssignableFrom(AccessDeniedException.class)
+                .isAssignableFrom(ClientClosedException.class);
         assertThat(RuntimeException.class).isAssignableFrom(LodestarException.class);
+    }
+
+    @Test
+    void aClosedClientNamesItsNamespaceAndSaysWhatToDo() {
+        ClientClosedException e = new ClientClosedException("prod", "redis://***@h:6379");
+
+        assertThat(e).hasMessage("The Lodestar client of namespace 'prod' (Redis at redis://***@h:6379) is closed;"
+                + " create a new client");
+        assertThat(e.namespace()).isEqualTo("prod");
+        assertThat(e).isNotInstanceOf(UnavailableException.class);
     }
 
     @Test

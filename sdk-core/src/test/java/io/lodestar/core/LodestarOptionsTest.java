@@ -76,9 +76,9 @@ class LodestarOptionsTest {
         assertThat(e.violations()).extracting(Violation::field).containsExactly("redisUri", "namespace",
                 "commandTimeout", "sweepInterval", "reconcileInterval", "idleViewTimeout", "configHistoryLimit",
                 "clientName");
-        assertThat(e).hasMessageContaining("commandTimeout must be positive, but was PT0S")
-                .hasMessageContaining("sweepInterval must be positive, but was PT-1S")
-                .hasMessageContaining("reconcileInterval must be positive, but was null")
+        assertThat(e).hasMessageContaining("commandTimeout must be between PT0.01S and PT24H, but was PT0S")
+                .hasMessageContaining("sweepInterval must be between PT0.1S and PT24H, but was PT-1S")
+                .hasMessageContaining("reconcileInterval must be between PT0.1S and PT24H, but was null")
                 .hasMessageContaining("configHistoryLimit must be between 1 and 1000, but was 0")
                 .hasMessageContaining("clientName must be 1-32 characters of [A-Za-z0-9._-], but was ''");
     }
@@ -238,11 +238,51 @@ class LodestarOptionsTest {
         }
 
         @Test
-        void acceptsTheSmallestPositiveDurations() {
-            Duration oneNano = Duration.ofNanos(1);
+        void acceptsTheShortestDurationsOfEachRange() {
+            LodestarOptions options = LodestarOptions.builder(URI).commandTimeout(Duration.ofMillis(10))
+                    .sweepInterval(Duration.ofMillis(100)).reconcileInterval(Duration.ofMillis(100))
+                    .idleViewTimeout(Duration.ofMillis(100)).build();
 
-            assertThatCode(() -> LodestarOptions.builder(URI).commandTimeout(oneNano).sweepInterval(oneNano)
-                    .reconcileInterval(oneNano).idleViewTimeout(oneNano).build()).doesNotThrowAnyException();
+            assertThat(options.commandTimeout()).isEqualTo(LodestarOptions.MIN_COMMAND_TIMEOUT);
+            assertThat(options.sweepInterval()).isEqualTo(LodestarOptions.MIN_INTERVAL);
+            assertThat(options.idleViewTimeout()).isEqualTo(LodestarOptions.MIN_INTERVAL);
+        }
+
+        @Test
+        void acceptsADayForEveryDuration() {
+            Duration day = Duration.ofDays(1);
+
+            assertThatCode(() -> LodestarOptions.builder(URI).commandTimeout(day).sweepInterval(day)
+                    .reconcileInterval(day).idleViewTimeout(day).build()).doesNotThrowAnyException();
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(strings = {"PT0.000000001S", "PT0.009999999S", "PT24H0.000000001S", "PT2562047788015215H"})
+        void rejectsACommandTimeoutOutsideItsRange(String value) {
+            assertThatThrownBy(() -> LodestarOptions.builder(URI).commandTimeout(Duration.parse(value)).build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessage("commandTimeout must be between PT0.01S and PT24H, but was " + Duration.parse(value));
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(strings = {"PT0.000000001S", "PT0.099S", "PT24H0.001S", "PT2562047788015215H"})
+        void rejectsIntervalsOutsideTheirRange(String value) {
+            Duration duration = Duration.parse(value);
+
+            InvalidArgumentException e = InvalidArguments.thrownBy(() -> LodestarOptions.builder(URI)
+                    .sweepInterval(duration).reconcileInterval(duration).build());
+
+            assertThat(e.violations()).extracting(Violation::message).containsExactly(
+                    "sweepInterval must be between PT0.1S and PT24H, but was " + duration,
+                    "reconcileInterval must be between PT0.1S and PT24H, but was " + duration);
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(strings = {"PT0.000000001S", "PT0.099S", "PT24H0.001S", "PT2562047788015215H"})
+        void rejectsAnIdleViewTimeoutOutsideItsRange(String value) {
+            assertThatThrownBy(() -> LodestarOptions.builder(URI).idleViewTimeout(Duration.parse(value)).build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessage("idleViewTimeout must be between PT0.1S and PT24H, but was " + Duration.parse(value));
         }
 
         @ParameterizedTest(name = "''{0}''")

@@ -141,7 +141,8 @@ class ValidationTest {
 
             InvalidArgumentException e = InvalidArguments.thrownBy(() -> rule.check().accept(value));
 
-            assertThat(e.violations()).containsExactly(new Violation(rule.field(), "'" + value + "'", rule.rule()));
+            assertThat(e.violations()).containsExactly(new Violation(rule.field(), Validation.show(value),
+                    rule.rule()));
         }
 
         @ParameterizedTest(name = "{0}")
@@ -189,7 +190,43 @@ class ValidationTest {
 
             assertThatThrownBy(() -> Validation.requireConfigContent(content))
                     .isInstanceOf(InvalidArgumentException.class)
-                    .hasMessage("content must be at most 1048576 bytes of UTF-8, but was '1048577 bytes'");
+                    .hasMessage("content must be at most 1048576 bytes of UTF-8 as stored (JSON escapes included),"
+                            + " but was '1048577 bytes'");
+        }
+
+        @ParameterizedTest(name = "{index}")
+        @ValueSource(strings = {"\ud800", "a\udc00b", "\ude00\ud83d", "ok\ud83d"})
+        void rejectsAnUnpairedSurrogateUtf8CannotStore(String content) {
+            assertThatThrownBy(() -> Validation.requireConfigContent(content))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageStartingWith("content must be well-formed text (no unpaired surrogate: it cannot be"
+                            + " stored as UTF-8), but was ");
+        }
+
+        @Test
+        void acceptsPairedSurrogates() {
+            assertThat(Validation.requireConfigContent("emoji \ud83d\ude00")).isEqualTo("emoji \ud83d\ude00");
+        }
+
+        @Test
+        void rejectsAnUnpairedSurrogateInAMetadataValue() {
+            assertThat(Validation.collector().metadata("metadata", Map.of("k", "a\ud800")).violations())
+                    .extracting(Violation::field, Violation::rule)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("metadata[k]",
+                            "well-formed text (no unpaired surrogate: it cannot be stored as UTF-8)"));
+        }
+
+        @Test
+        void countsJsonEscapesAsTheHistoryStoresThem() {
+            String sixEach = "\u0001".repeat(MIB / 6);
+            String twoEach = "\"\\/\n\t\r\b\f".repeat(MIB / 16);
+
+            assertThatCode(() -> Validation.requireConfigContent(sixEach)).doesNotThrowAnyException();
+            assertThatCode(() -> Validation.requireConfigContent(twoEach)).doesNotThrowAnyException();
+            assertThatThrownBy(() -> Validation.requireConfigContent(sixEach + "\u007f"))
+                    .hasMessageEndingWith("but was '" + (MIB / 6 * 6 + 6) + " bytes'");
+            assertThatThrownBy(() -> Validation.requireConfigContent(twoEach + "///"))
+                    .hasMessageEndingWith("but was '" + (MIB + 6) + " bytes'");
         }
 
         @Test
@@ -266,6 +303,21 @@ class ValidationTest {
             String text = "x".repeat(64);
 
             assertThat(Validation.show(text)).isEqualTo("'" + text + "'");
+        }
+
+        @Test
+        void escapesWhatCouldForgeALogLineOrDriveATerminal() {
+            String text = "a\nINFO forged\r\t\u0000\u001b[31m\u2028\\n\ud800b\ud83d\ude00";
+
+            assertThat(Validation.show(text))
+                    .isEqualTo("'a\\nINFO forged\\r\\t\\u0000\\u001b[31m\\u2028\\\\n\\ud800b\ud83d\ude00'");
+        }
+
+        @Test
+        void escapesInsideEveryViolationMessage() {
+            assertThatThrownBy(() -> Validation.requireServiceId("x\nERROR injected"))
+                    .hasMessageEndingWith("but was 'x\\nERROR injected'")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
         }
 
         @Test
@@ -382,7 +434,7 @@ class ValidationTest {
         @Test
         void ttlRejectsNull() {
             assertThat(Validation.collector().ttl("ttl", null).violations())
-                    .containsExactly(new Violation("ttl", "null", "between PT1S and PT24H"));
+                    .containsExactly(new Violation("ttl", "null", "between PT1S and PT24H in whole milliseconds"));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.lodestar.redis;
 
+import io.lodestar.core.Validation;
 import io.lodestar.core.event.ServicesChanged;
 
 import java.util.Collections;
@@ -7,6 +8,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A namespace index (which services, or which configs, exist) as the single topic {@code ""} of a
@@ -19,18 +21,23 @@ final class IndexSource implements SyncedView.Source<Set<String>, ServicesChange
     private final String channel;
     private final Supplier<CompletionStage<SyncedView.Versioned<Set<String>>>> load;
     private final Supplier<CompletionStage<Long>> revision;
+    private final UnaryOperator<String> validId;
 
     /** The service index. */
     IndexSource(Keys keys, RegistryReads reads) {
-        this(keys.services().channel(), reads::services, reads::servicesRevision);
+        this(keys.services().channel(), reads::services, reads::servicesRevision, Validation::requireServiceId);
     }
 
-    /** Any index: its channel, how to read it and how to read its revision. */
+    /**
+     * Any index: its channel, how to read it, how to read its revision, and the rule of its members' ids (an
+     * event's id is checked like a user's: anyone allowed to publish on the channel can forge one).
+     */
     IndexSource(String channel, Supplier<CompletionStage<SyncedView.Versioned<Set<String>>>> load,
-                Supplier<CompletionStage<Long>> revision) {
+                Supplier<CompletionStage<Long>> revision, UnaryOperator<String> validId) {
         this.channel = channel;
         this.load = load;
         this.revision = revision;
+        this.validId = validId;
     }
 
     @Override
@@ -51,7 +58,7 @@ final class IndexSource implements SyncedView.Source<Set<String>, ServicesChange
     @Override
     public SyncedView.Applied<Set<String>, ServicesChanged> apply(String id, SyncedView.Versioned<Set<String>> current,
                                                                   SyncedView.Message message) {
-        String service = (String) message.fields().get("id");
+        String service = validId.apply((String) message.fields().get("id"));
         Set<String> services = new TreeSet<>(current.value());
         boolean added = "added".equals(message.fields().get("type"));
         boolean changed = added ? services.add(service) : services.remove(service);

@@ -70,7 +70,7 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
 
     @Override
     public Optional<ServiceInstance> getInstance(String serviceId, String instanceId) {
-        Validation.requireInstanceId(instanceId);
+        Validation.requireInstanceId(instanceId); // as the direct reader does: bad input gets the same answer
         return AsyncDiscovery.find(getSnapshot(serviceId), instanceId);
     }
 

@@ -23,6 +23,8 @@ final class Metrics {
     }
 
     static void bind(RedisLodestarClient client, MeterRegistry registry) {
+        counter(registry, "lodestar.sweep.failures", "Sweeps that failed while Redis answered (e.g. corrupt keys)",
+                Tags.of("namespace", client.namespace().name()), client.sweeper().failures);
         client.views().forEach((name, view) -> {
             Tags tags = Tags.of("namespace", client.namespace().name(), "view", name);
             counter(registry, "lodestar.view.reads", "Reads answered from the local view", tags, view.reads);
@@ -31,6 +33,8 @@ final class Metrics {
             counter(registry, "lodestar.view.resyncs", "Times a held entry was re-read from Redis", tags,
                     view.resyncs);
             counter(registry, "lodestar.view.gaps", "Events that revealed a missed revision", tags, view.gaps);
+            counter(registry, "lodestar.view.events.rejected", "Events dropped as impossible (forged or corrupt)",
+                    tags, view.rejected);
             Gauge.builder("lodestar.view.topics", view, SyncedView::size).tags(tags)
                     .description("Entries (services, configs) the view holds").register(registry);
             Gauge.builder("lodestar.view.stale", view, v -> v.status().stale() ? 1 : 0).tags(tags)

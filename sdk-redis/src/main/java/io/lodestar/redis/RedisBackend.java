@@ -28,6 +28,7 @@ import io.lettuce.core.resource.Delay;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lodestar.core.AccessDeniedException;
+import io.lodestar.core.ClientClosedException;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.LodestarOptions;
@@ -99,6 +100,7 @@ final class RedisBackend implements AutoCloseable {
     private volatile boolean closed;
     private final boolean cluster;
     private final String where;
+    private final String namespace;
     private final Duration timeout;
     private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
     private volatile BiConsumer<String, String> messageHandler = (channel, message) -> { };
@@ -114,6 +116,7 @@ final class RedisBackend implements AutoCloseable {
     private RedisBackend(LodestarOptions options, ClientResources resources, boolean ownsResources) {
         this.ownResources = ownsResources ? resources : null;
         this.where = options.redactedRedisUri();
+        this.namespace = options.namespace().name();
         this.timeout = options.commandTimeout();
         String uri = options.redisUri();
         this.cluster = uri.toLowerCase(Locale.ROOT).matches("rediss?-cluster://.*");
@@ -384,8 +387,16 @@ final class RedisBackend implements AutoCloseable {
         return seeds;
     }
 
+    /** @throws ClientClosedException once closed: every operation starts here, so none runs after close */
     RedisClusterAsyncCommands<String, String> commands() {
+        if (closed) {
+            throw closedException();
+        }
         return commands;
+    }
+
+    ClientClosedException closedException() {
+        return new ClientClosedException(namespace, where);
     }
 
     /** Reads a revision counter (0 when it was never written). */

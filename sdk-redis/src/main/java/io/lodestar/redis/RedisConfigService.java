@@ -68,7 +68,8 @@ final class RedisConfigService implements ConfigService {
         this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots), backend, viewThread,
                 scheduler, listenerPool, idle);
         this.index = new SyncedView<>("config index", new IndexSource(keys.configs().channel(), reads::index,
-                reads::indexRevision), backend, viewThread, scheduler, listenerPool, idle);
+                reads::indexRevision, Validation::requireConfigId), backend, viewThread, scheduler, listenerPool,
+                idle);
     }
 
     // ---------------------------------------------------------------- reads from the view
@@ -169,7 +170,7 @@ final class RedisConfigService implements ConfigService {
                                               boolean conditional) {
         return guarded(() -> {
             Validation.Collector checks = Validation.collector().configId("configId", configId)
-                    .configContent("content", content).notNull("format", format);
+                    .configContentAsStored("content", content).notNull("format", format);
             if (conditional) {
                 checks.range("expectedVersion", expected, 0, Long.MAX_VALUE);
             }
@@ -244,7 +245,7 @@ final class RedisConfigService implements ConfigService {
     }
 
     private CompletionStage<Set<String>> list0() {
-        return reads.index().thenApply(SyncedView.Versioned::value);
+        return guarded(() -> reads.index().thenApply(SyncedView.Versioned::value));
     }
 
     private CompletionStage<List<ConfigEntry>> history0(String configId) {
@@ -364,9 +365,21 @@ final class RedisConfigService implements ConfigService {
                 return;
             }
             Subscription subscription = followed.computeIfAbsent(configId, id -> entries.subscribe(id,
-                    this::deliver, created ? start -> start.value().ifPresent(entry ->
-                            deliver(new ConfigChanged(id, start.revision(), entry))) : null));
+                    this::deliver, created ? start -> start.value().ifPresentOrElse(entry ->
+                            deliver(new ConfigChanged(id, start.revision(), entry)), () -> unfollow(id)) : null));
             if (closed) {
+                subscription.close();
+            }
+        }
+
+        /**
+         * An id the index announced but Redis does not hold (removed since, or a forged event): following it would
+         * pin it for as long as the listener lives, so what one listener pins is bounded by the configs that exist.
+         * If it is created later, the index announces it again.
+         */
+        private void unfollow(String configId) {
+            Subscription subscription = followed.remove(configId);
+            if (subscription != null) {
                 subscription.close();
             }
         }

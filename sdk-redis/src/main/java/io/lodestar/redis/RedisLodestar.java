@@ -45,7 +45,8 @@ public final class RedisLodestar {
      * optional dependency: only this method needs it). Meters, all tagged with {@code namespace} and {@code view}
      * ({@code service}, {@code index}, {@code config}...):
      * {@code lodestar.view.reads}, {@code lodestar.view.events.applied}, {@code lodestar.view.resyncs},
-     * {@code lodestar.view.gaps} (counters), {@code lodestar.view.topics} (entries held),
+     * {@code lodestar.view.gaps}, {@code lodestar.view.events.rejected} (counters),
+     * {@code lodestar.sweep.failures} (counter, tagged with {@code namespace} only), {@code lodestar.view.topics} (entries held),
      * {@code lodestar.view.stale} (1 while stale), {@code lodestar.view.sync.age} (time since the view last heard
      * from Redis); plus Lettuce's command latencies ({@code lettuce.command.completion},
      * {@code lettuce.command.firstresponse}).
@@ -147,7 +148,12 @@ public final class RedisLodestar {
             RedisLodestarClient client = new RedisLodestarClient(options, resources, ownsResources, scheduler,
                     threadFactory);
             if (meterRegistry != null) {
-                Metrics.bind(client, meterRegistry);
+                try {
+                    Metrics.bind(client, meterRegistry);
+                } catch (RuntimeException e) { // a failed build() leaves no connection or thread behind
+                    client.close();
+                    throw e;
+                }
             }
             return client;
         }

@@ -251,6 +251,11 @@ final class RedisLodestarClient implements LodestarClient {
         return registry.deregisterAll();
     }
 
+    /** The sweeper, for metrics. */
+    Sweeper sweeper() {
+        return sweeper;
+    }
+
     /** The views by name, for metrics. */
     Map<String, SyncedView<?, ?>> views() {
         return Map.of("service", serviceView, "index", indexView, "config", config.entriesView(),
@@ -263,6 +268,7 @@ final class RedisLodestarClient implements LodestarClient {
             return;
         }
         try {
+            registry.beginClose();
             if (options.deregisterOnClose()) {
                 registry.deregisterAll();
             }

@@ -66,6 +66,9 @@ final class RedisServiceRegistry implements ServiceRegistry {
     private volatile Instant lastRenewalAt;
     private final LongAdder lateRenewals = new LongAdder();
     private final LongAdder failedRenewals = new LongAdder();
+    /** Registrations under way: close() waits for them, so none completes after it and stays in Redis. */
+    private final Set<CompletableFuture<?>> registering = ConcurrentHashMap.newKeySet();
+    private volatile boolean closing;
 
     RedisServiceRegistry(RedisBackend backend, Keys keys, SyncedView<ServiceSnapshot, ServiceEvent> view,
                          ScheduledExecutorService scheduler, Executor callbacks, String namespace) {
@@ -138,8 +141,14 @@ final class RedisServiceRegistry implements ServiceRegistry {
     // ---------------------------------------------------------------- operations
 
     private CompletionStage<Registration> register0(ServiceInstance instance) {
-        return guarded(() -> {
+        CompletableFuture<Registration> registered = new CompletableFuture<>();
+        registering.add(registered); // before the closing check: beginClose() either refuses it or waits for it
+        registered.whenComplete((ok, failure) -> registering.remove(registered));
+        guarded(() -> {
             Validation.requireNonNull("instance", instance);
+            if (closing) {
+                throw backend.closedException();
+            }
             String key = leaseKey(instance.serviceId(), instance.instanceId());
             Lease lease = new Lease(key, instance);
             Lease replaced = leases.put(key, lease);
@@ -155,8 +164,20 @@ final class RedisServiceRegistry implements ServiceRegistry {
                 } else {
                     drop(lease);
                 }
-            }).thenApply(written -> new RedisRegistration(written.instance(), written.revision()));
+            }).thenApply(written -> {
+                if (closing && written.instance().ephemeral()) { // close() began meanwhile and deregisters it
+                    throw backend.closedException();
+                }
+                return new RedisRegistration(written.instance(), written.revision());
+            });
+        }).whenComplete((registration, failure) -> {
+            if (failure == null) {
+                registered.complete(registration);
+            } else {
+                registered.completeExceptionally(Errors.unwrap(failure));
+            }
         });
+        return registered;
     }
 
     /**
@@ -341,6 +362,22 @@ final class RedisServiceRegistry implements ServiceRegistry {
         Set<String> services = new TreeSet<>();
         leases.values().forEach(lease -> services.add(lease.instance.serviceId()));
         return services;
+    }
+
+    /**
+     * Refuses new registrations and waits (bounded by the command timeout) for those under way, so that
+     * {@link #deregisterAll()} sees every lease.
+     */
+    void beginClose() {
+        closing = true;
+        try {
+            CompletableFuture.allOf(registering.toArray(CompletableFuture[]::new)).exceptionally(failure -> null)
+                    .get(backend.timeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.warn("Registrations still under way on close ({}); they expire after their TTL", e.toString());
+        }
     }
 
     /** Deregisters everything this client still holds a lease for; bounded by the command timeout, never throws. */

@@ -1,5 +1,6 @@
 package io.lodestar.redis;
 
+import io.lodestar.core.Validation;
 import io.lodestar.core.event.InstanceDeregistered;
 import io.lodestar.core.event.InstanceExpired;
 import io.lodestar.core.event.InstanceRegistered;
@@ -50,7 +51,8 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
                                                                     SyncedView.Message message) {
         Map<String, Object> fields = message.fields();
         String type = (String) fields.get("type");
-        String instanceId = (String) fields.get("id");
+        // Anyone allowed to publish on the channel can forge an event: its id is checked like a user's.
+        String instanceId = Validation.requireInstanceId((String) fields.get("id"));
         long revision = message.revision();
         List<ServiceInstance> instances = new ArrayList<>(current.value().instances());
         ServiceInstance previous = remove(instances, instanceId);

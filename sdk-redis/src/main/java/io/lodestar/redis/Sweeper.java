@@ -2,6 +2,9 @@ package io.lodestar.redis;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
+import io.lodestar.core.ClientClosedException;
+import io.lodestar.core.LodestarException;
+import io.lodestar.core.UnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,6 +15,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -31,6 +35,8 @@ final class Sweeper {
     private final Supplier<List<String>> viewedServices;
     private final Duration interval;
     private final String owner = UUID.randomUUID().toString();
+    /** Sweeps (of the index, a service or the lock) that failed for another reason than Redis being unreachable. */
+    final LongAdder failures = new LongAdder();
 
     Sweeper(RedisBackend backend, Keys keys, RedisServiceRegistry registry, RegistryReads reads,
             Supplier<List<String>> viewedServices, Duration interval) {
@@ -42,24 +48,55 @@ final class Sweeper {
         this.interval = interval;
     }
 
-    /** One sweep round, if this client wins the lock. Completes when done; failures are logged only. */
+    /** One sweep round, if this client wins the lock. Completes when done; failures are logged and counted. */
     CompletionStage<Void> sweepOnce() {
         long lockMillis = Math.max(1, interval.toMillis() * 9 / 10);
         return backend.commands().set(keys.sweeperLock(), owner, SetArgs.Builder.nx().px(lockMillis))
-                .thenCompose(won -> "OK".equals(won) ? sweepAll() : CompletableFuture.<Void>completedFuture(null))
-                .exceptionally(failure -> {
-                    log.debug("Sweep skipped: {}", Errors.unwrap(failure).toString());
+                .thenCompose(won -> "OK".equals(won) ? sweepAll() : unstick(lockMillis))
+                .exceptionally(failure -> failed("the sweep lock", failure));
+    }
+
+    /**
+     * A lock without expiry (written by another program, or a bug) would stop expiry in the namespace for good:
+     * it gets the expiry of one interval, so it cannot outlive it.
+     */
+    private CompletionStage<Void> unstick(long lockMillis) {
+        return backend.commands().pttl(keys.sweeperLock()).thenCompose(ttl -> ttl != -1
+                ? CompletableFuture.<Void>completedFuture(null)
+                : backend.commands().pexpire(keys.sweeperLock(), lockMillis).thenApply(set -> {
+                    failures.increment();
+                    log.warn("The sweep lock {} had no expiry (written by another program?): it expires in {} ms",
+                            keys.sweeperLock(), lockMillis);
                     return null;
-                });
+                }));
+    }
+
+    /** Logs at WARN (DEBUG while Redis is unreachable: the connection's own state says so) and counts. */
+    private Void failed(String what, Throwable failure) {
+        LodestarException error = Errors.translate(failure, "sweep " + what, backend.where(), backend.timeout());
+        if (error instanceof UnavailableException || error instanceof ClientClosedException) {
+            log.debug("Sweep of {} skipped: {}", what, error.getMessage());
+        } else {
+            failures.increment();
+            log.warn("Sweep of {} failed; instances there do not expire until it is repaired: {}", what,
+                    error.getMessage());
+        }
+        return null;
     }
 
     private CompletionStage<Void> sweepAll() {
-        return reads.services().thenCompose(index -> {
+        // A corrupt index must not stop expiry of the services this client knows of by other means.
+        return reads.services().exceptionally(failure -> {
+            failed("the service index", failure);
+            return new SyncedView.Versioned<>(0, Set.of());
+        }).thenCompose(index -> {
             Set<String> services = new TreeSet<>(index.value());
             services.addAll(registry.leasedServices());
             services.addAll(viewedServices.get());
             CompletableFuture<?>[] sweeps = services.stream()
-                    .map(service -> sweep(service, index.value().contains(service)).toCompletableFuture())
+                    .map(service -> sweep(service, index.value().contains(service))
+                            .exceptionally(failure -> failed("service '" + service + "'", failure))
+                            .toCompletableFuture())
                     .toArray(CompletableFuture[]::new);
             return CompletableFuture.allOf(sweeps);
         });

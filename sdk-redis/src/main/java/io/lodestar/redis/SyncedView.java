@@ -7,6 +7,7 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Scheduler;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.Subscription;
+import io.lodestar.core.Validation;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.core.ViewStatus;
 import org.slf4j.Logger;
@@ -111,6 +112,14 @@ final class SyncedView<V, E> implements AutoCloseable {
     final LongAdder eventsApplied = new LongAdder();
     final LongAdder resyncs = new LongAdder();
     final LongAdder gaps = new LongAdder();
+    /** Events dropped as impossible (forged or corrupt): see {@link #reject}. */
+    final LongAdder rejected = new LongAdder();
+
+    /**
+     * The largest revision step an event may take past the held revision. PubSub loses messages only with the
+     * connection, and every reconnect resyncs, so a real event is never far ahead; one that is can only be forged.
+     */
+    static final long MAX_REVISION_STEP = 1_000_000;
 
     private final String name;
     private final Source<V, E> source;
@@ -255,9 +264,10 @@ final class SyncedView<V, E> implements AutoCloseable {
      * cached: the next read tries again.
      */
     CompletableFuture<Versioned<V>> loadAsync(String id) {
+        requireOpen();
         Topic topic = topics.get(id, this::create);
         CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
-        viewThread.execute(() -> {
+        executeOrClosed(() -> {
             Versioned<V> current = topic.current;
             if (current != null) {
                 attempt.complete(current);
@@ -317,6 +327,7 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** Like {@link #subscribe(String, Consumer, Consumer)}, calling the listener on the given executor, serially. */
     Subscription subscribe(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart, Executor executor) {
+        requireOpen();
         Topic topic = topics.get(id, this::create);
         Listener slot = new Listener(listener, onStart, new SerialExecutor(executor));
         topic.listeners.add(slot);
@@ -352,9 +363,28 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (topic == null) {
             return false;
         }
-        long revision = ((Number) fields.get("rev")).longValue();
+        Object rev = fields.get("rev");
+        if (!(rev instanceof Integer || rev instanceof Long) || ((Number) rev).longValue() < 1) {
+            reject(topic.id, fields, "its revision is not a positive 64-bit integer");
+            return true;
+        }
+        long revision = ((Number) rev).longValue();
         viewThread.execute(() -> onMessage(topic, new Message(revision, fields)));
         return true;
+    }
+
+    /**
+     * Drops an event no writer of Lodestar can have published (anyone allowed to publish on the channel can forge
+     * one): counted in {@link #rejected}, logged at WARN (the first, then every 1000th, so a flood cannot flood the
+     * log), never buffered, never a reason to resync.
+     */
+    private void reject(String id, Map<String, Object> fields, String why) {
+        rejected.increment();
+        long count = rejected.sum();
+        if (count == 1 || count % 1000 == 0) {
+            log.warn("{} {}: dropped an event because {} ({} dropped so far; forged, or written by another"
+                    + " program?): {}", name, Validation.show(id), why, count, Validation.show(fields));
+        }
     }
 
     private void onMessage(Topic topic, Message message) {
@@ -362,11 +392,16 @@ final class SyncedView<V, E> implements AutoCloseable {
             return;
         }
         lastSyncNanos = System.nanoTime();
+        Versioned<V> current = topic.current;
+        if (current != null && message.revision - current.revision > MAX_REVISION_STEP) {
+            reject(topic.id, message.fields, "its revision " + message.revision + " is impossibly far past the held "
+                    + current.revision);
+            return;
+        }
         if (topic.syncing) {
             topic.buffer.add(message);
             return;
         }
-        Versioned<V> current = topic.current;
         if (current == null || message.revision <= current.revision) {
             return;
         }
@@ -382,7 +417,13 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     private void applyOne(Topic topic, Message message) {
-        Applied<V, E> applied = source.apply(topic.id, topic.current, message);
+        Applied<V, E> applied;
+        try {
+            applied = source.apply(topic.id, topic.current, message);
+        } catch (RuntimeException malformed) { // the held value stays; the real event of this revision still fits
+            reject(topic.id, message.fields, "it is malformed (" + malformed.getMessage() + ")");
+            return;
+        }
         topic.current = new Versioned<>(message.revision, applied.value());
         eventsApplied.increment();
         dispatch(topic, applied.event());
@@ -481,6 +522,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             return topic.attempt;
         }
         topic.syncing = true;
+        topic.heardBeforeLoad = topic.buffer.size();
         topic.attempt = new CompletableFuture<>();
         CompletableFuture<Versioned<V>> attempt = topic.attempt;
         Versioned<V> held = topic.current;
@@ -499,7 +541,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                             Reloaded<V, E> reloaded, Throwable failure) {
         topic.syncing = false;
         if (closed || readable.get(topic.id) != topic) {
-            attempt.completeExceptionally(new LodestarException("view closed"));
+            attempt.completeExceptionally(closed ? backend.closedException() : new LodestarException("view closed"));
             return;
         }
         if (failure != null) {
@@ -529,7 +571,18 @@ final class SyncedView<V, E> implements AutoCloseable {
                 dispatch(topic, source.resynced(topic.id, before, loaded));
             }
         }
-        List<Message> buffered = new ArrayList<>(topic.buffer);
+        // An event heard before this load started was published after Redis counted its revision (the scripts
+        // count, then publish): if the load found less, Redis never had it. Keeping it would resync for ever.
+        List<Message> buffered = new ArrayList<>();
+        for (int i = 0; i < topic.buffer.size(); i++) {
+            Message message = topic.buffer.get(i);
+            if (i < topic.heardBeforeLoad && message.revision > loaded.revision()) {
+                reject(topic.id, message.fields, "its revision " + message.revision + " is past the "
+                        + loaded.revision() + " Redis holds");
+            } else {
+                buffered.add(message);
+            }
+        }
         topic.buffer.clear();
         buffered.sort(Comparator.comparingLong(Message::revision));
         for (Message message : buffered) {
@@ -539,8 +592,8 @@ final class SyncedView<V, E> implements AutoCloseable {
             }
             if (message.revision > next) {
                 gaps.increment();
-                sync(topic);
                 topic.buffer.addAll(buffered.subList(buffered.indexOf(message), buffered.size()));
+                sync(topic); // after the buffer is filled: these were heard before the next load
                 break;
             }
             applyOne(topic, message);
@@ -635,6 +688,22 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
+    /** A closed view is empty, so every read would load: it says the client is closed instead. */
+    private void requireOpen() {
+        if (closed) {
+            throw backend.closedException();
+        }
+    }
+
+    /** Runs on the view thread; the client may be closing, and its stopped thread rejects the task. */
+    private void executeOrClosed(Runnable task) {
+        try {
+            viewThread.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw backend.closedException();
+        }
+    }
+
     void markStale() {
         disconnects.incrementAndGet();
         if (staleSinceNanos == 0) {
@@ -678,6 +747,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         boolean syncing;
         CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
         final List<Message> buffer = new ArrayList<>();
+        /** How many of {@link #buffer} were heard before the current load started. */
+        int heardBeforeLoad;
         final List<Waiter> waiters = new ArrayList<>();
         int failures;
         /** The disconnect count when its last successful load started; -1 while it has none from Redis. */

@@ -383,7 +383,8 @@ abstract class ConfigContract extends NamespaceTest {
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("but was 'bad id'");
         assertThatThrownBy(() -> config.set("app", tooLarge, ConfigFormat.TEXT))
                 .isInstanceOf(InvalidArgumentException.class)
-                .hasMessageContaining("content must be at most 1048576 bytes of UTF-8, but was '1048577 bytes'");
+                .hasMessageContaining("content must be at most 1048576 bytes of UTF-8 as stored (JSON escapes"
+                        + " included), but was '1048577 bytes'");
         assertThatThrownBy(() -> config.set("app", "x", null)).isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("format must be non-null");
         assertThatThrownBy(() -> config.set("app", null, ConfigFormat.TEXT))

@@ -128,6 +128,8 @@ abstract class DiscoveryContract extends NamespaceTest {
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("instance must be non-null");
         assertThatThrownBy(() -> client.discovery().getInstances("{tag}"))
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("serviceId");
+        assertThatThrownBy(() -> client.discovery().getInstance("orders", "bad id"))
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("instanceId must be");
         assertThatThrownBy(() -> client.registry().setMetadata("orders", "o-1", Map.of("bad key", "v")))
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("metadata key");
         assertThatThrownBy(() -> client.registry().async().deregister("", "x").toCompletableFuture().join())

@@ -24,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ServiceInstanceTest {
-    private static final String HOST_RULE = "a host name of [A-Za-z0-9._-] or an IP address (IPv6 with or without"
-            + " brackets) of 1-253 characters";
+    private static final String HOST_RULE = "a host name (dot-separated labels of [A-Za-z0-9-], none empty or"
+            + " starting or ending with '-') or an IP address (IPv6 with or without brackets) of 1-253 characters";
 
     /** A valid instance to vary one field of. */
     private static ServiceInstance.Builder orders() {
@@ -237,7 +237,7 @@ class ServiceInstanceTest {
     @Nested
     class Host {
         @ParameterizedTest(name = "{0}")
-        @ValueSource(strings = {"localhost", "h", "10.0.0.1", "orders-1.eu-west-1.internal", "my_host",
+        @ValueSource(strings = {"localhost", "h", "10.0.0.1", "orders-1.eu-west-1.internal", "host.",
                 "ORDERS.EXAMPLE.COM", "::1", "2001:db8::8a2e:370:7334", "::ffff:192.0.2.1", "fe80::1%eth0",
                 "[::1]", "[2001:db8::1]"})
         void acceptsHostNamesAndIpAddresses(String host) {
@@ -266,7 +266,7 @@ class ServiceInstanceTest {
         @ValueSource(strings = {" ", "my host", "host\t", "\nhost", "{host}", "host{", "}", "bücher.de",
                 "host\u00a0", "user@host", "host/path", "host?q", "host#f", "host%20", "host:8080",
                 "1::2::3", "1:2", "[::1", "::1]", "[]", "[host]", "fe80::1%", "fe80::1%br-0", "a|b", "a\\b",
-                "a\"b", "a<b"})
+                "a\"b", "a<b", "_", "my_host", "a..b", ".a", "-a", "a-", "a.-b", "999.1.1.1"})
         void rejectsWhatCannotBeTheHostOfAUri(String host) {
             assertThatThrownBy(() -> orders().host(host).build())
                     .isInstanceOf(InvalidArgumentException.class)
@@ -274,11 +274,11 @@ class ServiceInstanceTest {
         }
 
         @ParameterizedTest(name = "{0}")
-        @ValueSource(strings = {"localhost", "10.0.0.1", "my_host", "orders.internal", "::1", "fe80::1%eth0",
-                "[::1]"})
+        @ValueSource(strings = {"localhost", "10.0.0.1", "orders.internal", "::1", "fe80::1%eth0", "[::1]"})
         void everyAcceptedHostMakesAUriWithThatAuthority(String host) {
             URI uri = orders().host(host).port(8443).build().uri();
 
+            assertThat(uri.getHost()).isNotNull();
             String bracketed = host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
             assertThat(uri.getRawAuthority()).isEqualTo(bracketed + ":8443");
             assertThat(uri.getRawPath()).isEmpty();
@@ -376,7 +376,15 @@ class ServiceInstanceTest {
         void rejectsBelowOneSecondAboveOneDayAndNegative(Duration ttl) {
             assertThatThrownBy(() -> orders().ttl(ttl).build())
                     .isInstanceOf(InvalidArgumentException.class)
-                    .hasMessage("ttl must be between PT1S and PT24H, but was " + ttl);
+                    .hasMessage("ttl must be between PT1S and PT24H in whole milliseconds, but was " + ttl);
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @CsvSource({"PT1.000000001S", "PT30.0005S", "PT23H59M59.999999999S"})
+        void rejectsASubMillisecondPartRedisWouldDrop(Duration ttl) {
+            assertThatThrownBy(() -> orders().ttl(ttl).build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessage("ttl must be between PT1S and PT24H in whole milliseconds, but was " + ttl);
         }
 
         @Test

@@ -7,7 +7,9 @@
 -- ARGV[1] instance id, ARGV[2] shortest time to keep the tombstone, in ms
 -- Returns {revision, removed (1/0), instance count}. Publishes "deregistered" when something was removed.
 --#include common.lua
+--#include checks.lua
 local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset')
 local id, keep = ARGV[1], tonumber(ARGV[2])
 local now = now_ms()
 

@@ -8,7 +8,9 @@
 -- ARGV[4] content hash (ignored when removed)
 -- Returns the new index revision when the set of existing configs changed, else 0.
 -- Publishes {"type":"added"|"removed","rev":<index revision>,"id":...,"version":n[,"hash":...]} on such a change.
+--#include checks.lua
 local index, rev_key, channel = KEYS[1], KEYS[2], KEYS[3]
+check_keys(index, 'hash', rev_key, 'counter')
 local id, version, exists, hash = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1', ARGV[4]
 
 local known = tonumber(redis.call('HGET', index, id) or '0')

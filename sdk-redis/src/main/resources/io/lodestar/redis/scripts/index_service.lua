@@ -7,7 +7,9 @@
 -- KEYS[2] index revision counter, KEYS[3] index channel
 -- ARGV[1] service id, ARGV[2] service revision, ARGV[3] instance count
 -- Returns 1 when the set of services changed (and announced it as "added"/"removed"), else 0.
+--#include checks.lua
 local index, rev_key, channel = KEYS[1], KEYS[2], KEYS[3]
+check_keys(index, 'hash', rev_key, 'counter')
 local service, revision, count = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local known = tonumber(redis.call('HGET', index, service) or '0')
 

@@ -3,6 +3,9 @@
 -- KEYS[1] current hash, KEYS[2] revision counter
 -- Returns {revision} when there is no current entry (never set, or removed), else
 -- {revision, version, format, hash, createdAt, updatedAt, content}.
+--#include checks.lua
+check_keys(KEYS[1], 'hash', KEYS[2], 'counter')
+check_number_field(KEYS[1], 'version') -- else a corrupt version would make the entry look absent
 local revision = tonumber(redis.call('GET', KEYS[2]) or '0')
 local e = redis.call('HMGET', KEYS[1], 'version', 'format', 'hash', 'createdAt', 'updatedAt', 'content')
 if not e[1] then

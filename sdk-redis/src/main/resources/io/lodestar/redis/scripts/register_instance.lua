@@ -10,7 +10,9 @@
 -- Publishes "registered" (new, or back after expiry) or "updated" (fields changed); nothing when unchanged,
 -- in which case only the deadline moves. An overdue old copy is expired first, so views see it leave and come back.
 --#include common.lua
+--#include checks.lua
 local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset')
 local id, ttl, mode = ARGV[1], tonumber(ARGV[3]), ARGV[4]
 local now = now_ms()
 

@@ -7,7 +7,10 @@
 -- Publishes {"type":"removed","rev":<version>,"id":...} when it removed something.
 --#include common.lua
 --#include config_common.lua
+--#include checks.lua
 local k = config_keys()
+check_keys(k.current, 'hash', k.history, 'hash', k.versions, 'zset', k.revision, 'counter')
+check_number_field(k.current, 'version')
 local id = ARGV[1]
 
 if redis.call('DEL', k.current) == 0 then

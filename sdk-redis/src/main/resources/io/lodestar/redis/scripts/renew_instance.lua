@@ -9,7 +9,9 @@
 -- Returns 1 when renewed (or persistent and present); 0 when the instance is gone (it expired, or Redis lost it:
 -- its owner registers it again); -1 when it is gone because it was deregistered or evicted (its owner stops).
 --#include common.lua
-local instances, deadlines, tombstones = KEYS[1], KEYS[2], KEYS[5]
+--#include checks.lua
+local instances, deadlines, rev_key, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[5]
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset')
 local id = ARGV[1]
 local now = now_ms()
 

@@ -10,7 +10,10 @@
 -- JSON keeps "from" too, so a view that replays history can tell a rollback from a set.
 --#include common.lua
 --#include config_common.lua
+--#include checks.lua
 local k = config_keys()
+check_keys(k.current, 'hash', k.history, 'hash', k.versions, 'zset', k.revision, 'counter')
+check_number_field(k.current, 'version')
 local id, target, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])
 
 local stored = redis.call('HGET', k.history, target)

@@ -10,7 +10,10 @@
 -- Publishes "changed" with the new entry (see config_common.lua) when it wrote a version.
 --#include common.lua
 --#include config_common.lua
+--#include checks.lua
 local k = config_keys()
+check_keys(k.current, 'hash', k.history, 'hash', k.versions, 'zset', k.revision, 'counter')
+check_number_field(k.current, 'version')
 local id, content, format, limit, expected = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 
 local version, hash, current_format, created_at, updated_at = current_header(k.current)

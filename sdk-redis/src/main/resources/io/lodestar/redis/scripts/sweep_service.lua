@@ -4,7 +4,9 @@
 -- ARGV[1] most instances to expire in one call (bounds the script's run time)
 -- Returns {revision, instance count, expired count}. Publishes one "expired" event per removed instance.
 --#include common.lua
+--#include checks.lua
 local instances, deadlines, rev_key, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter')
 local now = now_ms()
 
 local due = redis.call('ZRANGEBYSCORE', deadlines, '-inf', '(' .. now, 'LIMIT', 0, tonumber(ARGV[1]))

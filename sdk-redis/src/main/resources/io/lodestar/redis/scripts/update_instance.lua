@@ -6,7 +6,9 @@
 -- Returns {revision, instance JSON} or {revision, false} when the instance is not registered (an overdue one is
 -- expired and announced first). Publishes "updated" when something changed.
 --#include common.lua
+--#include checks.lua
 local instances, deadlines, rev_key, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter')
 local id, mode = ARGV[1], ARGV[2]
 local now = now_ms()
 

@@ -1,0 +1,176 @@
+package io.lodestar.redis;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.event.ConfigEvent;
+import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.core.model.Namespace;
+import io.lodestar.core.model.ServiceInstance;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static io.lodestar.redis.Clients.instance;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Anyone allowed to publish on Lodestar's channels can forge events. A view drops the ones no Lodestar writer can
+ * have published, counts them, and never lets one start a resync loop or pin a topic. Periodic reconcile and sweep
+ * are off, so only the paths under test can repair anything.
+ */
+class ForgedEventsIT extends PrivateRedisTest {
+    private static final Duration OFF = Duration.ofHours(1);
+    /** Revisions no writer can publish next to a held revision; each view must drop every one. */
+    private static final List<String> IMPOSSIBLE = List.of("9223372036854775807", "10000000000000000000", "1e19",
+            "1.5", "\"7\"", "-1", "0", "null", "HELD+2000000", "HELD+5");
+
+    private RedisClient admin;
+    private RedisCommands<String, String> redisCommands;
+    private StatefulRedisConnection<String, String> connection;
+    private LodestarClient writer;
+    private RedisLodestarClient reader;
+    private Keys keys;
+
+    @BeforeEach
+    void connect() {
+        admin = RedisClient.create(redisUri());
+        connection = admin.connect();
+        redisCommands = connection.sync();
+        writer = clients.connect(options -> options.reconcileInterval(OFF).sweepInterval(OFF));
+        reader = (RedisLodestarClient) clients.connect(options -> options.reconcileInterval(OFF)
+                .sweepInterval(OFF).idleViewTimeout(Duration.ofSeconds(1)));
+        keys = new Keys(Namespace.of(clients.namespace()));
+    }
+
+    @AfterEach
+    void closeAdmin() {
+        connection.close();
+        admin.shutdown();
+    }
+
+    @Test
+    void eventsWithImpossibleRevisionsAreDroppedAndStartNoResyncLoop() {
+        writer.registry().register(instance("orders", "orders-1"));
+        writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        List<String> subscriber = new CopyOnWriteArrayList<>();
+        reader.discovery().getInstances("orders");
+        reader.discovery().getServices();
+        reader.config().subscribe("app", event -> subscriber.add(event.getClass().getSimpleName()));
+
+        publishImpossible(keys.service("orders"), "{\"type\":\"registered\",\"id\":\"ghost\",\"instance\":"
+                + "{\"host\":\"6.6.6.6\",\"port\":1,\"secure\":false,\"weight\":10000,\"status\":\"UP\",\"ttl\":0,"
+                + "\"metadata\":{}}");
+        publishImpossible(keys.services(), "{\"type\":\"added\",\"id\":\"ghost\"");
+        publishImpossible(keys.config("app"), "{\"type\":\"removed\"");
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(reader.serviceView.rejected.sum()).isEqualTo(IMPOSSIBLE.size());
+            assertThat(reader.indexView.rejected.sum()).isEqualTo(IMPOSSIBLE.size());
+            assertThat(reader.views().get("config").rejected.sum()).isEqualTo(IMPOSSIBLE.size());
+        });
+        redisCommands.configResetstat();
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
+                .until(() -> commandsSinceReset() <= 10); // a loop sends thousands a second
+        writer.registry().register(instance("orders", "orders-2"));
+        writer.config().set("app", "a=2", ConfigFormat.PROPERTIES);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(reader.discovery().getInstances("orders")).extracting(ServiceInstance::instanceId)
+                    .containsExactly("orders-1", "orders-2");
+            assertThat(reader.discovery().getServices()).containsExactly("orders");
+            assertThat(reader.config().get("app")).hasValueSatisfying(entry ->
+                    assertThat(entry.content()).isEqualTo("a=2"));
+            assertThat(subscriber).containsExactly("ConfigChanged");
+        });
+    }
+
+    @Test
+    void eventsWithABadIdOrAMalformedBodyAreDroppedAndTheRealEventStillApplies() {
+        writer.registry().register(instance("orders", "orders-1"));
+        reader.discovery().getInstances("orders");
+        long next = revision(keys.service("orders").revision()) + 1;
+
+        publish(keys.service("orders").channel(), "{\"type\":\"deregistered\",\"rev\":" + next + ",\"id\":\"a b\"}");
+        publish(keys.service("orders").channel(), "{\"type\":\"registered\",\"rev\":" + next + ",\"id\":\"ghost\","
+                + "\"instance\":{\"host\":\"6.6.6.6\"}}");
+        await().atMost(Duration.ofSeconds(5)).until(() -> reader.serviceView.rejected.sum() == 2);
+        writer.registry().register(instance("orders", "orders-2"));
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(reader.discovery()
+                .getInstances("orders")).extracting(ServiceInstance::instanceId)
+                .containsExactly("orders-1", "orders-2"));
+    }
+
+    @Test
+    void forgedAddedConfigIdsAreNeverSubscribedWhenInvalidAndNeverPinnedWhenAbsent() {
+        writer.config().set("real", "a=1", ConfigFormat.PROPERTIES);
+        List<ConfigEvent> heard = new CopyOnWriteArrayList<>();
+        reader.config().subscribeAll(heard::add);
+        String channel = keys.configs().channel();
+        long next = revision(keys.configs().revision()) + 1;
+        List<String> invalid = List.of("x}:evil{", "a b", "*", "\\u0000");
+
+        for (String id : invalid) {
+            publish(channel, "{\"type\":\"added\",\"rev\":" + next + ",\"id\":\"" + id + "\"}");
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> reader.views().get("config-index").rejected.sum()
+                == invalid.size());
+        for (int i = 0; i < 20; i++) {
+            publish(channel, "{\"type\":\"added\",\"rev\":" + (next + i) + ",\"id\":\"ghost-" + i + "\"}");
+        }
+
+        assertThat(redisCommands.pubsubShardChannels()).noneMatch(subscribed -> subscribed.contains("evil")
+                || subscribed.contains("a b") || subscribed.contains("*") || subscribed.contains("\u0000"));
+        SyncedView<?, ?> entries = reader.views().get("config");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            entries.cleanUp();
+            assertThat(entries.held()).as("entries held once idle").containsExactly("real");
+        });
+        assertThat(heard).isEmpty();
+    }
+
+    /** Publishes an event at each impossible revision on a topic's channel; {@code body} lacks "rev" and "}". */
+    private void publishImpossible(Object topicKeys, String body) {
+        String revisionKey;
+        String channel;
+        if (topicKeys instanceof Keys.ServiceKeys service) {
+            revisionKey = service.revision();
+            channel = service.channel();
+        } else if (topicKeys instanceof Keys.IndexKeys index) {
+            revisionKey = index.revision();
+            channel = index.channel();
+        } else {
+            Keys.ConfigKeys config = (Keys.ConfigKeys) topicKeys;
+            revisionKey = config.revision();
+            channel = config.channel();
+        }
+        long held = revision(revisionKey);
+        for (String revision : IMPOSSIBLE) {
+            String rev = revision.startsWith("HELD+") ? Long.toString(held + Long.parseLong(revision.substring(5)))
+                    : revision;
+            publish(channel, body + ",\"rev\":" + rev + "}");
+        }
+    }
+
+    private void publish(String channel, String message) {
+        redisCommands.spublish(channel, message);
+    }
+
+    private long revision(String key) {
+        String value = redisCommands.get(key);
+        return value == null ? 0 : Long.parseLong(value);
+    }
+
+    /** Commands Redis served since CONFIG RESETSTAT, except this test's own INFO. */
+    private long commandsSinceReset() {
+        return redisCommands.info("commandstats").lines().filter(line -> line.startsWith("cmdstat_")
+                        && !line.startsWith("cmdstat_info:"))
+                .mapToLong(line -> Long.parseLong(line.replaceAll(".*:calls=(\\d+),.*", "$1"))).sum();
+    }
+}
