@@ -32,7 +32,7 @@ final class Sweeper {
      * How much later than the first client an owner may come back from the same outage (its reconnect backoff and
      * jitter) and still find its instance: the sweep spares overdue instances this long plus their TTL.
      */
-    static final Duration RECONNECT_ALLOWANCE = Duration.ofSeconds(10);
+    private static final Duration RECONNECT_ALLOWANCE = Duration.ofSeconds(10);
 
     private final RedisBackend backend;
     private final Keys keys;
