@@ -156,7 +156,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                 replaced.cancel();
             }
             return write(instance, "register").whenComplete((written, failure) -> {
-                if (failure == null ? written.instance().ephemeral() : replaced != null) {
+                if (failure == null ? written.instance().ephemeral() : replaced != null && instance.ephemeral()) {
                     // Renew what was registered; after a failure, go on renewing what this client renewed before
                     // (with the new fields), or a failed re-register would let a live instance expire. A no-op if
                     // a deregister cancelled the lease meanwhile.

@@ -1,7 +1,6 @@
 package io.lodestar.redis;
 
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SetArgs;
 import io.lodestar.core.ClientClosedException;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.UnavailableException;
@@ -15,6 +14,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -23,10 +23,20 @@ import java.util.function.Supplier;
  * and interval elects one of them, which sweeps every service of the index (and the services this client
  * registers or views, in case the index missed one). The sweep script is idempotent, so two sweepers never
  * double-remove. Expiry is decided by Redis time inside the script.
+ *
+ * <p>Outages expire nothing: a client that lost its connection notes, when it is back, the time in a namespace
+ * marker (in the same script that elects the sweeper, so a sweeper that was cut off notes it before it sweeps), and
+ * the sweep spares every instance until its owner had {@link #RECONNECT_ALLOWANCE} plus the instance's TTL after
+ * that time to renew it (see sweep_service.lua).
  */
 final class Sweeper {
     private static final Logger log = LoggerFactory.getLogger(Sweeper.class);
     private static final String BATCH = "256";
+    /**
+     * How much later than the first client an owner may come back from the same outage (its reconnect backoff and
+     * jitter) and still find its instance: the sweep spares overdue instances this long plus their TTL.
+     */
+    private static final Duration RECONNECT_ALLOWANCE = Duration.ofSeconds(10);
 
     private final RedisBackend backend;
     private final Keys keys;
@@ -37,6 +47,9 @@ final class Sweeper {
     private final String owner = UUID.randomUUID().toString();
     /** Sweeps (of the index, a service or the lock) that failed for another reason than Redis being unreachable. */
     final LongAdder failures = new LongAdder();
+    /** Disconnects seen, and how many of them the outage marker already has: more seen than noted = note it. */
+    private final AtomicLong outagesSeen = new AtomicLong();
+    private volatile long outagesNoted;
 
     Sweeper(RedisBackend backend, Keys keys, RedisServiceRegistry registry, RegistryReads reads,
             Supplier<List<String>> viewedServices, Duration interval) {
@@ -46,29 +59,38 @@ final class Sweeper {
         this.reads = reads;
         this.viewedServices = viewedServices;
         this.interval = interval;
+        backend.addConnectionListener(new RedisBackend.ConnectionListener() {
+            @Override
+            public void connected(String node) {
+                // noted by the next election, which needs the connection back anyway
+            }
+
+            @Override
+            public void disconnected(String node) {
+                outagesSeen.incrementAndGet();
+            }
+        });
     }
 
-    /** One sweep round, if this client wins the lock. Completes when done; failures are logged and counted. */
+    /** One sweep round, if this client wins the lock. Completes when done; failures are logged only. */
     CompletionStage<Void> sweepOnce() {
         long lockMillis = Math.max(1, interval.toMillis() * 9 / 10);
-        return backend.commands().set(keys.sweeperLock(), owner, SetArgs.Builder.nx().px(lockMillis))
-                .thenCompose(won -> "OK".equals(won) ? sweepAll() : unstick(lockMillis))
+        long seen = outagesSeen.get();
+        boolean unnoted = seen > outagesNoted;
+        return Scripts.ELECT_SWEEPER.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                        new String[] {keys.sweeperLock(), keys.outage()}, owner, Long.toString(lockMillis),
+                        unnoted ? "1" : "0")
+                .thenCompose(reply -> {
+                    outagesNoted = Math.max(outagesNoted, seen);
+                    if ((Long) reply.get(2) == 1L) {
+                        failures.increment();
+                        log.warn("The sweep lock {} had no expiry (written by another program?): it now expires in"
+                                + " {} ms", keys.sweeperLock(), lockMillis);
+                    }
+                    return (Long) reply.get(0) == 1L ? sweepAll((Long) reply.get(1))
+                            : CompletableFuture.<Void>completedFuture(null);
+                })
                 .exceptionally(failure -> failed("the sweep lock", failure));
-    }
-
-    /**
-     * A lock without expiry (written by another program, or a bug) would stop expiry in the namespace for good:
-     * it gets the expiry of one interval, so it cannot outlive it.
-     */
-    private CompletionStage<Void> unstick(long lockMillis) {
-        return backend.commands().pttl(keys.sweeperLock()).thenCompose(ttl -> ttl != -1
-                ? CompletableFuture.<Void>completedFuture(null)
-                : backend.commands().pexpire(keys.sweeperLock(), lockMillis).thenApply(set -> {
-                    failures.increment();
-                    log.warn("The sweep lock {} had no expiry (written by another program?): it expires in {} ms",
-                            keys.sweeperLock(), lockMillis);
-                    return null;
-                }));
     }
 
     /** Logs at WARN (DEBUG while Redis is unreachable: the connection's own state says so) and counts. */
@@ -84,7 +106,7 @@ final class Sweeper {
         return null;
     }
 
-    private CompletionStage<Void> sweepAll() {
+    private CompletionStage<Void> sweepAll(long outage) {
         // A corrupt index must not stop expiry of the services this client knows of by other means.
         return reads.services().exceptionally(failure -> {
             failed("the service index", failure);
@@ -94,7 +116,7 @@ final class Sweeper {
             services.addAll(registry.leasedServices());
             services.addAll(viewedServices.get());
             CompletableFuture<?>[] sweeps = services.stream()
-                    .map(service -> sweep(service, index.value().contains(service))
+                    .map(service -> sweep(service, index.value().contains(service), outage)
                             .exceptionally(failure -> failed("service '" + service + "'", failure))
                             .toCompletableFuture())
                     .toArray(CompletableFuture[]::new);
@@ -102,14 +124,17 @@ final class Sweeper {
         });
     }
 
-    CompletionStage<Void> sweep(String serviceId, boolean indexed) {
+    private CompletionStage<Void> sweep(String serviceId, boolean indexed, long outage) {
         return Scripts.SWEEP_SERVICE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                keys.service(serviceId).all(), BATCH).thenCompose(reply -> {
+                keys.service(serviceId).all(), BATCH, Long.toString(outage),
+                Long.toString(RECONNECT_ALLOWANCE.toMillis())).thenCompose(reply -> {
                     long revision = (Long) reply.get(0);
                     long count = (Long) reply.get(1);
                     long expired = (Long) reply.get(2);
-                    if (expired > 0) {
-                        log.debug("Expired {} instance(s) of {}", expired, serviceId);
+                    long spared = (Long) reply.get(3);
+                    if (expired > 0 || spared > 0) {
+                        log.debug("Expired {} instance(s) of {}; spared {} whose owners may still be reconnecting"
+                                + " after an outage", expired, serviceId, spared);
                     }
                     boolean indexStale = indexed ? count == 0 : count > 0;
                     return expired > 0 || indexStale

@@ -36,7 +36,12 @@ final class Clients implements AutoCloseable {
     }
 
     LodestarClient connect(UnaryOperator<LodestarOptions.Builder> customizer) {
-        LodestarOptions options = customizer.apply(defaults.apply(LodestarOptions.builder(uri).namespace(namespace))
+        return connect(uri, customizer);
+    }
+
+    /** A client of this namespace through another URI (e.g. as another ACL user). */
+    LodestarClient connect(String otherUri, UnaryOperator<LodestarOptions.Builder> customizer) {
+        LodestarOptions options = customizer.apply(defaults.apply(LodestarOptions.builder(otherUri).namespace(namespace))
                 .commandTimeout(Duration.ofSeconds(2))
                 .sweepInterval(Duration.ofMillis(500))
                 .reconcileInterval(Duration.ofSeconds(2))).build();

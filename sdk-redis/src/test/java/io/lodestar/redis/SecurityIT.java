@@ -1,7 +1,5 @@
 package io.lodestar.redis;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lodestar.core.AccessDeniedException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarException;
@@ -144,13 +142,6 @@ class SecurityIT {
     }
 
     private void admin(String command) {
-        try (RedisClient raw = RedisClient.create(redis.uri());
-             StatefulRedisConnection<String, String> connection = raw.connect()) {
-            String[] parts = command.split(" ");
-            connection.sync().dispatch(io.lettuce.core.protocol.CommandType.valueOf(parts[0]),
-                    new io.lettuce.core.output.StatusOutput<>(io.lettuce.core.codec.StringCodec.UTF8),
-                    new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8)
-                            .addValues(java.util.Arrays.copyOfRange(parts, 1, parts.length)));
-        }
+        RedisAdmin.run(redis, command);
     }
 }

@@ -1,16 +1,31 @@
--- sweep_service: removes the instances of one service whose deadline (Redis time) has passed. Idempotent: any
--- client may run it at any time; two sweepers racing remove each instance once.
--- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel
--- ARGV[1] most instances to expire in one call (bounds the script's run time)
--- Returns {revision, instance count, expired count}. Publishes one "expired" event per removed instance.
+-- sweep_service: removes the instances of one service whose deadline (Redis time) has passed, and forgets
+-- tombstones that ran out. Idempotent: any client may run it at any time; two sweepers racing remove each instance
+-- once. After an outage it spares what live owners could not renew: while Redis was unreachable no owner could
+-- renew, so an instance is not expired before the outage marker (when a client last came back) + the allowance
+-- for owners to reconnect + the instance's own TTL; its owner, once back, renews it at once. A crashed owner's
+-- instance is expired after that.
+-- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
+-- KEYS[5] tombstones zset
+-- ARGV[1] most instances to expire in one call (bounds the script's run time), ARGV[2] the outage marker (epoch ms,
+-- 0 = none), ARGV[3] the allowance for owners to reconnect after an outage, in ms
+-- Returns {revision, instance count, expired count, spared count}. Publishes one "expired" event per removed
+-- instance.
 --#include common.lua
 --#include checks.lua
-local instances, deadlines, rev_key, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter')
+local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset')
+local outage, allowance = tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = now_ms()
 
+redis.call('ZREMRANGEBYSCORE', tombstones, '-inf', '(' .. now)
 local due = redis.call('ZRANGEBYSCORE', deadlines, '-inf', '(' .. now, 'LIMIT', 0, tonumber(ARGV[1]))
+local expired, spared = 0, 0
 for _, id in ipairs(due) do
-  expire(instances, deadlines, rev_key, channel, id)
+  if outage > 0 and now < outage + allowance + stored_ttl(instances, id) then
+    spared = spared + 1
+  else
+    expire(instances, deadlines, rev_key, channel, id)
+    expired = expired + 1
+  end
 end
-return {current_revision(rev_key), redis.call('HLEN', instances), #due}
+return {current_revision(rev_key), redis.call('HLEN', instances), expired, spared}
