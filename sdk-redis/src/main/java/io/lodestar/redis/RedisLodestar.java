@@ -45,7 +45,7 @@ public final class RedisLodestar {
      * optional dependency: only this method needs it). Meters, all tagged with {@code namespace} and {@code view}
      * ({@code service}, {@code index}, {@code config}...):
      * {@code lodestar.view.reads}, {@code lodestar.view.events.applied}, {@code lodestar.view.resyncs},
-     * {@code lodestar.view.gaps}, {@code lodestar.view.events.rejected} (counters),
+     * {@code lodestar.view.gaps}, {@code lodestar.view.events.rejected}, {@code lodestar.view.overflows} (counters),
      * {@code lodestar.sweep.failures} (counter, tagged with {@code namespace} only), {@code lodestar.view.topics} (entries held),
      * {@code lodestar.view.stale} (1 while stale), {@code lodestar.view.sync.age} (time since the view last heard
      * from Redis); plus Lettuce's command latencies ({@code lettuce.command.completion},

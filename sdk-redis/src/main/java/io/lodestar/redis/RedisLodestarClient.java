@@ -26,6 +26,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +45,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class RedisLodestarClient implements LodestarClient {
     private static final Logger log = LoggerFactory.getLogger(RedisLodestarClient.class);
+    static final int MAX_LISTENER_THREADS = 256;
 
     final LodestarOptions options;
     final RedisBackend backend;
@@ -77,7 +80,7 @@ final class RedisLodestarClient implements LodestarClient {
         this.ownsScheduler = sharedScheduler == null;
         this.scheduler = ownsScheduler ? ownScheduler(threads(threadFactory, "lodestar-scheduler-" + ns))
                 : sharedScheduler;
-        this.listenerPool = Executors.newCachedThreadPool(threads(threadFactory, "lodestar-listener-" + ns));
+        this.listenerPool = listenerPool(threads(threadFactory, "lodestar-listener-" + ns));
         RedisBackend connected;
         try {
             connected = RedisBackend.connect(options, resources, ownsResources);
@@ -293,6 +296,17 @@ final class RedisLodestarClient implements LodestarClient {
     @Override
     public String toString() {
         return "LodestarClient[" + options.redactedRedisUri() + ", namespace=" + options.namespace() + "]";
+    }
+
+    /**
+     * Threads for listeners and public futures: as many as are busy, up to {@link #MAX_LISTENER_THREADS}, idle ones
+     * leave after a minute. Each listener runs on one at a time (its own bounded queue), so a stuck listener holds
+     * one thread and no other listener; past the bound a listener's events are dropped and it gets the current
+     * state when it runs again (see SerialExecutor), and a future completes on the thread that completed it.
+     */
+    private static ExecutorService listenerPool(ThreadFactory threads) {
+        return new ThreadPoolExecutor(0, MAX_LISTENER_THREADS, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                threads);
     }
 
     /** Cancelled tasks leave the queue at once: a client that stops many leases does not keep their tasks. */

@@ -11,37 +11,64 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * Runs tasks one at a time, in submission order, on a shared pool: each listener gets its events in order without
  * a thread of its own, and a slow or throwing listener never holds up another one.
+ *
+ * <p>Bounded: at most {@code capacity} tasks wait. A task offered to a full queue (a listener that is stuck or far
+ * too slow), or that the pool rejects, is dropped, and once the queue has drained the {@code caughtUp} callback
+ * runs, so the owner can hand the listener the state it missed in one event instead of every step.
  */
 final class SerialExecutor implements Executor {
     private static final Logger log = LoggerFactory.getLogger(SerialExecutor.class);
 
     private final Executor pool;
+    private final int capacity;
+    private final Runnable caughtUp;
     private final Queue<Runnable> tasks = new ArrayDeque<>();
     private boolean running;
+    private boolean dropped;
 
+    /** Unbounded, for callers whose tasks are bounded by nature. */
     SerialExecutor(Executor pool) {
+        this(pool, Integer.MAX_VALUE, () -> { });
+    }
+
+    SerialExecutor(Executor pool, int capacity, Runnable caughtUp) {
         this.pool = pool;
+        this.capacity = capacity;
+        this.caughtUp = caughtUp;
     }
 
     @Override
     public void execute(Runnable task) {
+        offer(task);
+    }
+
+    /** @return false when the task was dropped (queue full, or the pool rejected it) */
+    boolean offer(Runnable task) {
         synchronized (tasks) {
+            if (tasks.size() >= capacity) {
+                dropped = true;
+                return false;
+            }
             tasks.add(task);
             if (running) {
-                return;
+                return true;
             }
             running = true;
         }
         try {
             pool.execute(this::drain);
+            return true;
         } catch (RejectedExecutionException e) {
-            // a caller's executor that is shut down or full: drop what waits rather than wedge this listener
+            int lost;
             synchronized (tasks) {
-                log.warn("A listener's executor rejected its events ({}); {} event(s) dropped", e.toString(),
-                        tasks.size());
+                lost = tasks.size();
                 tasks.clear();
                 running = false;
+                dropped = true;
             }
+            log.warn("A listener's executor rejected its events ({}); {} event(s) dropped, the listener gets the"
+                    + " current state once it runs again", e.toString(), lost);
+            return false;
         }
     }
 
@@ -52,13 +79,20 @@ final class SerialExecutor implements Executor {
                 next = tasks.poll();
                 if (next == null) {
                     running = false;
-                    return;
+                    if (!dropped) {
+                        return;
+                    }
+                    dropped = false;
+                    next = caughtUp;
                 }
             }
             try {
                 next.run();
             } catch (RuntimeException | Error e) {
                 log.warn("A Lodestar listener threw; it stays subscribed and other listeners are not affected", e);
+            }
+            if (next == caughtUp) {
+                return;
             }
         }
     }

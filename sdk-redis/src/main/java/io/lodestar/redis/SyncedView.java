@@ -28,7 +28,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -61,6 +64,12 @@ import java.util.function.UnaryOperator;
 final class SyncedView<V, E> implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SyncedView.class);
     private static final long MAX_BACKOFF_MS = 30_000;
+    /** Most PubSub events that wait for the view thread, per view; past that, the topics re-read instead. */
+    static final int MAX_INBOX = 100_000;
+    /** Most events kept per topic while it loads; past that, it loads once more. */
+    static final int MAX_BUFFER = 10_000;
+    /** Most events that wait for one listener; past that, it gets the current state once it catches up. */
+    static final int MAX_LISTENER_QUEUE = 4_096;
 
     /** What a topic is: where its events come from, how to load it and how an event changes it. */
     interface Source<V, E> {
@@ -112,6 +121,9 @@ final class SyncedView<V, E> implements AutoCloseable {
     final LongAdder eventsApplied = new LongAdder();
     final LongAdder resyncs = new LongAdder();
     final LongAdder gaps = new LongAdder();
+    /** Events dropped by a bound (the view thread's inbox, a topic's load buffer, a listener's queue). */
+    final LongAdder overflows = new LongAdder();
+    private final AtomicInteger inbox = new AtomicInteger();
     /** Events dropped as impossible (forged or corrupt): see {@link #reject}. */
     final LongAdder rejected = new LongAdder();
 
@@ -195,9 +207,17 @@ final class SyncedView<V, E> implements AutoCloseable {
         return topic;
     }
 
-    /** Removes a topic on purpose (not by expiry). */
-    private void remove(String id, Topic topic) {
-        if (topics.asMap().remove(id, topic)) {
+    /** Removes a topic that failed its first load, unless a listener attached meanwhile (atomically with it). */
+    private void removeUnpinned(String id, Topic topic) {
+        boolean[] removed = new boolean[1];
+        topics.asMap().computeIfPresent(id, (key, held) -> {
+            if (held == topic && topic.current == null && !topic.pinned()) {
+                removed[0] = true;
+                return null;
+            }
+            return held;
+        });
+        if (removed[0]) {
             readable.remove(id, topic);
         }
     }
@@ -287,9 +307,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                 result.complete(loaded);
                 return;
             }
-            if (topic.current == null && !topic.pinned()) {
-                remove(id, topic);
-            }
+            removeUnpinned(id, topic); // never cache a failure: the next read tries again
             result.completeExceptionally(Errors.translate(failure, "load " + name + " '" + id + "'",
                     backend.where(), timeout));
         });
@@ -328,9 +346,16 @@ final class SyncedView<V, E> implements AutoCloseable {
     /** Like {@link #subscribe(String, Consumer, Consumer)}, calling the listener on the given executor, serially. */
     Subscription subscribe(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart, Executor executor) {
         requireOpen();
-        Topic topic = topics.get(id, this::create);
-        Listener slot = new Listener(listener, onStart, new SerialExecutor(executor));
-        topic.listeners.add(slot);
+        AtomicReference<Listener> attached = new AtomicReference<>();
+        // Attach inside the map's compute: a topic that expires or is removed (a failed first load) at this very
+        // moment either keeps the listener or is replaced by a new one that has it, never drops it.
+        Topic topic = topics.asMap().compute(id, (key, existing) -> {
+            Topic held = existing != null && readable.get(key) == existing ? existing : create(key);
+            attached.set(new Listener(held, listener, onStart, executor));
+            held.listeners.add(attached.get());
+            return held;
+        });
+        Listener slot = attached.get();
         pin(id, topic);
         viewThread.execute(() -> {
             if (topic.current != null) {
@@ -369,7 +394,25 @@ final class SyncedView<V, E> implements AutoCloseable {
             return true;
         }
         long revision = ((Number) rev).longValue();
-        viewThread.execute(() -> onMessage(topic, new Message(revision, fields)));
+        if (inbox.incrementAndGet() > MAX_INBOX) { // the view thread is far behind: drop, and re-read the topic
+            inbox.decrementAndGet();
+            overflows.increment();
+            if (topic.overflowed.compareAndSet(false, true)) {
+                log.warn("{} '{}': more than {} events wait for the view thread; dropping them and re-reading the"
+                        + " topic instead", name, topic.id, MAX_INBOX);
+                viewThread.execute(() -> {
+                    topic.overflowed.set(false);
+                    if (!closed && readable.get(topic.id) == topic && topic.current != null) {
+                        sync(topic);
+                    }
+                });
+            }
+            return true;
+        }
+        viewThread.execute(() -> {
+            inbox.decrementAndGet();
+            onMessage(topic, new Message(revision, fields));
+        });
         return true;
     }
 
@@ -399,7 +442,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             return;
         }
         if (topic.syncing) {
-            topic.buffer.add(message);
+            buffer(topic, message);
             return;
         }
         if (current == null || message.revision <= current.revision) {
@@ -409,11 +452,26 @@ final class SyncedView<V, E> implements AutoCloseable {
             gaps.increment();
             log.debug("{} '{}': revision gap ({} after {}), resyncing", name, topic.id, message.revision,
                     current.revision);
-            topic.buffer.add(message);
+            buffer(topic, message);
             sync(topic);
             return;
         }
         applyOne(topic, message);
+    }
+
+    /**
+     * Keeps an event that arrived during a load, at most {@link #MAX_BUFFER} per topic: past that the buffer is
+     * dropped and the topic is loaded again once this load ends (the new load covers what was dropped).
+     */
+    private void buffer(Topic topic, Message message) {
+        if (topic.buffer.size() >= MAX_BUFFER) {
+            overflows.increment();
+            topic.buffer.clear();
+            topic.heardBeforeLoad = 0;
+            topic.reloadAfterSync = true;
+            return;
+        }
+        topic.buffer.add(message);
     }
 
     private void applyOne(Topic topic, Message message) {
@@ -434,7 +492,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (event != null) {
             for (Listener listener : topic.listeners) {
                 if (listener.started) {
-                    listener.executor.execute(() -> listener.consumer.accept(event));
+                    listener.deliver(event, topic.current);
                 }
             }
         }
@@ -456,7 +514,10 @@ final class SyncedView<V, E> implements AutoCloseable {
                 reached.complete(null);
                 return;
             }
-            topic.waiters.add(new Waiter(revision, reached));
+            Waiter waiter = new Waiter(revision, reached);
+            topic.waiters.add(waiter);
+            // a revision that never comes (Redis restarted and counts from 1 again) must not keep its waiter
+            reached.whenComplete((ok, failure) -> viewThread.execute(() -> topic.waiters.remove(waiter)));
             scheduler.schedule(() -> viewThread.execute(() -> {
                 if (!reached.isDone() && !topic.syncing) {
                     sync(topic);
@@ -558,6 +619,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
         topic.failures = 0;
         topic.loadedEpoch = epoch;
+        boolean reloadAgain = topic.reloadAfterSync;
+        topic.reloadAfterSync = false;
         lastSyncNanos = System.nanoTime();
         Versioned<V> before = topic.current;
         Versioned<V> loaded = reloaded.value();
@@ -597,6 +660,9 @@ final class SyncedView<V, E> implements AutoCloseable {
                 break;
             }
             applyOne(topic, message);
+        }
+        if (reloadAgain && !topic.syncing) {
+            sync(topic); // events were dropped from the full buffer during this load
         }
         topic.releaseWaiters();
         attempt.complete(topic.current);
@@ -749,6 +815,10 @@ final class SyncedView<V, E> implements AutoCloseable {
         final List<Message> buffer = new ArrayList<>();
         /** How many of {@link #buffer} were heard before the current load started. */
         int heardBeforeLoad;
+        /** The buffer overflowed during the current load: load once more when it ends. */
+        boolean reloadAfterSync;
+        /** Events of this topic were dropped because the view thread was far behind (any thread). */
+        final AtomicBoolean overflowed = new AtomicBoolean();
         final List<Waiter> waiters = new ArrayList<>();
         int failures;
         /** The disconnect count when its last successful load started; -1 while it has none from Redis. */
@@ -789,26 +859,68 @@ final class SyncedView<V, E> implements AutoCloseable {
     private record Waiter(long revision, CompletableFuture<Void> reached) {
     }
 
-    /** One listener: events reach it in order on its own serial executor, from the value it started at. */
+    /**
+     * One listener: events reach it in order on its own serial executor, from the value it started at. Its queue
+     * is bounded ({@link #MAX_LISTENER_QUEUE}): a listener that falls that far behind (stuck, or far too slow) gets
+     * no more single events; once it has worked off its queue it gets one event from the state it last had queued
+     * to the current one ({@link Source#resynced}), so it is never left wrong and never holds up the view.
+     */
     private final class Listener {
+        final Topic topic;
         final Consumer<E> consumer;
         final Consumer<Versioned<V>> onStart;
-        final Executor executor;
-        /** View thread only: events are dispatched once the listener knows the value they follow. */
+        final SerialExecutor executor;
+        // view thread only:
+        /** Events are dispatched once the listener knows the value they follow. */
         boolean started;
+        /** The state after the last event queued for it. */
+        Versioned<V> queuedState;
+        /** Its queue overflowed: events are skipped until it catches up. */
+        boolean lagging;
 
-        Listener(Consumer<E> consumer, Consumer<Versioned<V>> onStart, Executor executor) {
+        Listener(Topic topic, Consumer<E> consumer, Consumer<Versioned<V>> onStart, Executor executor) {
+            this.topic = topic;
             this.consumer = consumer;
             this.onStart = onStart;
-            this.executor = executor;
+            this.executor = new SerialExecutor(executor, MAX_LISTENER_QUEUE,
+                    () -> viewThread.execute(this::catchUp));
         }
 
         void start(Versioned<V> value) {
             if (!started) {
                 started = true;
+                queuedState = value;
                 if (onStart != null) {
                     executor.execute(() -> onStart.accept(value));
                 }
+            }
+        }
+
+        void deliver(E event, Versioned<V> state) {
+            if (lagging) {
+                return;
+            }
+            if (executor.offer(() -> consumer.accept(event))) {
+                queuedState = state;
+            } else {
+                lagging = true;
+                overflows.increment();
+                log.warn("{} '{}': a listener is {} events behind (stuck or too slow); it gets the current state"
+                        + " in one event once it catches up", name, topic.id, MAX_LISTENER_QUEUE);
+            }
+        }
+
+        private void catchUp() {
+            if (!lagging || closed || !topic.listeners.contains(this)) {
+                return;
+            }
+            lagging = false;
+            Versioned<V> now = topic.current;
+            E event = source.resynced(topic.id, queuedState, now);
+            if (event != null) {
+                deliver(event, now);
+            } else {
+                queuedState = now;
             }
         }
     }
