@@ -240,6 +240,12 @@ public final class Validation {
             return matches(field, value, SERVICE_ID, MAX_ID_LENGTH, SERVICE_ID_RULE);
         }
 
+        /** @return this collector, with a violation when {@code value} is null or a status only ever read */
+        public Collector writableStatus(String field, io.lodestar.core.model.InstanceStatus value) {
+            return check(value != null && value != io.lodestar.core.model.InstanceStatus.UNKNOWN, field, value,
+                    "UP, DOWN, OUT_OF_SERVICE or STARTING (UNKNOWN only stands for a newer client's status)");
+        }
+
         /** @return this collector, with a violation for a null collection and for every invalid service id in it */
         public Collector serviceIds(String field, java.util.Collection<String> values) {
             if (values == null) {

@@ -1,5 +1,6 @@
 package io.lodestar.redis;
 
+import io.lodestar.core.Validation;
 import io.lodestar.core.event.ConfigChanged;
 import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.event.ConfigRemoved;
@@ -105,7 +106,8 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
             value = Optional.empty();
             event = new ConfigRemoved(configId, version);
         } else {
-            return new SyncedView.Applied<>(current.value(), null); // a newer client's event: the version still counts
+            // a newer client's event type: the view cannot know what changed, so it re-reads the config
+            throw new IllegalArgumentException("unknown event type " + Validation.show(type));
         }
         snapshots.save(configId, value);
         return new SyncedView.Applied<>(value, event);

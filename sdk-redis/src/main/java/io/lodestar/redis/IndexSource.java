@@ -60,7 +60,11 @@ final class IndexSource implements SyncedView.Source<Set<String>, ServicesChange
                                                                   SyncedView.Message message) {
         String service = validId.apply((String) message.fields().get("id"));
         Set<String> services = new TreeSet<>(current.value());
-        boolean added = "added".equals(message.fields().get("type"));
+        Object type = message.fields().get("type");
+        if (!"added".equals(type) && !"removed".equals(type)) { // a newer client's event: re-read the index
+            throw new IllegalArgumentException("unknown event type " + Validation.show(type));
+        }
+        boolean added = "added".equals(type);
         boolean changed = added ? services.add(service) : services.remove(service);
         Set<String> now = Collections.unmodifiableSet(services);
         return new SyncedView.Applied<>(now, changed

@@ -2,6 +2,7 @@ package io.lodestar.redis;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 import io.lodestar.core.LodestarException;
+import io.lodestar.core.Validation;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 
@@ -48,7 +49,7 @@ final class Json {
                 .port(((Number) fields.get("port")).intValue())
                 .secure(Boolean.TRUE.equals(fields.get("secure")))
                 .weight(((Number) fields.get("weight")).intValue())
-                .status(InstanceStatus.valueOf((String) fields.get("status")))
+                .status(status(fields.get("status")))
                 .ttl(Duration.ofMillis(((Number) fields.get("ttl")).longValue()))
                 .metadata(metadata instanceof Map<?, ?> map ? (Map<String, String>) map : Map.of())
                 .registeredAt(registeredAt == null ? null : Instant.ofEpochMilli(registeredAt.longValue()))
@@ -74,5 +75,18 @@ final class Json {
 
     static String array(List<String> values) {
         return write(values);
+    }
+
+    /** A status a newer client wrote reads as UNKNOWN (never chosen), so one instance cannot make a service unreadable. */
+    private static InstanceStatus status(Object stored) {
+        for (InstanceStatus status : InstanceStatus.values()) {
+            if (status.name().equals(stored) && status != InstanceStatus.UNKNOWN) {
+                return status;
+            }
+        }
+        if (!(stored instanceof String)) {
+            throw new IllegalArgumentException("status must be a string, but was " + Validation.show(stored));
+        }
+        return InstanceStatus.UNKNOWN;
     }
 }

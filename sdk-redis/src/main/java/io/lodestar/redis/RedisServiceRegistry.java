@@ -146,6 +146,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
         registered.whenComplete((ok, failure) -> registering.remove(registered));
         guarded(() -> {
             Validation.requireNonNull("instance", instance);
+            Validation.collector().writableStatus("status", instance.status()).throwIfInvalid();
             if (closing) {
                 throw backend.closedException();
             }
@@ -328,7 +329,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
     private CompletionStage<ServiceInstance> setStatus0(String serviceId, String instanceId, InstanceStatus status) {
         return guarded(() -> {
             Validation.collector().serviceId("serviceId", serviceId).instanceId("instanceId", instanceId)
-                    .notNull("status", status).throwIfInvalid();
+                    .writableStatus("status", status).throwIfInvalid();
             return update(serviceId, instanceId, "status", status.name(), "[]");
         });
     }

@@ -70,10 +70,8 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
             case "deregistered" -> event = previous == null ? null
                     : new InstanceDeregistered(serviceId, revision, instanceId);
             case "expired" -> event = previous == null ? null : new InstanceExpired(serviceId, revision, instanceId);
-            default -> {
-                return new SyncedView.Applied<>(new ServiceSnapshot(serviceId, revision, current.value().instances()),
-                        null);
-            }
+            // a newer client's event type: the view cannot know what changed, so it re-reads the service
+            default -> throw new IllegalArgumentException("unknown event type " + Validation.show(type));
         }
         return new SyncedView.Applied<>(new ServiceSnapshot(serviceId, revision, instances), event);
     }

@@ -474,18 +474,23 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.buffer.add(message);
     }
 
-    private void applyOne(Topic topic, Message message) {
+    /** Applies the next event; false when it could not be applied and the topic now resyncs instead. */
+    private boolean applyOne(Topic topic, Message message) {
         Applied<V, E> applied;
         try {
             applied = source.apply(topic.id, topic.current, message);
-        } catch (RuntimeException malformed) { // the held value stays; the real event of this revision still fits
+        } catch (RuntimeException malformed) {
+            // Forged, or a newer client's event this version cannot apply: the held value stays, and a re-read
+            // tells which (a real change at this revision is then in the state; a forged one leaves no trace).
             reject(topic.id, message.fields, "it is malformed (" + malformed.getMessage() + ")");
-            return;
+            sync(topic);
+            return false;
         }
         topic.current = new Versioned<>(message.revision, applied.value());
         eventsApplied.increment();
         dispatch(topic, applied.event());
         topic.releaseWaiters();
+        return true;
     }
 
     private void dispatch(Topic topic, E event) {
@@ -659,7 +664,10 @@ final class SyncedView<V, E> implements AutoCloseable {
                 sync(topic); // after the buffer is filled: these were heard before the next load
                 break;
             }
-            applyOne(topic, message);
+            if (!applyOne(topic, message)) {
+                topic.buffer.addAll(buffered.subList(buffered.indexOf(message) + 1, buffered.size()));
+                break;
+            }
         }
         if (reloadAgain && !topic.syncing) {
             sync(topic); // events were dropped from the full buffer during this load

@@ -9,5 +9,10 @@ public enum InstanceStatus {
     /** Taken out of rotation by an operator (drain, maintenance); not to be chosen. */
     OUT_OF_SERVICE,
     /** Registered early, still warming up; not to be chosen yet. */
-    STARTING
+    STARTING,
+    /**
+     * A status this version does not know, written by a newer client; not to be chosen. Only ever read: a write
+     * with it is rejected.
+     */
+    UNKNOWN
 }
