@@ -323,11 +323,14 @@ final class SyncedView<V, E> implements AutoCloseable {
         };
     }
 
+    /** Serialized per topic: else a subscribe's pin could land after a close's unpin and pin it for good. */
     private void pin(String id, Topic topic) {
         topics.policy().expireVariably().ifPresent(expiry -> {
-            if (topics.asMap().get(id) == topic) {
-                expiry.setExpiresAfter(id, topic.pinned() ? Duration.ofNanos(Long.MAX_VALUE)
-                        : Duration.ofNanos(idleNanos));
+            synchronized (topic) {
+                if (topics.asMap().get(id) == topic) {
+                    expiry.setExpiresAfter(id, topic.pinned() ? Duration.ofNanos(Long.MAX_VALUE)
+                            : Duration.ofNanos(idleNanos));
+                }
             }
         });
     }
