@@ -12,6 +12,7 @@ import io.lodestar.core.model.Namespace;
  * lodestar:{ns:svc}:instances      HASH   instance id -&gt; instance JSON
  * lodestar:{ns:svc}:deadlines      ZSET   instance id -&gt; deadline (epoch ms, Redis time); ephemeral only
  * lodestar:{ns:svc}:revision       STRING service revision, +1 per change
+ * lodestar:{ns:svc}:digest         STRING SHA-1 chaining every event of the service (see common.lua)
  * lodestar:{ns:svc}:events         shard channel of the service's events
  * lodestar:{ns}:services           HASH   service id -&gt; last reported service revision
  * lodestar:{ns}:services:revision  STRING index revision
@@ -41,7 +42,8 @@ final class Keys {
     /** Keys of one service, in the order every service script expects them. */
     ServiceKeys service(String serviceId) {
         String tag = PREFIX + "{" + namespace + ":" + serviceId + "}:";
-        return new ServiceKeys(tag + "instances", tag + "deadlines", tag + "revision", tag + "events");
+        return new ServiceKeys(tag + "instances", tag + "deadlines", tag + "revision", tag + "events",
+                tag + "digest");
     }
 
     /** Keys of the namespace's service index: index hash, index revision, index channel. */
@@ -67,13 +69,13 @@ final class Keys {
         return namespaceTag + "sweeper";
     }
 
-    record ServiceKeys(String instances, String deadlines, String revision, String channel) {
+    record ServiceKeys(String instances, String deadlines, String revision, String channel, String digest) {
         String[] all() {
-            return new String[] {instances, deadlines, revision, channel};
+            return new String[] {instances, deadlines, revision, channel, digest};
         }
 
         String[] forRead() {
-            return new String[] {instances, deadlines, revision};
+            return new String[] {instances, deadlines, revision, digest};
         }
     }
 

@@ -32,8 +32,12 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
 
     @Override
     public CompletionStage<SyncedView.Versioned<ServiceSnapshot>> load(String serviceId) {
-        return reads.service(serviceId).thenApply(snapshot -> new SyncedView.Versioned<>(snapshot.revision(),
-                snapshot));
+        return reads.serviceWithDigest(serviceId);
+    }
+
+    @Override
+    public CompletionStage<SyncedView.Versioned<Void>> stamp(String serviceId) {
+        return reads.serviceStamp(serviceId);
     }
 
     @Override

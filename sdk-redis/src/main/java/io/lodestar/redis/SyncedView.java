@@ -70,6 +70,14 @@ final class SyncedView<V, E> implements AutoCloseable {
 
         CompletionStage<Long> revision(String id);
 
+        /**
+         * The revision, and the digest when the source keeps one (see common.lua), read together: what the
+         * reconcile compares with the held value. By default the revision alone.
+         */
+        default CompletionStage<Versioned<Void>> stamp(String id) {
+            return revision(id).thenApply(revision -> new Versioned<>(revision, null));
+        }
+
         /** The value after the event, and the listener event (null for none). */
         Applied<V, E> apply(String id, Versioned<V> current, Message message);
 
@@ -94,7 +102,14 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-    record Versioned<V>(long revision, V value) {
+    /**
+     * A value at a revision; {@code digest} chains every change of the topic (null when the source keeps none): two
+     * values at one revision with different digests are not the same state.
+     */
+    record Versioned<V>(long revision, V value, String digest) {
+        Versioned(long revision, V value) {
+            this(revision, value, null);
+        }
     }
 
     /** A resync's result: the value, and the events that lead to it from the held value (null: unknown). */
@@ -102,6 +117,10 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     record Message(long revision, Map<String, Object> fields) {
+        /** The digest the event carries (see {@link Versioned}), or null. */
+        String digest() {
+            return fields.get("digest") instanceof String digest ? digest : null;
+        }
     }
 
     record Applied<V, E>(V value, E event) {
@@ -382,6 +401,15 @@ final class SyncedView<V, E> implements AutoCloseable {
             topic.buffer.add(message);
             return;
         }
+        if (current != null && message.revision == current.revision && message.digest() != null
+                && !message.digest().equals(current.digest)) {
+            // Redis' event of the held revision says another state: the view applied a forged event (or this one is
+            // forged); only a re-read can tell.
+            reject(topic.id, message.fields, "its digest differs from the held state of the same revision:"
+                    + " resyncing");
+            sync(topic);
+            return;
+        }
         if (current == null || message.revision <= current.revision) {
             return;
         }
@@ -404,7 +432,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             reject(topic.id, message.fields, "it is malformed (" + malformed.getMessage() + ")");
             return;
         }
-        topic.current = new Versioned<>(message.revision, applied.value());
+        topic.current = new Versioned<>(message.revision, applied.value(), message.digest());
         eventsApplied.increment();
         dispatch(topic, applied.event());
         topic.releaseWaiters();
@@ -646,12 +674,14 @@ final class SyncedView<V, E> implements AutoCloseable {
             if (held == null || topic.syncing) {
                 continue;
             }
-            source.revision(topic.id).whenComplete((revision, failure) -> viewThread.execute(() -> {
+            source.stamp(topic.id).whenComplete((stamp, failure) -> viewThread.execute(() -> {
                 if (failure == null) {
                     lastSyncNanos = System.nanoTime();
-                    if (!topic.syncing && topic.current != null && topic.current.revision != revision) {
-                        log.debug("{} '{}': reconcile found revision {} but holds {}", name, topic.id, revision,
-                                topic.current.revision);
+                    // A digest only Redis has means the held value came from an event Redis never published.
+                    if (!topic.syncing && topic.current != null && (topic.current.revision != stamp.revision()
+                            || stamp.digest() != null && !stamp.digest().equals(topic.current.digest))) {
+                        log.debug("{} '{}': reconcile found revision {} but holds {}", name, topic.id,
+                                stamp.revision(), topic.current.revision);
                         sync(topic);
                     }
                 }

@@ -1,12 +1,12 @@
 -- read_service: reads one service atomically: its revision and the instances that are not overdue.
 -- Writes nothing. Used by direct reads and by views (initial load and resync).
--- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter
--- Returns {revision, id1, json1, id2, json2, ...} (instances ordered by id).
+-- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] digest
+-- Returns {revision, digest ('' when none), id1, json1, id2, json2, ...} (instances ordered by id).
 --#include common.lua
 local instances, deadlines, rev_key = KEYS[1], KEYS[2], KEYS[3]
 local now = now_ms()
 
-local result = {current_revision(rev_key)}
+local result = {current_revision(rev_key), redis.call('GET', KEYS[4]) or ''}
 local all = redis.call('HGETALL', instances)
 local ids = {}
 local by_id = {}

@@ -1,5 +1,6 @@
 -- register_instance: adds an instance to a service, or replaces it.
--- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel
+-- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
+-- KEYS[5] digest (see announce in common.lua)
 -- ARGV[1] instance id, ARGV[2] instance JSON (without registeredAt), ARGV[3] TTL in ms (0 = persistent)
 -- Returns {revision, kind, registeredAt ms, instance count}; kind is registered, updated or unchanged.
 -- Publishes "registered" (new, or back after expiry) or "updated" (fields changed); nothing when unchanged,
@@ -7,7 +8,7 @@
 --#include common.lua
 --#include checks.lua
 local instances, deadlines, rev_key, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter')
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', KEYS[5], 'string')
 local id, ttl = ARGV[1], tonumber(ARGV[3])
 local now = now_ms()
 

@@ -1,13 +1,14 @@
 -- renew_instance: moves an ephemeral instance's deadline to now + TTL. Publishes nothing (heartbeats would flood
 -- every view), so a view keeps an instance until an "expired" or "deregistered" event says otherwise.
--- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel
+-- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
+-- KEYS[5] digest (see announce in common.lua)
 -- ARGV[1] instance id, ARGV[2] TTL in ms
 -- Returns 1 when renewed (or persistent and present), 0 when the instance is gone. An overdue instance is expired
 -- (and announced) instead of renewed, so every view agrees that it left; the owner registers it again.
 --#include common.lua
 --#include checks.lua
 local instances, deadlines, rev_key, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter')
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', KEYS[5], 'string')
 local id, ttl = ARGV[1], tonumber(ARGV[2])
 local now = now_ms()
 
