@@ -78,6 +78,20 @@ final class SyncedView<V, E> implements AutoCloseable {
             return revision(id).thenApply(revision -> new Versioned<>(revision, null));
         }
 
+        /** What the reconcile compares with the digest of {@link #stamp}: by default the held value's digest. */
+        default String digest(Versioned<V> held) {
+            return held.digest();
+        }
+
+        /**
+         * Whether an event of the held revision describes the held value (the real event of that revision produced
+         * it). False means the view applied a forged event, or this one is forged: only a re-read can tell. By
+         * default the event's digest, when it has one, must be the held value's.
+         */
+        default boolean describes(Versioned<V> held, Message message) {
+            return message.digest() == null || message.digest().equals(held.digest());
+        }
+
         /** The value after the event, and the listener event (null for none). */
         Applied<V, E> apply(String id, Versioned<V> current, Message message);
 
@@ -401,12 +415,10 @@ final class SyncedView<V, E> implements AutoCloseable {
             topic.buffer.add(message);
             return;
         }
-        if (current != null && message.revision == current.revision && message.digest() != null
-                && !message.digest().equals(current.digest)) {
-            // Redis' event of the held revision says another state: the view applied a forged event (or this one is
-            // forged); only a re-read can tell.
-            reject(topic.id, message.fields, "its digest differs from the held state of the same revision:"
+        if (current != null && message.revision == current.revision && !describes(topic, current, message)) {
+            reject(topic.id, message.fields, "it says another state than the one held at its revision:"
                     + " resyncing");
+            topic.untrusted = true;
             sync(topic);
             return;
         }
@@ -422,6 +434,15 @@ final class SyncedView<V, E> implements AutoCloseable {
             return;
         }
         applyOne(topic, message);
+    }
+
+    /** A malformed event describes nothing: it is dropped by {@link #applyOne} instead. */
+    private boolean describes(Topic topic, Versioned<V> held, Message message) {
+        try {
+            return source.describes(held, message);
+        } catch (RuntimeException malformed) {
+            return true;
+        }
     }
 
     private void applyOne(Topic topic, Message message) {
@@ -527,8 +548,10 @@ final class SyncedView<V, E> implements AutoCloseable {
         Versioned<V> held = topic.current;
         long epoch = disconnects.get();
         byChannel.put(topic.channel, topic);
+        // A held value Redis never had cannot be the start of a replay (config history): load it whole.
+        boolean replay = held != null && !topic.untrusted;
         backend.subscribe(topic.channel)
-                .thenCompose(subscribed -> held == null
+                .thenCompose(subscribed -> !replay
                         ? source.load(topic.id).thenApply(loaded -> new Reloaded<V, E>(loaded, null))
                         : source.reload(topic.id, held))
                 .whenComplete((reloaded, failure) -> viewThread.execute(() -> finishSync(topic, attempt, held,
@@ -556,6 +579,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             return;
         }
         topic.failures = 0;
+        topic.untrusted = false;
         topic.loadedEpoch = epoch;
         lastSyncNanos = System.nanoTime();
         Versioned<V> before = topic.current;
@@ -678,8 +702,12 @@ final class SyncedView<V, E> implements AutoCloseable {
                 if (failure == null) {
                     lastSyncNanos = System.nanoTime();
                     // A digest only Redis has means the held value came from an event Redis never published.
-                    if (!topic.syncing && topic.current != null && (topic.current.revision != stamp.revision()
-                            || stamp.digest() != null && !stamp.digest().equals(topic.current.digest))) {
+                    boolean sameRevision = topic.current != null && topic.current.revision == stamp.revision();
+                    if (sameRevision && stamp.digest() != null
+                            && !stamp.digest().equals(source.digest(topic.current))) {
+                        topic.untrusted = true; // same revision, another state: the view applied a forged event
+                    }
+                    if (!topic.syncing && topic.current != null && (!sameRevision || topic.untrusted)) {
                         log.debug("{} '{}': reconcile found revision {} but holds {}", name, topic.id,
                                 stamp.revision(), topic.current.revision);
                         sync(topic);
@@ -752,6 +780,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         int heardBeforeLoad;
         final List<Waiter> waiters = new ArrayList<>();
         int failures;
+        /** Set when the held value proved to be one Redis never had (a forged event): the next sync loads whole. */
+        boolean untrusted;
         /** The disconnect count when its last successful load started; -1 while it has none from Redis. */
         long loadedEpoch = -1;
 

@@ -4,6 +4,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.event.ConfigChanged;
 import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.event.InstanceDeregistered;
 import io.lodestar.core.event.ServiceEvent;
@@ -130,6 +131,41 @@ class ForgedEventsIT extends PrivateRedisTest {
                     .containsExactly("orders-1", "orders-2");
             assertThat(heard).last().isInstanceOf(ServiceResynced.class);
         });
+    }
+
+    @Test
+    void aForgedConfigVersionIsUndoneByTheRealVersionOfThatRevision() {
+        writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        List<ConfigEvent> heard = new CopyOnWriteArrayList<>();
+        reader.config().subscribe("app", heard::add);
+        long next = revision(keys.config("app").revision()) + 1;
+
+        publish(keys.config("app").channel(), "{\"type\":\"changed\",\"rev\":" + next + ",\"id\":\"app\","
+                + "\"entry\":{\"version\":" + next + ",\"format\":\"PROPERTIES\",\"hash\":\"forged\","
+                + "\"createdAt\":1,\"updatedAt\":1,\"content\":\"a=evil\"}}");
+        await().atMost(Duration.ofSeconds(5)).until(() -> heard.size() == 1); // the forgery got in
+        writer.config().set("app", "a=2", ConfigFormat.PROPERTIES);
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(reader.config().get("app")).hasValueSatisfying(entry ->
+                    assertThat(entry.content()).isEqualTo("a=2"));
+            assertThat(heard).last().isInstanceOfSatisfying(ConfigChanged.class, changed ->
+                    assertThat(changed.entry().content()).isEqualTo("a=2"));
+        });
+    }
+
+    @Test
+    void aForgedServiceIndexChangeIsUndoneByTheRealChangeOfThatRevision() {
+        writer.registry().register(instance("orders", "orders-1"));
+        assertThat(reader.discovery().getServices()).containsExactly("orders");
+        long next = revision(keys.services().revision()) + 1;
+
+        publish(keys.services().channel(), "{\"type\":\"added\",\"rev\":" + next + ",\"id\":\"ghost\"}");
+        await().atMost(Duration.ofSeconds(5)).until(() -> reader.discovery().getServices().contains("ghost"));
+        writer.registry().register(instance("payments", "payments-1"));
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(reader.discovery().getServices())
+                .containsExactly("orders", "payments"));
     }
 
     @Test
