@@ -88,6 +88,16 @@ final class ConfigReads {
         return backend.counter(keys.config(id).revision());
     }
 
+    /**
+     * The revision and the current content hash ("" when there is no current entry), for the reconcile. Two reads,
+     * not one atomic step: a write in between makes them disagree, which costs one needless resync at worst.
+     */
+    CompletionStage<SyncedView.Versioned<Void>> stamp(String id) {
+        Keys.ConfigKeys config = keys.config(id);
+        return backend.commands().hget(config.current(), "hash").thenCombine(revision(id),
+                (hash, revision) -> new SyncedView.Versioned<>(revision, null, hash == null ? "" : hash));
+    }
+
     /** The kept versions, newest first. */
     CompletionStage<List<ConfigEntry>> history(String id) {
         return ConfigScripts.READ_CONFIG_HISTORY.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,

@@ -89,6 +89,29 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
     }
 
     @Override
+    public CompletionStage<SyncedView.Versioned<Void>> stamp(String configId) {
+        return reads.stamp(configId);
+    }
+
+    /** The content hash of the current entry, or "" when there is none: what {@link ConfigReads#stamp} reads. */
+    @Override
+    public String digest(SyncedView.Versioned<Optional<ConfigEntry>> held) {
+        return held.value().map(ConfigEntry::contentHash).orElse("");
+    }
+
+    /** The real event of the held version announced the entry held (same hash), or its removal. */
+    @Override
+    @SuppressWarnings("unchecked")
+    public boolean describes(SyncedView.Versioned<Optional<ConfigEntry>> held, SyncedView.Message message) {
+        Object type = message.fields().get("type");
+        if ("changed".equals(type) || "rolledback".equals(type)) {
+            Object hash = ((Map<String, Object>) message.fields().get("entry")).get("hash");
+            return held.value().map(entry -> entry.contentHash().equals(hash)).orElse(false);
+        }
+        return !"removed".equals(type) || held.value().isEmpty();
+    }
+
+    @Override
     @SuppressWarnings("unchecked")
     public SyncedView.Applied<Optional<ConfigEntry>, ConfigEvent> apply(
             String configId, SyncedView.Versioned<Optional<ConfigEntry>> current, SyncedView.Message message) {

@@ -55,6 +55,15 @@ final class IndexSource implements SyncedView.Source<Set<String>, ServicesChange
         return revision.get();
     }
 
+    /** The real event of the held revision added a member the held set has, or removed one it lacks. */
+    @Override
+    public boolean describes(SyncedView.Versioned<Set<String>> held, SyncedView.Message message) {
+        Object type = message.fields().get("type");
+        Object member = message.fields().get("id");
+        return "added".equals(type) ? held.value().contains(member)
+                : !"removed".equals(type) || !held.value().contains(member);
+    }
+
     @Override
     public SyncedView.Applied<Set<String>, ServicesChanged> apply(String id, SyncedView.Versioned<Set<String>> current,
                                                                   SyncedView.Message message) {

@@ -12,6 +12,7 @@ import io.lodestar.core.model.Namespace;
  * lodestar:{ns:svc}:instances      HASH   instance id -&gt; instance JSON
  * lodestar:{ns:svc}:deadlines      ZSET   instance id -&gt; deadline (epoch ms, Redis time); ephemeral only
  * lodestar:{ns:svc}:revision       STRING service revision, +1 per change
+ * lodestar:{ns:svc}:digest         STRING SHA-1 chaining every event of the service (see common.lua)
  * lodestar:{ns:svc}:events         shard channel of the service's events
  * lodestar:{ns:svc}:tombstones     ZSET   instance id -&gt; until (epoch ms): deregistered or evicted on purpose
  * lodestar:{ns}:services           HASH   service id -&gt; last reported revision (negative: removed at that revision)
@@ -44,7 +45,7 @@ final class Keys {
     ServiceKeys service(String serviceId) {
         String tag = PREFIX + "{" + namespace + ":" + serviceId + "}:";
         return new ServiceKeys(tag + "instances", tag + "deadlines", tag + "revision", tag + "events",
-                tag + "tombstones");
+                tag + "tombstones", tag + "digest");
     }
 
     /** Keys of the namespace's service index: index hash, index revision, index channel. */
@@ -75,14 +76,15 @@ final class Keys {
         return namespaceTag + "outage";
     }
 
-    record ServiceKeys(String instances, String deadlines, String revision, String channel, String tombstones) {
+    record ServiceKeys(String instances, String deadlines, String revision, String channel, String tombstones,
+                       String digest) {
         /** Every key of the service, in the order every service write script expects them. */
         String[] all() {
-            return new String[] {instances, deadlines, revision, channel, tombstones};
+            return new String[] {instances, deadlines, revision, channel, tombstones, digest};
         }
 
         String[] forRead() {
-            return new String[] {instances, deadlines, revision};
+            return new String[] {instances, deadlines, revision, digest};
         }
     }
 

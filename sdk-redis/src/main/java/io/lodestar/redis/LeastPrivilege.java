@@ -17,7 +17,7 @@ final class LeastPrivilege {
             "+cluster|slots", "+cluster|nodes", "+cluster|shards", "+cluster|myid", "+readonly", "+command",
             // scripts, and what they call
             "+evalsha", "+eval", "+script|load",
-            "+time", "+type", "+get", "+set", "+incr", "+exists", "+del", "+pttl", "+pexpire",
+            "+time", "+type", "+get", "+mget", "+set", "+incr", "+exists", "+del", "+pttl", "+pexpire",
             "+hget", "+hset", "+hdel", "+hlen", "+hgetall", "+hkeys", "+hexists", "+hmget", "+hincrby",
             "+zadd", "+zrem", "+zscore", "+zrangebyscore", "+zrange", "+zremrangebyrank", "+zremrangebyscore",
             "+zcard", "+zrevrange",

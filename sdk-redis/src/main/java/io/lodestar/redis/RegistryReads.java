@@ -30,11 +30,17 @@ final class RegistryReads {
      * removed yet (what a direct read shows); views keep them until the sweep's event (see read_service.lua).
      */
     CompletionStage<ServiceSnapshot> service(String serviceId, boolean liveOnly) {
+        return serviceWithDigest(serviceId, liveOnly).thenApply(SyncedView.Versioned::value);
+    }
+
+    /** The service, with its digest (see common.lua) for the view; null when no write made one yet. */
+    CompletionStage<SyncedView.Versioned<ServiceSnapshot>> serviceWithDigest(String serviceId, boolean liveOnly) {
         return Scripts.READ_SERVICE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                 keys.service(serviceId).forRead(), liveOnly ? "1" : "0").thenApply(reply -> {
                     long revision = (Long) reply.get(0);
-                    List<ServiceInstance> instances = new ArrayList<>((reply.size() - 1) / 2);
-                    for (int i = 1; i + 1 < reply.size(); i += 2) {
+                    String digest = (String) reply.get(1);
+                    List<ServiceInstance> instances = new ArrayList<>((reply.size() - 2) / 2);
+                    for (int i = 2; i + 1 < reply.size(); i += 2) {
                         String instanceId = (String) reply.get(i);
                         try {
                             instances.add(Json.instance(serviceId, instanceId, (String) reply.get(i + 1)));
@@ -44,12 +50,23 @@ final class RegistryReads {
                                     unreadable.getMessage());
                         }
                     }
-                    return new ServiceSnapshot(serviceId, revision, instances);
+                    return new SyncedView.Versioned<>(revision, new ServiceSnapshot(serviceId, revision, instances),
+                            digest.isEmpty() ? null : digest);
                 });
     }
 
     CompletionStage<Long> serviceRevision(String serviceId) {
         return backend.counter(keys.service(serviceId).revision());
+    }
+
+    /** Revision and digest of a service, read together (the reconcile compares both). */
+    CompletionStage<SyncedView.Versioned<Void>> serviceStamp(String serviceId) {
+        Keys.ServiceKeys service = keys.service(serviceId);
+        return backend.commands().mget(service.revision(), service.digest()).thenApply(values -> {
+            String revision = values.get(0).getValueOrElse(null);
+            return new SyncedView.Versioned<>(revision == null ? 0L : Long.parseLong(revision), null,
+                    values.get(1).getValueOrElse(null));
+        });
     }
 
     /** The index: revision first, then the sorted, unmodifiable set of services. */

@@ -35,8 +35,12 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
 
     @Override
     public CompletionStage<SyncedView.Versioned<ServiceSnapshot>> load(String serviceId) {
-        return reads.service(serviceId, false).thenApply(snapshot -> new SyncedView.Versioned<>(snapshot.revision(),
-                snapshot));
+        return reads.serviceWithDigest(serviceId, false);
+    }
+
+    @Override
+    public CompletionStage<SyncedView.Versioned<Void>> stamp(String serviceId) {
+        return reads.serviceStamp(serviceId);
     }
 
     @Override

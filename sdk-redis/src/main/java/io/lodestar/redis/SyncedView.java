@@ -79,6 +79,28 @@ final class SyncedView<V, E> implements AutoCloseable {
 
         CompletionStage<Long> revision(String id);
 
+        /**
+         * The revision, and the digest when the source keeps one (see common.lua), read together: what the
+         * reconcile compares with the held value. By default the revision alone.
+         */
+        default CompletionStage<Versioned<Void>> stamp(String id) {
+            return revision(id).thenApply(revision -> new Versioned<>(revision, null));
+        }
+
+        /** What the reconcile compares with the digest of {@link #stamp}: by default the held value's digest. */
+        default String digest(Versioned<V> held) {
+            return held.digest();
+        }
+
+        /**
+         * Whether an event of the held revision describes the held value (the real event of that revision produced
+         * it). False means the view applied a forged event, or this one is forged: only a re-read can tell. By
+         * default the event's digest, when it has one, must be the held value's.
+         */
+        default boolean describes(Versioned<V> held, Message message) {
+            return message.digest() == null || message.digest().equals(held.digest());
+        }
+
         /** The value after the event, and the listener event (null for none). */
         Applied<V, E> apply(String id, Versioned<V> current, Message message);
 
@@ -103,7 +125,14 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-    record Versioned<V>(long revision, V value) {
+    /**
+     * A value at a revision; {@code digest} chains every change of the topic (null when the source keeps none): two
+     * values at one revision with different digests are not the same state.
+     */
+    record Versioned<V>(long revision, V value, String digest) {
+        Versioned(long revision, V value) {
+            this(revision, value, null);
+        }
     }
 
     /** A resync's result: the value, and the events that lead to it from the held value (null: unknown). */
@@ -111,6 +140,10 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     record Message(long revision, Map<String, Object> fields) {
+        /** The digest the event carries (see {@link Versioned}), or null. */
+        String digest() {
+            return fields.get("digest") instanceof String digest ? digest : null;
+        }
     }
 
     record Applied<V, E>(V value, E event) {
@@ -371,11 +404,14 @@ final class SyncedView<V, E> implements AutoCloseable {
         };
     }
 
+    /** Serialized per topic: else a subscribe's pin could land after a close's unpin and pin it for good. */
     private void pin(String id, Topic topic) {
         topics.policy().expireVariably().ifPresent(expiry -> {
-            if (topics.asMap().get(id) == topic) {
-                expiry.setExpiresAfter(id, topic.pinned() ? Duration.ofNanos(Long.MAX_VALUE)
-                        : Duration.ofNanos(idleNanos));
+            synchronized (topic) {
+                if (topics.asMap().get(id) == topic) {
+                    expiry.setExpiresAfter(id, topic.pinned() ? Duration.ofNanos(Long.MAX_VALUE)
+                            : Duration.ofNanos(idleNanos));
+                }
             }
         });
     }
@@ -445,6 +481,13 @@ final class SyncedView<V, E> implements AutoCloseable {
             buffer(topic, message);
             return;
         }
+        if (current != null && message.revision == current.revision && !describes(topic, current, message)) {
+            reject(topic.id, message.fields, "it says another state than the one held at its revision:"
+                    + " resyncing");
+            topic.untrusted = true;
+            sync(topic);
+            return;
+        }
         if (current == null || message.revision <= current.revision) {
             return;
         }
@@ -474,6 +517,15 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.buffer.add(message);
     }
 
+    /** A malformed event describes nothing: it is dropped by {@link #applyOne} instead. */
+    private boolean describes(Topic topic, Versioned<V> held, Message message) {
+        try {
+            return source.describes(held, message);
+        } catch (RuntimeException malformed) {
+            return true;
+        }
+    }
+
     /** Applies the next event; false when it could not be applied and the topic now resyncs instead. */
     private boolean applyOne(Topic topic, Message message) {
         Applied<V, E> applied;
@@ -486,7 +538,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             sync(topic);
             return false;
         }
-        topic.current = new Versioned<>(message.revision, applied.value());
+        topic.current = new Versioned<>(message.revision, applied.value(), message.digest());
         eventsApplied.increment();
         dispatch(topic, applied.event());
         topic.releaseWaiters();
@@ -594,8 +646,10 @@ final class SyncedView<V, E> implements AutoCloseable {
         Versioned<V> held = topic.current;
         long epoch = disconnects.get();
         byChannel.put(topic.channel, topic);
+        // A held value Redis never had cannot be the start of a replay (config history): load it whole.
+        boolean replay = held != null && !topic.untrusted;
         backend.subscribe(topic.channel)
-                .thenCompose(subscribed -> held == null
+                .thenCompose(subscribed -> !replay
                         ? source.load(topic.id).thenApply(loaded -> new Reloaded<V, E>(loaded, null))
                         : source.reload(topic.id, held))
                 .whenComplete((reloaded, failure) -> viewThread.execute(() -> finishSync(topic, attempt, held,
@@ -623,6 +677,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             return;
         }
         topic.failures = 0;
+        topic.untrusted = false;
         topic.loadedEpoch = epoch;
         boolean reloadAgain = topic.reloadAfterSync;
         topic.reloadAfterSync = false;
@@ -749,12 +804,18 @@ final class SyncedView<V, E> implements AutoCloseable {
             if (held == null || topic.syncing) {
                 continue;
             }
-            source.revision(topic.id).whenComplete((revision, failure) -> viewThread.execute(() -> {
+            source.stamp(topic.id).whenComplete((stamp, failure) -> viewThread.execute(() -> {
                 if (failure == null) {
                     lastSyncNanos = System.nanoTime();
-                    if (!topic.syncing && topic.current != null && topic.current.revision != revision) {
-                        log.debug("{} '{}': reconcile found revision {} but holds {}", name, topic.id, revision,
-                                topic.current.revision);
+                    // A digest only Redis has means the held value came from an event Redis never published.
+                    boolean sameRevision = topic.current != null && topic.current.revision == stamp.revision();
+                    if (sameRevision && stamp.digest() != null
+                            && !stamp.digest().equals(source.digest(topic.current))) {
+                        topic.untrusted = true; // same revision, another state: the view applied a forged event
+                    }
+                    if (!topic.syncing && topic.current != null && (!sameRevision || topic.untrusted)) {
+                        log.debug("{} '{}': reconcile found revision {} but holds {}", name, topic.id,
+                                stamp.revision(), topic.current.revision);
                         sync(topic);
                     }
                 }
@@ -829,6 +890,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         final AtomicBoolean overflowed = new AtomicBoolean();
         final List<Waiter> waiters = new ArrayList<>();
         int failures;
+        /** Set when the held value proved to be one Redis never had (a forged event): the next sync loads whole. */
+        boolean untrusted;
         /** The disconnect count when its last successful load started; -1 while it has none from Redis. */
         long loadedEpoch = -1;
 

@@ -4,7 +4,11 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.event.ConfigChanged;
 import io.lodestar.core.event.ConfigEvent;
+import io.lodestar.core.event.InstanceDeregistered;
+import io.lodestar.core.event.ServiceEvent;
+import io.lodestar.core.event.ServiceResynced;
 import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.core.model.Namespace;
 import io.lodestar.core.model.ServiceInstance;
@@ -105,6 +109,85 @@ class ForgedEventsIT extends PrivateRedisTest {
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(reader.discovery()
                 .getInstances("orders")).extracting(ServiceInstance::instanceId)
                 .containsExactly("orders-1", "orders-2"));
+    }
+
+    @Test
+    void aForgedEventAtTheNextRevisionIsUndoneByTheRealEventOfThatRevision() {
+        writer.registry().register(instance("orders", "orders-1"));
+        List<ServiceEvent> heard = new CopyOnWriteArrayList<>();
+        reader.discovery().subscribe("orders", heard::add);
+        Keys.ServiceKeys orders = keys.service("orders");
+        long next = revision(orders.revision()) + 1;
+
+        publish(orders.channel(), "{\"type\":\"registered\",\"rev\":" + next + ",\"id\":\"ghost\",\"instance\":"
+                + "{\"host\":\"6.6.6.6\",\"port\":1,\"secure\":false,\"weight\":10000,\"status\":\"UP\","
+                + "\"ttl\":0,\"metadata\":{}},\"digest\":\"0000\"}");
+        await().atMost(Duration.ofSeconds(5)).until(() -> reader.discovery().getInstance("orders", "ghost")
+                .isPresent()); // the forgery got in: nothing a view can check tells it from a real event
+        writer.registry().register(instance("orders", "orders-2")); // Redis' own event of that revision
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(reader.discovery().getInstances("orders")).extracting(ServiceInstance::instanceId)
+                    .containsExactly("orders-1", "orders-2");
+            assertThat(heard).last().isInstanceOf(ServiceResynced.class);
+        });
+    }
+
+    @Test
+    void aForgedConfigVersionIsUndoneByTheRealVersionOfThatRevision() {
+        writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        List<ConfigEvent> heard = new CopyOnWriteArrayList<>();
+        reader.config().subscribe("app", heard::add);
+        long next = revision(keys.config("app").revision()) + 1;
+
+        publish(keys.config("app").channel(), "{\"type\":\"changed\",\"rev\":" + next + ",\"id\":\"app\","
+                + "\"entry\":{\"version\":" + next + ",\"format\":\"PROPERTIES\",\"hash\":\"forged\","
+                + "\"createdAt\":1,\"updatedAt\":1,\"content\":\"a=evil\"}}");
+        await().atMost(Duration.ofSeconds(5)).until(() -> heard.size() == 1); // the forgery got in
+        writer.config().set("app", "a=2", ConfigFormat.PROPERTIES);
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(reader.config().get("app")).hasValueSatisfying(entry ->
+                    assertThat(entry.content()).isEqualTo("a=2"));
+            assertThat(heard).last().isInstanceOfSatisfying(ConfigChanged.class, changed ->
+                    assertThat(changed.entry().content()).isEqualTo("a=2"));
+        });
+    }
+
+    @Test
+    void aForgedServiceIndexChangeIsUndoneByTheRealChangeOfThatRevision() {
+        writer.registry().register(instance("orders", "orders-1"));
+        assertThat(reader.discovery().getServices()).containsExactly("orders");
+        long next = revision(keys.services().revision()) + 1;
+
+        publish(keys.services().channel(), "{\"type\":\"added\",\"rev\":" + next + ",\"id\":\"ghost\"}");
+        await().atMost(Duration.ofSeconds(5)).until(() -> reader.discovery().getServices().contains("ghost"));
+        writer.registry().register(instance("payments", "payments-1"));
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(reader.discovery().getServices())
+                .containsExactly("orders", "payments"));
+    }
+
+    @Test
+    void theReconcileUndoesAForgedEventWhoseRevisionRedisReachedWithoutTheViewHearingIt() {
+        LodestarClient reconciling = clients.connect(options -> options.reconcileInterval(Duration.ofMillis(500)));
+        writer.registry().register(instance("orders", "orders-1"));
+        List<ServiceEvent> heard = new CopyOnWriteArrayList<>();
+        reconciling.discovery().subscribe("orders", heard::add);
+        Keys.ServiceKeys orders = keys.service("orders");
+        long next = revision(orders.revision()) + 1;
+
+        publish(orders.channel(), "{\"type\":\"deregistered\",\"rev\":" + next + ",\"id\":\"orders-1\"}");
+        // Redis reaches that revision by a write whose event the view never hears (a lost message)
+        redisCommands.incr(orders.revision());
+        redisCommands.set(orders.digest(), "a-real-write");
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(heard).first().as("the forgery got in").isInstanceOf(InstanceDeregistered.class);
+            assertThat(heard).last().isInstanceOf(ServiceResynced.class);
+            assertThat(reconciling.discovery().getInstances("orders")).extracting(ServiceInstance::instanceId)
+                    .containsExactly("orders-1");
+        });
     }
 
     @Test

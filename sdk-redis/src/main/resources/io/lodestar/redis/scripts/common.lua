@@ -14,9 +14,15 @@ end
 
 -- Bumps the service revision and announces one change on the service's shard channel.
 -- body is the event's JSON fields after "type" and "rev" (with a leading comma), or ''.
+-- The event carries "digest": SHA-1 of the previous digest and the event, kept in KEYS[6] next to the revision.
+-- A view that applied a forged event at some revision sees the real event of that revision (or its reconcile sees
+-- Redis) carry another digest, and resyncs.
 local function announce(rev_key, channel, kind, id, body)
   local rev = redis.call('INCR', rev_key)
-  redis.call('SPUBLISH', channel, '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(id) .. body .. '}')
+  local event = '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(id) .. body
+  local digest = redis.sha1hex((redis.call('GET', KEYS[6]) or '') .. event)
+  redis.call('SET', KEYS[6], digest)
+  redis.call('SPUBLISH', channel, event .. ',"digest":"' .. digest .. '"}')
   return rev
 end
 

@@ -1,6 +1,6 @@
 -- register_instance: adds an instance to a service, or replaces it.
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset
+-- KEYS[5] tombstones zset, KEYS[6] digest (see announce in common.lua)
 -- ARGV[1] instance id, ARGV[2] instance JSON (without registeredAt), ARGV[3] TTL in ms (0 = persistent),
 -- ARGV[4] "register": a registration, which clears a tombstone of the instance (whoever registers wants it back);
 --         "renewal": an owner registering again an instance its renewal found gone, refused while a tombstone says
@@ -12,7 +12,7 @@
 --#include common.lua
 --#include checks.lua
 local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset')
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string')
 local id, ttl, mode = ARGV[1], tonumber(ARGV[3]), ARGV[4]
 local now = now_ms()
 

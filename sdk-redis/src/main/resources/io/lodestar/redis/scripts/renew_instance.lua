@@ -4,14 +4,14 @@
 -- sweep has not removed yet is renewed too: no view dropped it (views drop an instance on its event only), and
 -- after an outage this is how owners keep what the sweep's grace spared (see sweep_service.lua).
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset
+-- KEYS[5] tombstones zset, KEYS[6] digest (see announce in common.lua)
 -- ARGV[1] instance id
 -- Returns 1 when renewed (or persistent and present); 0 when the instance is gone (it expired, or Redis lost it:
 -- its owner registers it again); -1 when it is gone because it was deregistered or evicted (its owner stops).
 --#include common.lua
 --#include checks.lua
 local instances, deadlines, rev_key, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[5]
-check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset')
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string')
 local id = ARGV[1]
 local now = now_ms()
 
