@@ -67,7 +67,7 @@ import java.util.function.BiConsumer;
  * then the backend starts offline (every command fails at once, as while disconnected) and keeps connecting in
  * the background, so an application can start with its last known config.
  */
-final class RedisBackend implements AutoCloseable {
+final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     /**
      * Hears connection changes of every connection of this backend, on Lettuce's I/O thread (hand over, never
      * block). A connection closed on purpose (ours on close, a topology-refresh probe) is no disconnect.
@@ -395,7 +395,8 @@ final class RedisBackend implements AutoCloseable {
         return commands;
     }
 
-    ClientClosedException closedException() {
+    @Override
+    public ClientClosedException closedException() {
         return new ClientClosedException(namespace, where);
     }
 
@@ -404,15 +405,18 @@ final class RedisBackend implements AutoCloseable {
         return commands.get(key).thenApply(value -> value == null ? 0L : Long.parseLong(value));
     }
 
-    String where() {
+    @Override
+    public String where() {
         return where;
     }
 
-    Duration timeout() {
+    @Override
+    public Duration timeout() {
         return timeout;
     }
 
-    boolean isConnected() {
+    @Override
+    public boolean isConnected() {
         StatefulConnection<String, String> connection = commandConnection;
         StatefulRedisPubSubConnection<String, String> subscriber = pubSub;
         return connection != null && subscriber != null && connection.isOpen() && subscriber.isOpen();
@@ -450,13 +454,15 @@ final class RedisBackend implements AutoCloseable {
     }
 
     /** Subscribes a shard channel (at the node owning its slot on a cluster); completes when Redis confirmed. */
-    CompletionStage<Void> subscribe(String channel) {
+    @Override
+    public CompletionStage<Void> subscribe(String channel) {
         return CompletableFuture.completedFuture(null)
                 .thenCompose(ignored -> shardConnection(channel).async().ssubscribe(channel));
     }
 
     /** Unsubscribes a shard channel. */
-    CompletionStage<Void> unsubscribe(String channel) {
+    @Override
+    public CompletionStage<Void> unsubscribe(String channel) {
         return CompletableFuture.completedFuture(null)
                 .thenCompose(ignored -> shardConnection(channel).async().sunsubscribe(channel));
     }

@@ -5,6 +5,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Scheduler;
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.lodestar.core.ClientClosedException;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.Subscription;
 import io.lodestar.core.Validation;
@@ -70,6 +72,28 @@ final class SyncedView<V, E> implements AutoCloseable {
     static final int MAX_BUFFER = 10_000;
     /** Most events that wait for one listener; past that, it gets the current state once it catches up. */
     static final int MAX_LISTENER_QUEUE = 4_096;
+
+    /**
+     * What a view needs of the Redis connections: shard subscriptions and the connection's state. {@link RedisBackend}
+     * in production; a fake in the view's unit tests.
+     */
+    interface Transport {
+        /** Subscribes a shard channel; completes when Redis confirmed. */
+        CompletionStage<Void> subscribe(String channel);
+
+        CompletionStage<Void> unsubscribe(String channel);
+
+        boolean isConnected();
+
+        /** The command timeout: what bounds a load. */
+        Duration timeout();
+
+        /** The redacted address, for messages. */
+        String where();
+
+        /** What every call on a closed client throws. */
+        ClientClosedException closedException();
+    }
 
     /** What a topic is: where its events come from, how to load it and how an event changes it. */
     interface Source<V, E> {
@@ -168,7 +192,8 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     private final String name;
     private final Source<V, E> source;
-    private final RedisBackend backend;
+    private final Transport backend;
+    private final Ticker ticker;
     private final Executor viewThread;
     private final ScheduledExecutorService scheduler;
     private final Executor listenerPool;
@@ -194,9 +219,22 @@ final class SyncedView<V, E> implements AutoCloseable {
     private volatile boolean restoredFromDisk;
     private volatile boolean closed;
 
-    SyncedView(String name, Source<V, E> source, RedisBackend backend, Executor viewThread,
+    SyncedView(String name, Source<V, E> source, Transport backend, Executor viewThread,
                ScheduledExecutorService scheduler, Executor listenerPool, Duration idleTimeout) {
+        this(name, source, backend, viewThread, scheduler, listenerPool, idleTimeout, Ticker.systemTicker(),
+                Scheduler.systemScheduler());
+    }
+
+    /**
+     * @param ticker          the clock of idle expiry and staleness (a fake one in unit tests)
+     * @param expiryScheduler when Caffeine looks for idle topics on its own; {@link Scheduler#disabledScheduler()}
+     *                        leaves it to {@link #cleanUp()}
+     */
+    SyncedView(String name, Source<V, E> source, Transport backend, Executor viewThread,
+               ScheduledExecutorService scheduler, Executor listenerPool, Duration idleTimeout, Ticker ticker,
+               Scheduler expiryScheduler) {
         this.name = name;
+        this.ticker = ticker;
         this.source = source;
         this.backend = backend;
         this.viewThread = viewThread;
@@ -205,7 +243,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         this.timeout = backend.timeout();
         this.idleNanos = idleTimeout.toNanos();
         this.topics = Caffeine.newBuilder()
-                .scheduler(Scheduler.systemScheduler())
+                .scheduler(expiryScheduler)
+                .ticker(ticker)
                 .expireAfter(new Expiry<String, Topic>() {
                     @Override
                     public long expireAfterCreate(String id, Topic topic, long now) {
@@ -287,7 +326,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     ViewStatus status() {
         long staleSince = staleSinceNanos;
         long lastSync = lastSyncNanos;
-        long now = System.nanoTime();
+        long now = ticker.read();
         Instant lastSyncAt = lastSync == 0 ? null : Instant.now().minusNanos(now - lastSync);
         return staleSince == 0
                 ? new ViewStatus(false, Duration.ZERO, lastSyncAt, restoredFromDisk)
@@ -297,7 +336,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     /** Nanoseconds since the view last heard from Redis, or -1 if never. */
     long nanosSinceLastSync() {
         long lastSync = lastSyncNanos;
-        return lastSync == 0 ? -1 : System.nanoTime() - lastSync;
+        return lastSync == 0 ? -1 : ticker.read() - lastSync;
     }
 
     private Versioned<V> load(String id) {
@@ -470,7 +509,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (closed || readable.get(topic.id) != topic) {
             return;
         }
-        lastSyncNanos = System.nanoTime();
+        lastSyncNanos = ticker.read();
         Versioned<V> current = topic.current;
         if (current != null && message.revision - current.revision > MAX_REVISION_STEP) {
             reject(topic.id, message.fields, "its revision " + message.revision + " is impossibly far past the held "
@@ -681,7 +720,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.loadedEpoch = epoch;
         boolean reloadAgain = topic.reloadAfterSync;
         topic.reloadAfterSync = false;
-        lastSyncNanos = System.nanoTime();
+        lastSyncNanos = ticker.read();
         Versioned<V> before = topic.current;
         Versioned<V> loaded = reloaded.value();
         topic.current = loaded;
@@ -724,8 +763,12 @@ final class SyncedView<V, E> implements AutoCloseable {
                 break;
             }
         }
-        if (reloadAgain && !topic.syncing) {
-            sync(topic); // events were dropped from the full buffer during this load
+        // Load again when events were dropped from the full buffer during this load, or when the connection
+        // dropped after it started (it may have read Redis before changes it then missed) and is back: a reconnect
+        // that came while it was under way skipped it.
+        boolean missedDuringLoad = epoch < disconnects.get() && backend.isConnected();
+        if ((reloadAgain || missedDuringLoad) && !topic.syncing) {
+            sync(topic);
         }
         topic.releaseWaiters();
         attempt.complete(topic.current);
@@ -806,7 +849,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             }
             source.stamp(topic.id).whenComplete((stamp, failure) -> viewThread.execute(() -> {
                 if (failure == null) {
-                    lastSyncNanos = System.nanoTime();
+                    lastSyncNanos = ticker.read();
                     // A digest only Redis has means the held value came from an event Redis never published.
                     boolean sameRevision = topic.current != null && topic.current.revision == stamp.revision();
                     if (sameRevision && stamp.digest() != null
@@ -842,7 +885,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     void markStale() {
         disconnects.incrementAndGet();
         if (staleSinceNanos == 0) {
-            staleSinceNanos = System.nanoTime();
+            staleSinceNanos = ticker.read();
         }
     }
 

@@ -1,0 +1,366 @@
+package io.lodestar.redis;
+
+import com.github.benmanes.caffeine.cache.Scheduler;
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.lodestar.core.ClientClosedException;
+import io.lodestar.core.UnavailableException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The view engine on its own: a fake source whose loads the test completes by hand, a fake transport, the view
+ * thread and the listeners on the test's thread, and a clock the test moves. Each test is one rule that makes a
+ * view converge, driven step by step in the order that used to break it.
+ *
+ * <p>A topic's value is the list of the values its events carried; an event {@code {rev: n, value: x}} appends
+ * {@code x}; a listener hears {@code "n:x"} per event and {@code "resynced@n"} when the view re-read the topic.
+ */
+class SyncedViewTest {
+    private static final String TOPIC = "orders";
+    private static final String CHANNEL = "channel:" + TOPIC;
+
+    private final FakeSource source = new FakeSource();
+    private final FakeTransport transport = new FakeTransport();
+    private final AtomicLong nanos = new AtomicLong(1);
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private final Deque<Runnable> listenerTasks = new ArrayDeque<>();
+    private Executor listeners = Runnable::run;
+    private SyncedView<List<String>, String> view = newView(Runnable::run);
+
+    @AfterEach
+    void stop() {
+        view.close();
+        scheduler.shutdownNow();
+    }
+
+    @Test
+    void eventsHeardDuringALoadAreAppliedAfterItWhenNewerThanWhatItRead() {
+        List<String> heard = subscribe();
+        // the load is under way; events 1..3 arrive meanwhile
+        offer(1, "a");
+        offer(2, "b");
+        offer(3, "c");
+
+        source.completeLoad(2, "a", "b"); // the load read revision 2
+
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c");
+        assertThat(heard).containsExactly("3:c");
+    }
+
+    @Test
+    void aRevisionGapMakesTheTopicReload() {
+        List<String> heard = subscribe();
+        source.completeLoad(1, "a");
+
+        offer(3, "c"); // revision 2 was lost on the way
+
+        assertThat(source.pendingLoads()).as("a resync load").isEqualTo(1);
+        source.completeLoad(3, "a", "b", "c");
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c");
+        assertThat(heard).containsExactly("resynced@3");
+        assertThat(view.gaps.sum()).isEqualTo(1);
+    }
+
+    @Test
+    void duplicateAndOlderEventsChangeNothing() {
+        List<String> heard = subscribe();
+        source.completeLoad(2, "a", "b");
+
+        offer(2, "b");
+        offer(1, "a");
+        offer(3, "c");
+        offer(3, "c");
+
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c");
+        assertThat(heard).containsExactly("3:c");
+        assertThat(source.pendingLoads()).isZero();
+    }
+
+    @Test
+    void eventsArrivingOutOfOrderAfterALoadAreAppliedInRevisionOrder() {
+        List<String> heard = subscribe();
+        offer(3, "c");
+        offer(2, "b");
+
+        source.completeLoad(1, "a");
+
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c");
+        assertThat(heard).containsExactly("2:b", "3:c");
+    }
+
+    @Test
+    void aDisconnectDuringALoadMakesTheTopicLoadAgainOnceConnected() {
+        subscribe();
+        // the load started before the connection dropped: events of the outage may be missing from what it reads
+        view.markStale();
+        view.resyncAll(); // the reconnect, while the load is still under way
+
+        source.completeLoad(1, "a");
+
+        assertThat(source.pendingLoads()).as("a second load, started after the disconnect").isEqualTo(1);
+        source.completeLoad(2, "a", "b");
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b");
+        assertThat(view.status().stale()).isFalse();
+    }
+
+    @Test
+    void aListenerAttachedWhileTheFirstLoadFailsIsStillDeliveredTo() {
+        CompletableFuture<SyncedView.Versioned<List<String>>> read = view.loadAsync(TOPIC);
+        List<String> heard = subscribe(); // attaches while the load is under way
+
+        source.failLoad(new UnavailableException("Redis at redis://test is unreachable"));
+
+        assertThat(read).isCompletedExceptionally();
+        assertThat(view.held()).as("the listener keeps the topic").containsExactly(TOPIC);
+        await().atMost(Duration.ofSeconds(5)).until(() -> source.pendingLoads() == 1); // retried with backoff
+        source.completeLoad(1, "a");
+        offer(2, "b");
+        assertThat(heard).containsExactly("2:b");
+    }
+
+    @Test
+    void aFailedFirstLoadWithoutListenersIsNotKept() {
+        CompletableFuture<SyncedView.Versioned<List<String>>> read = view.loadAsync(TOPIC);
+
+        source.failLoad(new UnavailableException("Redis at redis://test is unreachable"));
+
+        assertThat(read).isCompletedExceptionally();
+        assertThat(view.held()).isEmpty();
+    }
+
+    @Test
+    void aListenerAttachedAsTheTopicExpiresKeepsIt() {
+        view = newView(Runnable::run, Duration.ofSeconds(1));
+        view.loadAsync(TOPIC);
+        source.completeLoad(1, "a");
+        nanos.addAndGet(Duration.ofSeconds(2).toNanos()); // idle for longer than the timeout
+
+        List<String> heard = subscribe(); // attaches before Caffeine's clean-up saw the expiry
+        view.cleanUp();
+
+        assertThat(view.held()).containsExactly(TOPIC);
+        if (source.pendingLoads() > 0) { // the expired topic was replaced by a new one, which loads
+            source.completeLoad(1, "a");
+        }
+        offer(2, "b");
+        assertThat(heard).containsExactly("2:b");
+    }
+
+    @Test
+    void anIdleTopicWithoutListenersIsDroppedAndUnsubscribed() {
+        view = newView(Runnable::run, Duration.ofSeconds(1));
+        view.loadAsync(TOPIC);
+        source.completeLoad(1, "a");
+
+        nanos.addAndGet(Duration.ofSeconds(2).toNanos());
+        view.cleanUp();
+
+        assertThat(view.held()).isEmpty();
+        // Caffeine tells of the removal on its own executor
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(transport.unsubscribed).containsExactly(CHANNEL));
+    }
+
+    @Test
+    void anEventTheSourceCannotApplyIsCountedAndAnsweredByAReload() {
+        List<String> heard = subscribe();
+        source.completeLoad(1, "a");
+
+        view.offer(CHANNEL, Map.of("rev", 2L, "value", "b", "type", "from-a-newer-client"));
+
+        assertThat(view.rejected.sum()).isEqualTo(1);
+        assertThat(source.pendingLoads()).isEqualTo(1);
+        source.completeLoad(2, "a", "b");
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b");
+        assertThat(heard).containsExactly("resynced@2");
+    }
+
+    @Test
+    void aFullLoadBufferIsDroppedAndTheTopicLoadsOnceMore() {
+        subscribe();
+        for (int rev = 1; rev <= SyncedView.MAX_BUFFER + 1; rev++) {
+            offer(rev, "x");
+        }
+
+        source.completeLoad(1, "x");
+
+        assertThat(view.overflows.sum()).isPositive();
+        assertThat(source.pendingLoads()).as("the dropped events are read again").isEqualTo(1);
+    }
+
+    @Test
+    void aListenerThatFallsBehindGetsOneEventFromWhatItHadToTheCurrentState() {
+        listeners = listenerTasks::add; // the listener's thread runs only when the test says so
+        view = newView(Runnable::run);
+        List<String> heard = subscribe();
+        source.completeLoad(0);
+        runListenerTasks();
+
+        int events = SyncedView.MAX_LISTENER_QUEUE + 10;
+        for (int rev = 1; rev <= events; rev++) {
+            offer(rev, "v" + rev);
+        }
+        runListenerTasks();
+
+        assertThat(heard).hasSize(SyncedView.MAX_LISTENER_QUEUE + 1);
+        assertThat(heard.subList(0, SyncedView.MAX_LISTENER_QUEUE)).startsWith("1:v1")
+                .endsWith(SyncedView.MAX_LISTENER_QUEUE + ":v" + SyncedView.MAX_LISTENER_QUEUE);
+        assertThat(heard).last().isEqualTo("resynced@" + events);
+        assertThat(view.overflows.sum()).isEqualTo(1);
+    }
+
+    @Test
+    void aClosedViewRefusesNewReadsAndSubscriptions() {
+        view.close();
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> view.loadAsync(TOPIC))
+                .isInstanceOf(ClientClosedException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(this::subscribe)
+                .isInstanceOf(ClientClosedException.class);
+    }
+
+    // ---------------------------------------------------------------- fixtures
+
+    private SyncedView<List<String>, String> newView(Executor viewThread) {
+        return newView(viewThread, Duration.ofMinutes(10));
+    }
+
+    private SyncedView<List<String>, String> newView(Executor viewThread, Duration idle) {
+        Ticker ticker = nanos::get;
+        return new SyncedView<>("test", source, transport, viewThread, scheduler, task -> listeners.execute(task),
+                idle, ticker, Scheduler.disabledScheduler());
+    }
+
+    private List<String> subscribe() {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        view.subscribe(TOPIC, heard::add);
+        return heard;
+    }
+
+    private void offer(long revision, String value) {
+        assertThat(view.offer(CHANNEL, Map.of("rev", revision, "value", value))).as("routed").isTrue();
+    }
+
+    private void runListenerTasks() {
+        Runnable task;
+        while ((task = listenerTasks.poll()) != null) {
+            task.run();
+        }
+    }
+
+    /** Loads complete when the test says so, in the order they were asked for. */
+    private static final class FakeSource implements SyncedView.Source<List<String>, String> {
+        private final Deque<CompletableFuture<SyncedView.Versioned<List<String>>>> loads = new ArrayDeque<>();
+
+        int pendingLoads() {
+            synchronized (loads) {
+                return loads.size();
+            }
+        }
+
+        void completeLoad(long revision, String... values) {
+            next().complete(new SyncedView.Versioned<>(revision, List.of(values)));
+        }
+
+        void failLoad(Throwable failure) {
+            next().completeExceptionally(failure);
+        }
+
+        private CompletableFuture<SyncedView.Versioned<List<String>>> next() {
+            synchronized (loads) {
+                assertThat(loads).as("a load under way").isNotEmpty();
+                return loads.poll();
+            }
+        }
+
+        @Override
+        public String channel(String id) {
+            return "channel:" + id;
+        }
+
+        @Override
+        public CompletionStage<SyncedView.Versioned<List<String>>> load(String id) {
+            CompletableFuture<SyncedView.Versioned<List<String>>> load = new CompletableFuture<>();
+            synchronized (loads) {
+                loads.add(load);
+            }
+            return load;
+        }
+
+        @Override
+        public CompletionStage<Long> revision(String id) {
+            return CompletableFuture.completedFuture(0L);
+        }
+
+        @Override
+        public SyncedView.Applied<List<String>, String> apply(String id, SyncedView.Versioned<List<String>> current,
+                                                             SyncedView.Message message) {
+            if (message.fields().containsKey("type")) {
+                throw new IllegalArgumentException("unknown event type " + message.fields().get("type"));
+            }
+            List<String> values = new ArrayList<>(current.value());
+            values.add((String) message.fields().get("value"));
+            return new SyncedView.Applied<>(List.copyOf(values), message.revision() + ":"
+                    + message.fields().get("value"));
+        }
+
+        @Override
+        public String resynced(String id, SyncedView.Versioned<List<String>> before,
+                               SyncedView.Versioned<List<String>> after) {
+            return before.value().equals(after.value()) ? null : "resynced@" + after.revision();
+        }
+    }
+
+    private static final class FakeTransport implements SyncedView.Transport {
+        final List<String> unsubscribed = new CopyOnWriteArrayList<>();
+
+        @Override
+        public CompletionStage<Void> subscribe(String channel) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public CompletionStage<Void> unsubscribe(String channel) {
+            unsubscribed.add(channel);
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public boolean isConnected() {
+            return true;
+        }
+
+        @Override
+        public Duration timeout() {
+            return Duration.ofSeconds(2);
+        }
+
+        @Override
+        public String where() {
+            return "redis://test";
+        }
+
+        @Override
+        public ClientClosedException closedException() {
+            return new ClientClosedException("test", "redis://test");
+        }
+    }
+
+}
