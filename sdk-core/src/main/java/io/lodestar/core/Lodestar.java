@@ -1,5 +1,6 @@
 package io.lodestar.core;
 
+import io.lodestar.core.internal.Validation;
 import java.util.ServiceLoader;
 
 /**

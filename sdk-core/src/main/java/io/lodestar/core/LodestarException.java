@@ -3,7 +3,7 @@ package io.lodestar.core;
 /**
  * Root of every exception Lodestar throws. Unchecked, so callers catch only the families they care about:
  * {@link InvalidArgumentException}, {@link NotFoundException}, {@link ConflictException},
- * {@link UnavailableException} (with {@link TimeoutException}), {@link AccessDeniedException},
+ * {@link UnavailableException} (with {@link CommandTimeoutException}), {@link AccessDeniedException},
  * {@link ScriptException} and {@link ClientClosedException}.
  */
 public class LodestarException extends RuntimeException {

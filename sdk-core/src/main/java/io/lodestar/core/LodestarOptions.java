@@ -1,5 +1,6 @@
 package io.lodestar.core;
 
+import io.lodestar.core.internal.Validation;
 import org.jspecify.annotations.Nullable;
 import io.lodestar.core.model.Namespace;
 

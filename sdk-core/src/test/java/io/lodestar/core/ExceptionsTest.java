@@ -38,7 +38,7 @@ class ExceptionsTest {
 
     @Test
     void aTimeoutIsAKindOfUnavailability() {
-        assertThat(UnavailableException.class).isAssignableFrom(TimeoutException.class);
+        assertThat(UnavailableException.class).isAssignableFrom(CommandTimeoutException.class);
     }
 
     @Test
@@ -129,7 +129,8 @@ class ExceptionsTest {
         void timeoutSaysWhatTimedOutAndTheBound() {
             RuntimeException cause = new RuntimeException("late");
 
-            TimeoutException e = new TimeoutException("register orders/orders-1", Duration.ofMillis(250), cause);
+            CommandTimeoutException e = new CommandTimeoutException("register orders/orders-1", Duration.ofMillis(250),
+                    cause);
 
             assertThat(e).hasMessage("register orders/orders-1 timed out after 250 ms").hasCause(cause);
             assertThat(e.timeout()).isEqualTo(Duration.ofMillis(250));

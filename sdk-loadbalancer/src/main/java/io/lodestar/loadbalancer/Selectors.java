@@ -1,7 +1,7 @@
 package io.lodestar.loadbalancer;
 
 import io.lodestar.core.InvalidArgumentException;
-import io.lodestar.core.Validation;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.Violation;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;

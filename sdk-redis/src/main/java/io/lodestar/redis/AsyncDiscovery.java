@@ -3,7 +3,7 @@ package io.lodestar.redis;
 import io.lodestar.core.AsyncServiceDiscovery;
 import io.lodestar.core.InstanceFilter;
 import io.lodestar.core.LodestarException;
-import io.lodestar.core.Validation;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
 

@@ -1,6 +1,6 @@
 package io.lodestar.redis;
 
-import io.lodestar.core.Validation;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.event.ConfigChanged;
 import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.event.ConfigRemoved;

@@ -7,7 +7,7 @@ import io.lettuce.core.RedisException;
 import io.lodestar.core.AccessDeniedException;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.ScriptException;
-import io.lodestar.core.TimeoutException;
+import io.lodestar.core.CommandTimeoutException;
 import io.lodestar.core.UnavailableException;
 
 import java.time.Duration;
@@ -32,7 +32,7 @@ final class Errors {
             return lodestar;
         }
         if (cause instanceof RedisCommandTimeoutException || cause instanceof java.util.concurrent.TimeoutException) {
-            return new TimeoutException(operation + " at " + where, timeout, cause);
+            return new CommandTimeoutException(operation + " at " + where, timeout, cause);
         }
         if (cause instanceof RedisCommandExecutionException execution) {
             String message = String.valueOf(execution.getMessage());

@@ -2,7 +2,7 @@ package io.lodestar.redis;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 import io.lodestar.core.LodestarException;
-import io.lodestar.core.Validation;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 
@@ -69,7 +69,7 @@ final class Json {
             return JSON_CODEC.mapFrom(json);
         } catch (IOException e) {
             throw new LodestarException("Unreadable JSON from Redis (written by another program?): "
-                    + io.lodestar.core.Validation.show(json), e);
+                    + io.lodestar.core.internal.Validation.show(json), e);
         }
     }
 

@@ -6,7 +6,7 @@ import io.lodestar.core.model.Namespace;
  * The Redis key layout, all of it. Every key of one service shares the hash tag {@code {ns:service}}, so one
  * service lives in one cluster slot and different services spread over the cluster; every key of one config
  * entry shares {@code {ns:cfg:id}}; the namespace's own indexes share {@code {ns}}. Ids never contain
- * {@code :} or braces (see {@link io.lodestar.core.Validation}), so tags cannot collide.
+ * {@code :} or braces (see {@link io.lodestar.core.internal.Validation}), so tags cannot collide.
  *
  * <pre>
  * lodestar:{ns:svc}:instances      HASH   instance id -&gt; instance JSON

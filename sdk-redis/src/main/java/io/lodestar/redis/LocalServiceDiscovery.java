@@ -8,7 +8,7 @@ import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.ServiceListener;
 import io.lodestar.core.ServicesListener;
 import io.lodestar.core.Subscription;
-import io.lodestar.core.Validation;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.ViewStatus;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServiceResynced;

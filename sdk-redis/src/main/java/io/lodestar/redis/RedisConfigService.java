@@ -10,7 +10,7 @@ import io.lodestar.core.LodestarException;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.Subscription;
-import io.lodestar.core.Validation;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.ViewStatus;
 import io.lodestar.core.event.ConfigChanged;
 import io.lodestar.core.event.ConfigEvent;

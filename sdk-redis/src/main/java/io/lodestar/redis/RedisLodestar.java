@@ -2,7 +2,7 @@ package io.lodestar.redis;
 
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
-import io.lodestar.core.Validation;
+import io.lodestar.core.internal.Validation;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 

@@ -8,7 +8,7 @@ import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.ServiceRegistry;
 import io.lodestar.core.Subscription;
-import io.lodestar.core.Validation;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServicesChanged;
 import io.lodestar.core.model.Namespace;

@@ -7,7 +7,7 @@ import io.lodestar.core.LodestarException;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.Registration;
 import io.lodestar.core.ServiceRegistry;
-import io.lodestar.core.Validation;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;

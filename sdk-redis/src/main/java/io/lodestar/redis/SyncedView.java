@@ -9,7 +9,7 @@ import com.github.benmanes.caffeine.cache.Ticker;
 import io.lodestar.core.ClientClosedException;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.Subscription;
-import io.lodestar.core.Validation;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.core.ViewStatus;
 import org.slf4j.Logger;

@@ -5,7 +5,7 @@ import io.lodestar.core.ConflictException;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.NotFoundException;
-import io.lodestar.core.Validation;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.event.ConfigChanged;
 import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.event.ConfigRemoved;

@@ -1,6 +1,6 @@
 package io.lodestar.core.model;
 
-import io.lodestar.core.Validation;
+import io.lodestar.core.internal.Validation;
 
 import java.time.Instant;
 

@@ -1,6 +1,6 @@
 package io.lodestar.core.model;
 
-import io.lodestar.core.Validation;
+import io.lodestar.core.internal.Validation;
 
 /**
  * An isolated space of services and configs (keys, events and views never cross namespaces), e.g. one per

@@ -1,7 +1,7 @@
 package io.lodestar.core.model;
 
 import org.jspecify.annotations.Nullable;
-import io.lodestar.core.Validation;
+import io.lodestar.core.internal.Validation;
 
 import java.net.URI;
 import java.time.Duration;

@@ -1,4 +1,7 @@
-package io.lodestar.core;
+package io.lodestar.core.internal;
+
+import io.lodestar.core.InvalidArgumentException;
+import io.lodestar.core.Violation;
 
 import java.net.URI;
 import java.net.URISyntaxException;

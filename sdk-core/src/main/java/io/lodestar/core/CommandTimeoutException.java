@@ -2,8 +2,11 @@ package io.lodestar.core;
 
 import java.time.Duration;
 
-/** Redis did not answer within the configured command timeout. */
-public class TimeoutException extends UnavailableException {
+/**
+ * Redis did not answer within the configured command timeout. Named apart from
+ * {@code java.util.concurrent.TimeoutException}, so both can be caught in one place without qualifying either.
+ */
+public class CommandTimeoutException extends UnavailableException {
     private static final long serialVersionUID = 1L;
     private final Duration timeout;
 
@@ -12,7 +15,7 @@ public class TimeoutException extends UnavailableException {
      * @param timeout   the bound that was exceeded
      * @param cause     the client failure
      */
-    public TimeoutException(String operation, Duration timeout, Throwable cause) {
+    public CommandTimeoutException(String operation, Duration timeout, Throwable cause) {
         super(operation + " timed out after " + timeout.toMillis() + " ms", cause);
         this.timeout = timeout;
     }

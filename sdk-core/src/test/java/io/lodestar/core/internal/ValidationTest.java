@@ -1,5 +1,10 @@
-package io.lodestar.core;
+package io.lodestar.core.internal;
 
+import io.lodestar.core.InvalidArgumentException;
+import io.lodestar.core.InvalidArguments;
+import io.lodestar.core.Violation;
+
+import io.lodestar.core.internal.Validation;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -71,7 +76,7 @@ class ValidationTest {
     @Nested
     class Identifiers {
         @ParameterizedTest(name = "{0}")
-        @MethodSource("io.lodestar.core.ValidationTest#idRules")
+        @MethodSource("io.lodestar.core.internal.ValidationTest#idRules")
         void acceptsOneLetterOrOneDigit(IdRule rule) {
             assertThatCode(() -> rule.check().accept("a")).doesNotThrowAnyException();
             assertThatCode(() -> rule.check().accept("Z")).doesNotThrowAnyException();
@@ -79,13 +84,13 @@ class ValidationTest {
         }
 
         @ParameterizedTest(name = "{0}")
-        @MethodSource("io.lodestar.core.ValidationTest#idRules")
+        @MethodSource("io.lodestar.core.internal.ValidationTest#idRules")
         void acceptsTheMaximumLength(IdRule rule) {
             assertThatCode(() -> rule.check().accept("a".repeat(rule.maxLength()))).doesNotThrowAnyException();
         }
 
         @ParameterizedTest(name = "{0}")
-        @MethodSource("io.lodestar.core.ValidationTest#idRules")
+        @MethodSource("io.lodestar.core.internal.ValidationTest#idRules")
         void rejectsOneCharacterOverTheMaximum(IdRule rule) {
             String tooLong = "a".repeat(rule.maxLength() + 1);
 
@@ -99,7 +104,7 @@ class ValidationTest {
         }
 
         @ParameterizedTest(name = "{0}")
-        @MethodSource("io.lodestar.core.ValidationTest#idRules")
+        @MethodSource("io.lodestar.core.internal.ValidationTest#idRules")
         void rejectsEmpty(IdRule rule) {
             assertThatThrownBy(() -> rule.check().accept(""))
                     .isInstanceOf(InvalidArgumentException.class)
@@ -107,7 +112,7 @@ class ValidationTest {
         }
 
         @ParameterizedTest(name = "{0}")
-        @MethodSource("io.lodestar.core.ValidationTest#idRules")
+        @MethodSource("io.lodestar.core.internal.ValidationTest#idRules")
         void rejectsNull(IdRule rule) {
             // Map.of refuses null keys, so the metadata key rule is checked through a map that allows one.
             Consumer<String> check = rule.field().equals("metadata key")
@@ -120,14 +125,14 @@ class ValidationTest {
         }
 
         @ParameterizedTest(name = "{0} allows ''{1}''")
-        @MethodSource("io.lodestar.core.ValidationTest#allowedSpecials")
+        @MethodSource("io.lodestar.core.internal.ValidationTest#allowedSpecials")
         void acceptsEachAllowedSpecialCharacterAfterTheFirst(IdRule rule, char special) {
             assertThatCode(() -> rule.check().accept("a" + special + "1")).doesNotThrowAnyException();
             assertThatCode(() -> rule.check().accept("a" + special)).doesNotThrowAnyException();
         }
 
         @ParameterizedTest(name = "{0} must not start with ''{1}''")
-        @MethodSource("io.lodestar.core.ValidationTest#allowedSpecials")
+        @MethodSource("io.lodestar.core.internal.ValidationTest#allowedSpecials")
         void rejectsAnAllowedSpecialCharacterAtTheStart(IdRule rule, char special) {
             assertThatThrownBy(() -> rule.check().accept(special + "a"))
                     .isInstanceOf(InvalidArgumentException.class)
@@ -135,7 +140,7 @@ class ValidationTest {
         }
 
         @ParameterizedTest(name = "{0} rejects ''{1}''")
-        @MethodSource("io.lodestar.core.ValidationTest#disallowedChars")
+        @MethodSource("io.lodestar.core.internal.ValidationTest#disallowedChars")
         void rejectsADisallowedCharacter(IdRule rule, String disallowed) {
             String value = "a" + disallowed + "b";
 
@@ -146,7 +151,7 @@ class ValidationTest {
         }
 
         @ParameterizedTest(name = "{0}")
-        @MethodSource("io.lodestar.core.ValidationTest#idRules")
+        @MethodSource("io.lodestar.core.internal.ValidationTest#idRules")
         void acceptsMixedCaseLettersDigitsAndSpecials(IdRule rule) {
             String value = "Orders-2024" + rule.allowedSpecials() + "x";
 
