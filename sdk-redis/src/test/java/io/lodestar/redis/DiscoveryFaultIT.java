@@ -107,7 +107,7 @@ class DiscoveryFaultIT extends PrivateRedisTest {
     @Test
     void thePeriodicReconcileRepairsAViewThatMissedTheLastEvent() {
         LodestarClient writer = clients.connect();
-        LodestarClient reader = clients.connect(); // reconcile every 2 s (Clients' default)
+        LodestarClient reader = clients.connect(options -> options.reconcileInterval(Duration.ofSeconds(2)));
         writer.registry().register(instance("orders", "orders-1"));
         assertThat(reader.discovery().getInstances("orders")).hasSize(1);
 
