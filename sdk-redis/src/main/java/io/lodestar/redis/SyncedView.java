@@ -515,6 +515,10 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
         topic.releaseWaiters();
         attempt.complete(topic.current);
+        if (topic.resyncAfter && !topic.syncing) {
+            topic.resyncAfter = false;
+            sync(topic);
+        }
         if (!anySyncing()) {
             staleSinceNanos = backend.isConnected() ? 0 : staleSinceNanos;
         }
@@ -583,6 +587,31 @@ final class SyncedView<V, E> implements AutoCloseable {
         });
     }
 
+    /**
+     * Resyncs the topic following {@code channel}, if this view holds one: its subscription was just renewed
+     * (Redis had dropped it, or its node was lost), so events may have been missed meanwhile. A sync already
+     * under way may have read before the drop, so it is followed by another.
+     *
+     * @return whether this view follows the channel
+     */
+    boolean resyncChannel(String channel) {
+        Topic topic = byChannel.get(channel);
+        if (topic == null) {
+            return false;
+        }
+        viewThread.execute(() -> {
+            if (closed || readable.get(topic.id) != topic) {
+                return;
+            }
+            if (topic.syncing) {
+                topic.resyncAfter = true;
+            } else {
+                sync(topic);
+            }
+        });
+        return true;
+    }
+
     /** Compares every held topic's revision with Redis; resyncs those that differ. */
     void reconcile() {
         for (Topic topic : readable.values()) {
@@ -648,6 +677,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         final List<Message> buffer = new ArrayList<>();
         final List<Waiter> waiters = new ArrayList<>();
         int failures;
+        /** Its subscription was renewed while a sync was under way: sync once more after it. */
+        boolean resyncAfter;
         /** The disconnect count when its last successful load started; -1 while it has none from Redis. */
         long loadedEpoch = -1;
 
