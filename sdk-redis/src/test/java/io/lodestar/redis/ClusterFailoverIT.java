@@ -19,6 +19,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 
 import static io.lodestar.redis.Clients.instance;
@@ -70,6 +71,50 @@ class ClusterFailoverIT extends NamespaceTest {
         } finally {
             killed.forEach(RedisServer::restart); // it rejoins as a replica: the next test has a full cluster
         }
+    }
+
+    @Test
+    void aViewIsStaleExactlyWhileANodeCarryingItsSubscriptionsIsUnreachable() {
+        // given: one view follows services of the shard whose master dies, another only services of other shards
+        int shard = 1;
+        LodestarClient writer = clients.connect(ClusterFailoverIT::reconcileOff);
+        LodestarClient affected = clients.connect(ClusterFailoverIT::reconcileOff);
+        LodestarClient unaffected = clients.connect(ClusterFailoverIT::reconcileOff);
+        for (String service : servicesIn(shard)) {
+            writer.registry().register(instance(service, service + "-1"));
+            assertThat(affected.discovery().getInstances(service)).hasSize(1);
+        }
+        for (String service : servicesIn((shard + 1) % 3)) {
+            writer.registry().register(instance(service, service + "-1"));
+            assertThat(unaffected.discovery().getInstances(service)).hasSize(1);
+        }
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        AtomicBoolean affectedWasStale = new AtomicBoolean();
+        AtomicBoolean unaffectedWasStale = new AtomicBoolean();
+        Thread sampler = new Thread(() -> {
+            while (sampling.get()) {
+                affectedWasStale.compareAndSet(false, affected.discovery().status().stale());
+                unaffectedWasStale.compareAndSet(false, unaffected.discovery().status().stale());
+                LockSupport.parkNanos(Duration.ofMillis(2).toNanos());
+            }
+        }, "ClusterFailoverIT-sampler");
+        sampler.start();
+        RedisServer killed = null;
+        try {
+            // when
+            killed = cluster.killMasterAndAwaitPromotion(shard);
+
+            // then: stale while its subscriptions had no node, fresh again within the goal once they have one
+            await().atMost(GOAL).until(() -> !affected.discovery().status().stale());
+        } finally {
+            sampling.set(false);
+            join(sampler);
+            if (killed != null) {
+                killed.restart();
+            }
+        }
+        assertThat(affectedWasStale).as("the view whose subscriptions were on the killed master was stale").isTrue();
+        assertThat(unaffectedWasStale).as("the view with no subscription there was stale").isFalse();
     }
 
     @Test
@@ -209,6 +254,6 @@ class ClusterFailoverIT extends NamespaceTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        assertThat(thread.isAlive()).as("writer thread finished").isFalse();
+        assertThat(thread.isAlive()).as(thread.getName() + " finished").isFalse();
     }
 }
