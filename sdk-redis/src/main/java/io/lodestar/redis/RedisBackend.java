@@ -44,16 +44,22 @@ import java.net.SocketAddress;
 import java.time.Instant;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * The Redis connections of one client: a command connection and a PubSub connection, for standalone, Sentinel
@@ -61,7 +67,15 @@ import java.util.function.BiConsumer;
  * and every (re)connect and disconnect is reported to the listeners so views can resync and say they are stale.
  *
  * <p>Events use sharded PubSub (SPUBLISH/SSUBSCRIBE). On a cluster a shard channel must be subscribed at the
- * node that owns its slot, so {@link #subscribe(String)} routes by slot.
+ * node that owns its slot, so {@link #subscribe(String)} routes by slot, without blocking on a node that is down.
+ * A subscription follows its slot: when Redis drops it ({@code sunsubscribe} after a failover or a slot
+ * migration) or the node carrying it is lost, the channel is subscribed again at the slot's owner after a
+ * topology refresh, retried with backoff until that succeeds, and then reported to the
+ * {@linkplain #onResubscribed resubscribe handler} so the view re-reads what it may have missed.
+ *
+ * <p>Only the loss of a connection that is open for commands or subscriptions counts as a disconnect: a
+ * connection closed on purpose (the cluster topology refresh opens and closes probe connections every 30 s)
+ * makes no view stale and triggers no resync.
  *
  * <p>When Redis cannot be reached at start-up, creation fails, unless a config snapshot directory is configured:
  * then the backend starts offline (every command fails at once, as while disconnected) and keeps connecting in
@@ -90,6 +104,11 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
     private static final long MAX_CONNECT_BACKOFF_MS = 2_000;
     private static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
+    /** Re-homing orphaned subscriptions: the first try waits this long, so a burst of drops is one refresh. */
+    private static final long REHOME_FIRST_DELAY_MS = 10;
+    /** Then 200, 400, 800, 1000, 1000 ms…: a promotion takes seconds, and the goal is within 1 s of it. */
+    private static final long REHOME_BACKOFF_MS = 100;
+    private static final long REHOME_MAX_BACKOFF_MS = 1_000;
 
     private final AbstractRedisClient client;
     // Null (commands: a stand-in that fails every command) until the first connection succeeds, then set once.
@@ -104,6 +123,17 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private final Duration timeout;
     private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
     private volatile BiConsumer<String, String> messageHandler = (channel, message) -> { };
+    private volatile Consumer<String> resubscribeHandler = channel -> { };
+    /** Cluster: the channels the views follow, and the node each is subscribed at once Redis confirmed it. */
+    private final Set<String> wanted = ConcurrentHashMap.newKeySet();
+    private final Map<String, String> subscribedAt = new ConcurrentHashMap<>();
+    /** Cluster: the PubSub connection per node id, and those lost (reconnecting) right now. */
+    private final Map<String, StatefulRedisPubSubConnection<String, String>> nodeConnections =
+            new ConcurrentHashMap<>();
+    private final Set<RedisChannelHandler<?, ?>> lost = ConcurrentHashMap.newKeySet();
+    /** Cluster: channels whose subscription was dropped or lost, waiting to be subscribed at their owner. */
+    private final Set<String> orphans = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean rehoming = new AtomicBoolean();
 
     /** Null when the resources are the caller's: whoever creates a resource closes it. */
     private final ClientResources ownResources;
@@ -228,6 +258,11 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                     @Override
                     public void smessage(RedisClusterNode node, String channel, String message) {
                         messageHandler.accept(channel, message);
+                    }
+
+                    @Override
+                    public void sunsubscribed(RedisClusterNode node, String channel, long count) {
+                        dropped(node, channel);
                     }
                 });
                 subscriber = clusterPubSub;
@@ -415,11 +450,19 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         return timeout;
     }
 
+    /**
+     * Whether events can flow: standalone, both connections are up; on a cluster, every subscription is in place
+     * at a reachable node (the cluster connections' default node says nothing about the others, and commands
+     * route per node anyway).
+     */
     @Override
     public boolean isConnected() {
         StatefulConnection<String, String> connection = commandConnection;
         StatefulRedisPubSubConnection<String, String> subscriber = pubSub;
-        return connection != null && subscriber != null && connection.isOpen() && subscriber.isOpen();
+        if (connection == null || subscriber == null) {
+            return false;
+        }
+        return cluster ? orphans.isEmpty() : connection.isOpen() && subscriber.isOpen();
     }
 
     void onMessage(BiConsumer<String, String> handler) {
@@ -453,36 +496,194 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         return List.copyOf(byAddress.values());
     }
 
-    /** Subscribes a shard channel (at the node owning its slot on a cluster); completes when Redis confirmed. */
+    /** Hears the channels subscribed again after Redis dropped them or their node was lost (any thread). */
+    void onResubscribed(Consumer<String> handler) {
+        this.resubscribeHandler = handler;
+    }
+
+    /**
+     * Subscribes a shard channel (at the node owning its slot on a cluster, and from then on wherever its slot
+     * goes); completes when Redis confirmed. Never blocks: a node that is down fails the stage.
+     */
     @Override
     public CompletionStage<Void> subscribe(String channel) {
-        return CompletableFuture.completedFuture(null)
-                .thenCompose(ignored -> shardConnection(channel).async().ssubscribe(channel));
+        if (!cluster) {
+            return CompletableFuture.completedFuture(null)
+                    .thenCompose(ignored -> connectedPubSub().async().ssubscribe(channel));
+        }
+        wanted.add(channel);
+        return subscribeAtOwner(channel, true);
     }
 
-    /** Unsubscribes a shard channel. */
+    /** Unsubscribes a shard channel (on a cluster at the node it is subscribed at) and stops following it. */
     @Override
     public CompletionStage<Void> unsubscribe(String channel) {
+        if (!cluster) {
+            return CompletableFuture.completedFuture(null)
+                    .thenCompose(ignored -> connectedPubSub().async().sunsubscribe(channel));
+        }
+        wanted.remove(channel);
+        orphans.remove(channel);
+        String node = subscribedAt.remove(channel);
         return CompletableFuture.completedFuture(null)
-                .thenCompose(ignored -> shardConnection(channel).async().sunsubscribe(channel));
+                .thenCompose(ignored -> node != null ? nodeConnection(node) : ownerConnection(channel).connection())
+                .thenCompose(connection -> connection.async().sunsubscribe(channel));
     }
 
-    private StatefulRedisPubSubConnection<String, String> shardConnection(String channel) {
+    private StatefulRedisPubSubConnection<String, String> connectedPubSub() {
         StatefulRedisPubSubConnection<String, String> subscriber = pubSub;
         if (subscriber == null) {
             throw new UnavailableException("Not connected to Redis at " + where + ": it could not be reached since"
                     + " this client started (retrying in the background)");
         }
-        if (!cluster) {
-            return subscriber;
-        }
+        return subscriber;
+    }
+
+    /**
+     * SSUBSCRIBE at the slot's owner as this client's topology says; on a redirect (the topology is older than
+     * the move) once more after a refresh.
+     */
+    private CompletionStage<Void> subscribeAtOwner(String channel, boolean refreshOnRedirect) {
+        CompletableFuture<Void> subscribed = new CompletableFuture<>();
+        CompletableFuture.completedFuture(null)
+                .thenCompose(ignored -> {
+                    Owner owner = ownerConnection(channel);
+                    return owner.connection()
+                            .thenCompose(connection -> connection.async().ssubscribe(channel))
+                            .thenRun(() -> subscribedAt.put(channel, owner.nodeId()));
+                })
+                .whenComplete((ok, failure) -> {
+                    if (failure == null) {
+                        subscribed.complete(null);
+                    } else if (refreshOnRedirect && isRedirect(failure)) {
+                        refreshTopology().thenCompose(ignored -> subscribeAtOwner(channel, false))
+                                .whenComplete((again, failed) -> {
+                                    if (failed == null) {
+                                        subscribed.complete(null);
+                                    } else {
+                                        subscribed.completeExceptionally(failed);
+                                    }
+                                });
+                    } else {
+                        subscribed.completeExceptionally(failure);
+                    }
+                });
+        return subscribed;
+    }
+
+    private static boolean isRedirect(Throwable failure) {
+        String message = String.valueOf(Errors.unwrap(failure).getMessage());
+        return message.startsWith("MOVED") || message.startsWith("ASK");
+    }
+
+    private record Owner(String nodeId, CompletionStage<StatefulRedisPubSubConnection<String, String>> connection) {
+    }
+
+    /** The owner of a channel's slot and its PubSub connection; fails at once when that node is lost. */
+    private Owner ownerConnection(String channel) {
         StatefulRedisClusterPubSubConnection<String, String> clusterPubSub =
-                (StatefulRedisClusterPubSubConnection<String, String>) subscriber;
+                (StatefulRedisClusterPubSubConnection<String, String>) connectedPubSub();
         RedisClusterNode owner = clusterPubSub.getPartitions().getPartitionBySlot(SlotHash.getSlot(channel));
         if (owner == null) {
             throw new UnavailableException("No cluster node at " + where + " owns the slot of " + channel);
         }
-        return clusterPubSub.getConnection(owner.getNodeId());
+        return new Owner(owner.getNodeId(), nodeConnection(owner.getNodeId()));
+    }
+
+    /** A node's PubSub connection, opened without blocking; a lost one fails at once instead of queueing. */
+    private CompletionStage<StatefulRedisPubSubConnection<String, String>> nodeConnection(String nodeId) {
+        StatefulRedisPubSubConnection<String, String> known = nodeConnections.get(nodeId);
+        if (known != null && lost.contains(known)) {
+            return CompletableFuture.failedFuture(new UnavailableException("The cluster node " + nodeId + " at "
+                    + where + " cannot be reached (reconnecting)"));
+        }
+        StatefulRedisClusterPubSubConnection<String, String> clusterPubSub =
+                (StatefulRedisClusterPubSubConnection<String, String>) connectedPubSub();
+        return clusterPubSub.getConnectionAsync(nodeId).thenApply(connection -> {
+            nodeConnections.put(nodeId, connection);
+            return connection;
+        });
+    }
+
+    /** Redis said a subscription ended: ours on purpose (no longer wanted), or dropped because its slot moved. */
+    private void dropped(RedisClusterNode node, String channel) {
+        if (closed || !wanted.contains(channel)) {
+            return;
+        }
+        String at = subscribedAt.get(channel);
+        if (node != null && at != null && !at.equals(node.getNodeId())) {
+            return; // a stale subscription at a node the channel left already
+        }
+        subscribedAt.remove(channel, at);
+        log.debug("Redis at {} dropped the subscription of {}{}; subscribing at the slot's owner", where, channel,
+                node == null ? "" : " at " + node.getUri());
+        orphan(List.of(channel));
+    }
+
+    private void orphan(Collection<String> channels) {
+        orphans.addAll(channels);
+        scheduleRehome(0);
+    }
+
+    /** One re-homing round at a time; the first after a short delay so a burst of drops shares one refresh. */
+    private void scheduleRehome(int attempt) {
+        if (closed || orphans.isEmpty() || !rehoming.compareAndSet(false, true)) {
+            return;
+        }
+        long delay = attempt == 0 ? REHOME_FIRST_DELAY_MS
+                : Math.min(REHOME_MAX_BACKOFF_MS, REHOME_BACKOFF_MS << Math.min(attempt, 4));
+        Executor later = CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS);
+        CompletableFuture.runAsync(() -> rehome(attempt), later);
+    }
+
+    /**
+     * Refreshes the topology, then subscribes every orphaned channel at its owner and tells the resubscribe
+     * handler; channels whose owner cannot be reached yet (a master down, no replica promoted yet) stay orphaned
+     * for the next round.
+     */
+    private void rehome(int attempt) {
+        List<String> batch = new ArrayList<>(orphans);
+        refreshTopology().handle((refreshed, failure) -> {
+            List<CompletableFuture<Boolean>> results = new ArrayList<>();
+            for (String channel : batch) {
+                if (!wanted.contains(channel)) {
+                    orphans.remove(channel);
+                    continue;
+                }
+                results.add(subscribeAtOwner(channel, false).toCompletableFuture()
+                        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .handle((ok, failed) -> {
+                            if (failed != null) {
+                                log.debug("Cannot subscribe {} at its owner yet: {}", channel, failed.toString());
+                                return false;
+                            }
+                            orphans.remove(channel);
+                            resubscribeHandler.accept(channel);
+                            return true;
+                        }));
+            }
+            return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).whenComplete((all, ignored) -> {
+                boolean progress = results.stream().anyMatch(result -> result.join());
+                rehoming.set(false);
+                if (progress && orphans.isEmpty() && !closed) {
+                    // Every subscription is in place again: what a lost node made stale can resync and be fresh.
+                    listeners.forEach(listener -> listener.connected(where));
+                }
+                scheduleRehome(progress ? 0 : attempt + 1);
+            });
+        });
+    }
+
+    /**
+     * Cluster: asks for the topology now, as the periodic refresh does (never fails: a failed refresh keeps the
+     * old topology). Package-private for tests.
+     */
+    CompletionStage<Void> refreshTopology() {
+        return ((RedisClusterClient) client).refreshPartitionsAsync()
+                .exceptionally(failure -> {
+                    log.debug("Topology refresh of {} failed: {}", where, failure.toString());
+                    return null;
+                });
     }
 
     @Override
@@ -509,23 +710,38 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         }
     }
 
+    /**
+     * Hears every connection of the client, including the cluster topology refresh's short-lived probes. Those are
+     * closed on purpose, so only the loss of a connection not closed (Lettuce reconnects it) counts; and on a
+     * cluster only the loss of a node connection that carries subscriptions, since only that can make a view miss
+     * events (a command connection's loss shows in the commands' own errors).
+     */
     private final class StateListener implements RedisConnectionStateListener {
         @Override
         public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress address) {
             String node = address(address);
             connections.put(connection, new NodeState(node, true, Instant.now()));
-            listeners.forEach(listener -> listener.connected(node));
+            boolean back = lost.remove(connection);
+            if (!cluster || back && nodeConnections.containsValue(connection)) {
+                listeners.forEach(listener -> listener.connected(node));
+            }
         }
 
         @Override
         public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
-            NodeState state = connection.isClosed() ? connections.remove(connection) : connections.get(connection);
-            if (state == null || connection.isClosed()) {
-                return; // closed on purpose (a topology probe, or ours on close): nothing was lost
+            if (closed || connection.isClosed()) {
+                connections.remove(connection); // closed on purpose (a topology probe, or ours): nothing was lost
+                return;
             }
-            NodeState lost = new NodeState(state.address(), false, Instant.now());
-            connections.put(connection, lost);
-            listeners.forEach(listener -> listener.disconnected(state.address()));
+            NodeState state = connections.get(connection);
+            String node = state == null ? where : state.address();
+            if (state != null) {
+                connections.put(connection, new NodeState(node, false, Instant.now()));
+            }
+            lost.add(connection);
+            if (!cluster || orphanSubscriptionsOf(connection)) {
+                listeners.forEach(listener -> listener.disconnected(node));
+            }
         }
     }
 
@@ -534,5 +750,29 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             return inet.getHostString() + ":" + inet.getPort();
         }
         return String.valueOf(address);
+    }
+
+    /**
+     * A lost node connection takes its subscriptions along until it is back or another node owns their slots
+     * (a master killed, its replica promoted): follow them at once rather than wait for the node. If the node
+     * comes back as the owner, subscribing there again is harmless.
+     *
+     * @return whether the connection carried subscriptions
+     */
+    private boolean orphanSubscriptionsOf(RedisChannelHandler<?, ?> connection) {
+        List<String> channels = new ArrayList<>();
+        nodeConnections.forEach((node, nodeConnection) -> {
+            if (nodeConnection == connection) {
+                subscribedAt.forEach((channel, at) -> {
+                    if (at.equals(node) && subscribedAt.remove(channel, at)) {
+                        channels.add(channel);
+                    }
+                });
+            }
+        });
+        if (!channels.isEmpty()) {
+            orphan(channels);
+        }
+        return !channels.isEmpty();
     }
 }

@@ -289,6 +289,11 @@ final class RedisConfigService implements ConfigService {
         return entries.offer(channel, fields) || index.offer(channel, fields);
     }
 
+    /** Resyncs the topic following {@code channel}, if a view of this service holds one. */
+    boolean resyncChannel(String channel) {
+        return entries.resyncChannel(channel) || index.resyncChannel(channel);
+    }
+
     void resyncAll() {
         entries.resyncAll();
         index.resyncAll();

@@ -112,6 +112,13 @@ final class RedisLodestarClient implements LodestarClient {
                 log.warn("Ignoring an unreadable event on {}: {}", channel, e.getMessage());
             }
         });
+        // A subscription Redis dropped (failover, slot migration) or lost with its node is renewed at the slot's
+        // owner by the backend; the one view that follows the channel then re-reads what it may have missed.
+        backend.onResubscribed(channel -> {
+            if (!serviceView.resyncChannel(channel) && !indexView.resyncChannel(channel)) {
+                config.resyncChannel(channel);
+            }
+        });
         backend.addConnectionListener(new RedisBackend.ConnectionListener() {
             @Override
             public void connected(String node) {

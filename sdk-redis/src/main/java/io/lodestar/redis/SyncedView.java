@@ -550,7 +550,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             overflows.increment();
             topic.buffer.clear();
             topic.heardBeforeLoad = 0;
-            topic.reloadAfterSync = true;
+            topic.syncAgain = true;
             return;
         }
         topic.buffer.add(message);
@@ -718,8 +718,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.failures = 0;
         topic.untrusted = false;
         topic.loadedEpoch = epoch;
-        boolean reloadAgain = topic.reloadAfterSync;
-        topic.reloadAfterSync = false;
+        boolean syncAgain = topic.syncAgain;
+        topic.syncAgain = false;
         lastSyncNanos = ticker.read();
         Versioned<V> before = topic.current;
         Versioned<V> loaded = reloaded.value();
@@ -763,11 +763,10 @@ final class SyncedView<V, E> implements AutoCloseable {
                 break;
             }
         }
-        // Load again when events were dropped from the full buffer during this load, or when the connection
-        // dropped after it started (it may have read Redis before changes it then missed) and is back: a reconnect
-        // that came while it was under way skipped it.
+        // Load again when the connection dropped after this load started (it may have read Redis before changes it
+        // then missed) and is back: a reconnect that came while it was under way skipped it.
         boolean missedDuringLoad = epoch < disconnects.get() && backend.isConnected();
-        if ((reloadAgain || missedDuringLoad) && !topic.syncing) {
+        if ((syncAgain || missedDuringLoad) && !topic.syncing) {
             sync(topic);
         }
         topic.releaseWaiters();
@@ -838,6 +837,31 @@ final class SyncedView<V, E> implements AutoCloseable {
                 staleSinceNanos = 0;
             }
         });
+    }
+
+    /**
+     * Resyncs the topic following {@code channel}, if this view holds one: its subscription was just renewed
+     * (Redis had dropped it, or its node was lost), so events may have been missed meanwhile. A sync already
+     * under way may have read before the drop, so it is followed by another.
+     *
+     * @return whether this view follows the channel
+     */
+    boolean resyncChannel(String channel) {
+        Topic topic = byChannel.get(channel);
+        if (topic == null) {
+            return false;
+        }
+        viewThread.execute(() -> {
+            if (closed || readable.get(topic.id) != topic) {
+                return;
+            }
+            if (topic.syncing) {
+                topic.syncAgain = true;
+            } else {
+                sync(topic);
+            }
+        });
+        return true;
     }
 
     /** Compares every held topic's revision with Redis; resyncs those that differ. */
@@ -927,8 +951,11 @@ final class SyncedView<V, E> implements AutoCloseable {
         final List<Message> buffer = new ArrayList<>();
         /** How many of {@link #buffer} were heard before the current load started. */
         int heardBeforeLoad;
-        /** The buffer overflowed during the current load: load once more when it ends. */
-        boolean reloadAfterSync;
+        /**
+         * Sync once more when the current sync ends: its load buffer overflowed, or its subscription was renewed
+         * while it was under way (either way it may have missed events).
+         */
+        boolean syncAgain;
         /** Events of this topic were dropped because the view thread was far behind (any thread). */
         final AtomicBoolean overflowed = new AtomicBoolean();
         final List<Waiter> waiters = new ArrayList<>();

@@ -255,7 +255,7 @@ final class ManagedRedisServer implements RedisServer {
             // Liveness first, also after the deadline: a bind failure is a clearer answer than a timeout.
             if (!launched.isAlive()) {
                 String log = logSinceLaunch();
-                if (log.contains("Address already in use")) {
+                if (portTaken(log)) {
                     return Outcome.PORT_TAKEN;
                 }
                 if (setup.tls() != null && lacksTls(log)) {
@@ -289,6 +289,16 @@ final class ManagedRedisServer implements RedisServer {
         stopProcess();
         throw new IllegalStateException(name + " did not answer PING on " + HOST + ":" + port + " within "
                 + bound.toMillis() + " ms (last error: " + lastError + "). Log:\n" + logTail());
+    }
+
+    /**
+     * Whether a start-up log says the port (or the cluster bus port) was taken: EADDRINUSE, which Redis logs in
+     * its C library's words, "Address already in use" with glibc and the BSDs, "Address in use" with musl (the
+     * static binaries shipped in embedded-redis). Matching only the first made every bind race of the embedded
+     * binary look like a crash instead of a taken port.
+     */
+    static boolean portTaken(String log) {
+        return log.contains("Address already in use") || log.contains("Address in use");
     }
 
     /**

@@ -33,6 +33,11 @@ final class SharedServers {
             }
 
             @Override
+            public List<RedisServer> replicas() {
+                return cluster.replicas();
+            }
+
+            @Override
             public String uri() {
                 return cluster.uri();
             }
@@ -60,6 +65,26 @@ final class SharedServers {
             @Override
             public long disconnectClients(String type) {
                 return cluster.disconnectClients(type);
+            }
+
+            @Override
+            public int shardOf(int slot) {
+                return cluster.shardOf(slot);
+            }
+
+            @Override
+            public void failover(int shard) {
+                cluster.failover(shard);
+            }
+
+            @Override
+            public RedisServer killMasterAndAwaitPromotion(int shard) {
+                return cluster.killMasterAndAwaitPromotion(shard);
+            }
+
+            @Override
+            public void migrateSlot(int slot, int toShard) {
+                cluster.migrateSlot(slot, toShard);
             }
 
             @Override

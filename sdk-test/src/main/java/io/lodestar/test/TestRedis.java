@@ -111,7 +111,7 @@ public final class TestRedis {
                         + clusterFailure.getMessage(), clusterFailure);
             }
             try {
-                cluster = SharedServers.unclosable(startLocalCluster("shared Redis Cluster"));
+                cluster = SharedServers.unclosable(startLocalCluster("shared Redis Cluster", false));
                 return cluster;
             } catch (RuntimeException e) {
                 clusterFailure = e;
@@ -128,7 +128,20 @@ public final class TestRedis {
      *     clusters), or the cluster is not healthy within 30 s
      */
     public static RedisCluster startCluster() {
-        return startLocalCluster("private Redis Cluster");
+        return startLocalCluster("private Redis Cluster", false);
+    }
+
+    /**
+     * Starts a private cluster of three masters with one replica each, for failover tests: the caller closes it.
+     * Slower to start than {@link #startCluster()} (six processes, replicas in sync), so only tests that fail
+     * over or migrate ask for it.
+     *
+     * @return a new healthy cluster whose replicas are in sync
+     * @throws IllegalStateException if no {@code redis-server} 7.0+ binary can be found (Docker is not used for
+     *     clusters), or the cluster is not healthy within 30 s
+     */
+    public static RedisCluster startClusterWithReplicas() {
+        return startLocalCluster("private Redis Cluster with replicas", true);
     }
 
     /**
@@ -198,9 +211,9 @@ public final class TestRedis {
         }
     }
 
-    private static RedisCluster startLocalCluster(String name) {
+    private static RedisCluster startLocalCluster(String name, boolean replicas) {
         RedisSource.Binary binary = localBinary(SourceResolver.Purpose.CLUSTER, "A Redis Cluster");
-        LocalRedisCluster started = LocalRedisCluster.start(binary, name);
+        LocalRedisCluster started = LocalRedisCluster.start(binary, name, replicas);
         report(binary.describe());
         return started;
     }

@@ -1,12 +1,16 @@
 package io.lodestar.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,6 +69,26 @@ class EmbeddedBinaryIT {
             assertThat(ping(redis)).isEqualTo("PONG");
         } finally {
             System.clearProperty(SourceResolver.BINARY_SETTING);
+        }
+    }
+
+    @Test
+    void aTakenPortIsRecognisedInTheWordsOfItsCLibrary() throws Exception {
+        // given: the embedded binary is linked with musl, which words EADDRINUSE "Address in use"
+        ManagedRedisServer redis = ManagedRedisServer.start(new RedisSource.Binary(embedded,
+                RedisVersion.parse("7.0.15"), "from the test"), "embedded Redis", List.of(), false);
+        try {
+            redis.kill();
+            try (ServerSocket stranger = new ServerSocket(redis.port(), 1, InetAddress.getByName("127.0.0.1"))) {
+
+                // when / then
+                assertThatThrownBy(() -> redis.restart(Duration.ofMillis(500)))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("Cannot restart embedded Redis: port " + redis.port()
+                                + " has been taken by another process");
+            }
+        } finally {
+            redis.close();
         }
     }
 

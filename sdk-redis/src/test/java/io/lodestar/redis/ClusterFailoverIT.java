@@ -1,0 +1,259 @@
+package io.lodestar.redis;
+
+import io.lettuce.core.cluster.SlotHash;
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarException;
+import io.lodestar.core.model.Namespace;
+import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.test.RedisCluster;
+import io.lodestar.test.RedisServer;
+import io.lodestar.test.TestRedis;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiConsumer;
+
+import static io.lodestar.redis.Clients.instance;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Views follow their shard channels through Cluster topology changes while writers and views run: a manual
+ * failover, a master killed and replaced by its replica, a slot migrated to another shard. The periodic reconcile
+ * is off (hours), so only the resubscribe-and-resync path can make them converge, and they must within a second.
+ * And a topology that does not change leaves views alone: refreshing it makes nothing stale and resyncs nothing.
+ */
+class ClusterFailoverIT extends NamespaceTest {
+    /** The goal: every view has every write made after the topology change within this bound. */
+    private static final Duration GOAL = Duration.ofSeconds(1);
+    /** Writes right after a change may meet a client whose topology is still old: they are retried this long. */
+    private static final Duration WRITE_RETRY = Duration.ofSeconds(20);
+    private static final int SERVICES = 3;
+
+    private static RedisCluster cluster;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = TestRedis.startClusterWithReplicas();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Override
+    String redisUri() {
+        return cluster.uri();
+    }
+
+    @Test
+    void viewsConvergeWithinASecondOfAManualFailover() {
+        converge((shard, services) -> cluster.failover(shard));
+    }
+
+    @Test
+    void viewsConvergeWithinASecondOfAMasterKilledAndReplacedByItsReplica() {
+        List<RedisServer> killed = new ArrayList<>();
+        try {
+            converge((shard, services) -> killed.add(cluster.killMasterAndAwaitPromotion(shard)));
+        } finally {
+            killed.forEach(RedisServer::restart); // it rejoins as a replica: the next test has a full cluster
+        }
+    }
+
+    @Test
+    void aViewIsStaleExactlyWhileANodeCarryingItsSubscriptionsIsUnreachable() {
+        // given: one view follows services of the shard whose master dies, another only services of other shards
+        int shard = 1;
+        LodestarClient writer = clients.connect(ClusterFailoverIT::reconcileOff);
+        LodestarClient affected = clients.connect(ClusterFailoverIT::reconcileOff);
+        LodestarClient unaffected = clients.connect(ClusterFailoverIT::reconcileOff);
+        for (String service : servicesIn(shard)) {
+            writer.registry().register(instance(service, service + "-1"));
+            assertThat(affected.discovery().getInstances(service)).hasSize(1);
+        }
+        for (String service : servicesIn((shard + 1) % 3)) {
+            writer.registry().register(instance(service, service + "-1"));
+            assertThat(unaffected.discovery().getInstances(service)).hasSize(1);
+        }
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        AtomicBoolean affectedWasStale = new AtomicBoolean();
+        AtomicBoolean unaffectedWasStale = new AtomicBoolean();
+        Thread sampler = new Thread(() -> {
+            while (sampling.get()) {
+                affectedWasStale.compareAndSet(false, affected.discovery().status().stale());
+                unaffectedWasStale.compareAndSet(false, unaffected.discovery().status().stale());
+                LockSupport.parkNanos(Duration.ofMillis(2).toNanos());
+            }
+        }, "ClusterFailoverIT-sampler");
+        sampler.start();
+        RedisServer killed = null;
+        try {
+            // when
+            killed = cluster.killMasterAndAwaitPromotion(shard);
+
+            // then: stale while its subscriptions had no node, fresh again within the goal once they have one
+            await().atMost(GOAL).until(() -> !affected.discovery().status().stale());
+        } finally {
+            sampling.set(false);
+            join(sampler);
+            if (killed != null) {
+                killed.restart();
+            }
+        }
+        assertThat(affectedWasStale).as("the view whose subscriptions were on the killed master was stale").isTrue();
+        assertThat(unaffectedWasStale).as("the view with no subscription there was stale").isFalse();
+    }
+
+    @Test
+    void viewsConvergeWithinASecondOfASlotMigration() {
+        converge((shard, services) -> {
+            for (String service : services) {
+                cluster.migrateSlot(SlotHash.getSlot(channel(service)), (shard + 1) % 3);
+            }
+        });
+    }
+
+    @Test
+    void topologyRefreshesOfAnIdleClusterMakeNoViewStaleAndResyncNothing() {
+        // given: a view holding services on every shard, and nothing written
+        LodestarClient writer = clients.connect(ClusterFailoverIT::reconcileOff);
+        RedisLodestarClient view = (RedisLodestarClient) clients.connect(ClusterFailoverIT::reconcileOff);
+        List<String> services = new ArrayList<>();
+        for (int shard = 0; shard < 3; shard++) {
+            services.addAll(servicesIn(shard));
+        }
+        for (String service : services) {
+            writer.registry().register(instance(service, service + "-1"));
+            assertThat(view.discovery().getInstances(service)).hasSize(1);
+        }
+        long resyncsBefore = view.serviceView.resyncs.sum() + view.indexView.resyncs.sum();
+        AtomicBoolean everStale = new AtomicBoolean();
+
+        // when: topology refreshes open and close their probe connections (as the periodic one does every 30 s)
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).pollInterval(Duration.ofMillis(5))
+                .until(() -> {
+                    if (ThreadLocalRandom.current().nextInt(20) == 0) {
+                        view.backend.refreshTopology().toCompletableFuture().orTimeout(2, TimeUnit.SECONDS).join();
+                    }
+                    everStale.compareAndSet(false, view.discovery().status().stale());
+                    return !everStale.get();
+                });
+
+        // then
+        assertThat(view.serviceView.resyncs.sum() + view.indexView.resyncs.sum()).isEqualTo(resyncsBefore);
+    }
+
+    /**
+     * Given writers and views on services of one shard, when {@code change} happens to that shard, then a write
+     * made after it reaches every view within the goal, and once writers stop every view equals Redis.
+     */
+    private void converge(BiConsumer<Integer, List<String>> change) {
+        // given
+        int shard = 1;
+        List<String> services = servicesIn(shard);
+        LodestarClient writer = clients.connect(ClusterFailoverIT::reconcileOff);
+        List<LodestarClient> views = List.of(clients.connect(ClusterFailoverIT::reconcileOff),
+                clients.connect(ClusterFailoverIT::reconcileOff));
+        for (String service : services) {
+            writer.registry().register(instance(service, service + "-first"));
+            views.forEach(view -> assertThat(view.discovery().getInstances(service)).hasSize(1));
+        }
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicInteger writes = new AtomicInteger();
+        Thread writes1 = new Thread(() -> {
+            int n = 0;
+            while (writing.get()) {
+                String service = services.get(n % services.size());
+                try {
+                    if (n % 3 == 2) {
+                        writer.registry().deregister(service, service + "-" + (n - 2));
+                    } else {
+                        writer.registry().register(instance(service, service + "-" + n));
+                    }
+                    writes.incrementAndGet();
+                } catch (LodestarException duringTheChange) {
+                    // the change makes some writes fail; the views must still end up equal to Redis
+                }
+                n++;
+            }
+        }, "ClusterFailoverIT-writer");
+        writes1.start();
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(() -> writes.get() >= 20);
+
+            // when
+            change.accept(shard, services);
+
+            // then: a write made now reaches every view within the goal
+            for (String service : services) {
+                await().atMost(WRITE_RETRY).ignoreExceptionsInstanceOf(LodestarException.class).untilAsserted(
+                        () -> writer.registry().register(instance(service, service + "-after")));
+            }
+            await().atMost(GOAL).untilAsserted(() -> {
+                for (LodestarClient view : views) {
+                    for (String service : services) {
+                        assertThat(view.discovery().getInstances(service)).extracting(ServiceInstance::instanceId)
+                                .as("%s in a view", service).contains(service + "-after");
+                    }
+                }
+            });
+        } finally {
+            writing.set(false);
+            join(writes1);
+        }
+
+        // then: nothing lost, no ghosts
+        await().atMost(GOAL).untilAsserted(() -> {
+            for (String service : services) {
+                List<ServiceInstance> truth = writer.directDiscovery().getInstances(service);
+                for (LodestarClient view : views) {
+                    assertThat(view.discovery().getInstances(service)).as("%s in a view", service)
+                            .isEqualTo(truth);
+                }
+            }
+        });
+        views.forEach(view -> assertThat(view.discovery().status().stale()).isFalse());
+    }
+
+    /** {@value #SERVICES} service ids of this test's namespace whose channels live in the shard. */
+    private List<String> servicesIn(int shard) {
+        List<String> services = new ArrayList<>();
+        for (int i = 0; services.size() < SERVICES; i++) {
+            String service = "svc" + i;
+            if (cluster.shardOf(SlotHash.getSlot(channel(service))) == shard) {
+                services.add(service);
+            }
+        }
+        return services;
+    }
+
+    private String channel(String service) {
+        return new Keys(Namespace.of(clients.namespace())).service(service).channel();
+    }
+
+    private static io.lodestar.core.LodestarOptions.Builder reconcileOff(io.lodestar.core.LodestarOptions.Builder o) {
+        return o.reconcileInterval(Duration.ofHours(1));
+    }
+
+    private static void join(Thread thread) {
+        try {
+            thread.join(Duration.ofSeconds(30).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        assertThat(thread.isAlive()).as(thread.getName() + " finished").isFalse();
+    }
+}
