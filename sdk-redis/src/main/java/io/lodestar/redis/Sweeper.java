@@ -37,6 +37,7 @@ final class Sweeper {
     private final String owner = UUID.randomUUID().toString();
     /** Sweeps (of the index, a service or the lock) that failed for another reason than Redis being unreachable. */
     final LongAdder failures = new LongAdder();
+    private volatile boolean readOnlyReported;
 
     Sweeper(RedisBackend backend, Keys keys, RedisServiceRegistry registry, RegistryReads reads,
             Supplier<List<String>> viewedServices, Duration interval) {
@@ -74,7 +75,13 @@ final class Sweeper {
     /** Logs at WARN (DEBUG while Redis is unreachable: the connection's own state says so) and counts. */
     private Void failed(String what, Throwable failure) {
         LodestarException error = Errors.translate(failure, "sweep " + what, backend.where(), backend.timeout());
-        if (error instanceof UnavailableException || error instanceof ClientClosedException) {
+        if (error.getMessage().contains("was refused by Redis")) {
+            // a read-only ACL user (see LeastPrivilege.READER_ACL_RULES): sweeping is left to the writers
+            if (!readOnlyReported) {
+                readOnlyReported = true;
+                log.info("This client's Redis user may not write, so it does not sweep: {}", error.getMessage());
+            }
+        } else if (error instanceof UnavailableException || error instanceof ClientClosedException) {
             log.debug("Sweep of {} skipped: {}", what, error.getMessage());
         } else {
             failures.increment();
