@@ -7,8 +7,8 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Scheduler;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.Subscription;
-import io.lodestar.core.Validation;
 import io.lodestar.core.UnavailableException;
+import io.lodestar.core.Validation;
 import io.lodestar.core.ViewStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -415,7 +416,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             topic.buffer.add(message);
             return;
         }
-        if (current != null && message.revision == current.revision && !describes(topic, current, message)) {
+        if (current != null && message.revision == current.revision && !describes(current, message)) {
             reject(topic.id, message.fields, "it says another state than the one held at its revision:"
                     + " resyncing");
             topic.untrusted = true;
@@ -437,7 +438,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** A malformed event describes nothing: it is dropped by {@link #applyOne} instead. */
-    private boolean describes(Topic topic, Versioned<V> held, Message message) {
+    private boolean describes(Versioned<V> held, Message message) {
         try {
             return source.describes(held, message);
         } catch (RuntimeException malformed) {
@@ -728,7 +729,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     private void executeOrClosed(Runnable task) {
         try {
             viewThread.execute(task);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             throw backend.closedException();
         }
     }
