@@ -357,16 +357,15 @@ final class SyncedView<V, E> implements AutoCloseable {
         };
     }
 
-    /** Serialized per topic: else a subscribe's pin could land after a close's unpin and pin it for good. */
+    /**
+     * Re-evaluates a topic's expiry (pinned: never; else the idle timeout) through a write, which Caffeine always
+     * applies: it can drop a change made on its read path (setExpiresAfter) under load, which left an unpinned
+     * topic held for good. Serialized per topic, so a subscribe's pin cannot land after a close's unpin.
+     */
     private void pin(String id, Topic topic) {
-        topics.policy().expireVariably().ifPresent(expiry -> {
-            synchronized (topic) {
-                if (topics.asMap().get(id) == topic) {
-                    expiry.setExpiresAfter(id, topic.pinned() ? Duration.ofNanos(Long.MAX_VALUE)
-                            : Duration.ofNanos(idleNanos));
-                }
-            }
-        });
+        synchronized (topic) {
+            topics.asMap().replace(id, topic, topic); // the same instance: no removal is reported
+        }
     }
 
     // ---------------------------------------------------------------- events (view thread)
