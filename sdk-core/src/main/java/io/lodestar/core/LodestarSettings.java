@@ -68,7 +68,7 @@ public class LodestarSettings {
         return commandTimeout;
     }
 
-    /** @param commandTimeout the command timeout */
+    /** @param commandTimeout the command timeout (10 ms to 1 day, default 5 s) */
     public void setCommandTimeout(Duration commandTimeout) {
         this.commandTimeout = commandTimeout;
     }
@@ -78,7 +78,7 @@ public class LodestarSettings {
         return sweepInterval;
     }
 
-    /** @param sweepInterval the sweep interval */
+    /** @param sweepInterval the sweep interval (100 ms to 1 day, default 5 s) */
     public void setSweepInterval(Duration sweepInterval) {
         this.sweepInterval = sweepInterval;
     }
@@ -88,7 +88,7 @@ public class LodestarSettings {
         return reconcileInterval;
     }
 
-    /** @param reconcileInterval the reconcile interval */
+    /** @param reconcileInterval the reconcile interval (100 ms to 1 day, default 60 s) */
     public void setReconcileInterval(Duration reconcileInterval) {
         this.reconcileInterval = reconcileInterval;
     }
@@ -98,7 +98,7 @@ public class LodestarSettings {
         return idleViewTimeout;
     }
 
-    /** @param idleViewTimeout the idle view timeout */
+    /** @param idleViewTimeout the idle view timeout (100 ms to 1 day, default 10 min) */
     public void setIdleViewTimeout(Duration idleViewTimeout) {
         this.idleViewTimeout = idleViewTimeout;
     }

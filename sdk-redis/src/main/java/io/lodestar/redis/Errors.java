@@ -36,7 +36,9 @@ final class Errors {
         }
         if (cause instanceof RedisCommandExecutionException execution) {
             String message = String.valueOf(execution.getMessage());
-            if (message.startsWith("NOPERM") || message.startsWith("NOAUTH") || message.startsWith("WRONGPASS")) {
+            // a command a script calls is refused with ERR, not NOPERM
+            if (message.startsWith("NOPERM") || message.startsWith("NOAUTH") || message.startsWith("WRONGPASS")
+                    || message.contains("user executing the script can't run this command")) {
                 return new AccessDeniedException(operation + " was refused by Redis at " + where
                         + " (check the ACL user's permissions; see docs/redis.md for the commands Lodestar needs): "
                         + message, cause);

@@ -24,6 +24,26 @@ final class LeastPrivilege {
             // events
             "+spublish", "+ssubscribe", "+sunsubscribe");
 
+    /**
+     * A user that discovers, reads configs and listens, but can neither write a key nor publish an event, so it
+     * cannot forge one: no write command and no {@code SPUBLISH} (the key pattern cannot be read-only, {@code %R~}:
+     * Redis counts the keys of every EVALSHA as written). A write script it runs stops at its first write, before
+     * anything changed. Its client does not sweep (it may not take the sweep lock) and fails every write with a clear
+     * refusal.
+     */
+    static final List<String> READER_ACL_RULES = List.of(
+            "resetkeys", "~lodestar:*",
+            "resetchannels", "&lodestar:*",
+            "-@all",
+            "+auth", "+hello", "+ping", "+client|setname", "+select", "+info",
+            "+cluster|slots", "+cluster|nodes", "+cluster|shards", "+cluster|myid", "+readonly", "+command",
+            // the read scripts, and the reads they call
+            "+evalsha", "+eval", "+script|load",
+            "+time", "+type", "+get", "+mget", "+exists",
+            "+hget", "+hlen", "+hgetall", "+hkeys", "+hexists", "+hmget",
+            "+zscore", "+zrangebyscore", "+zrange", "+zcard", "+zrevrange",
+            "+ssubscribe", "+sunsubscribe");
+
     private LeastPrivilege() {
     }
 }

@@ -50,6 +50,7 @@ final class Sweeper {
     /** Disconnects seen, and how many of them the outage marker already has: more seen than noted = note it. */
     private final AtomicLong outagesSeen = new AtomicLong();
     private volatile long outagesNoted;
+    private volatile boolean readOnlyReported;
 
     Sweeper(RedisBackend backend, Keys keys, RedisServiceRegistry registry, RegistryReads reads,
             Supplier<List<String>> viewedServices, Duration interval) {
@@ -96,7 +97,13 @@ final class Sweeper {
     /** Logs at WARN (DEBUG while Redis is unreachable: the connection's own state says so) and counts. */
     private Void failed(String what, Throwable failure) {
         LodestarException error = Errors.translate(failure, "sweep " + what, backend.where(), backend.timeout());
-        if (error instanceof UnavailableException || error instanceof ClientClosedException) {
+        if (error.getMessage().contains("was refused by Redis")) {
+            // a read-only ACL user (see LeastPrivilege.READER_ACL_RULES): sweeping is left to the writers
+            if (!readOnlyReported) {
+                readOnlyReported = true;
+                log.info("This client's Redis user may not write, so it does not sweep: {}", error.getMessage());
+            }
+        } else if (error instanceof UnavailableException || error instanceof ClientClosedException) {
             log.debug("Sweep of {} skipped: {}", what, error.getMessage());
         } else {
             failures.increment();

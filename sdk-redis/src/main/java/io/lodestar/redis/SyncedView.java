@@ -27,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -443,16 +444,15 @@ final class SyncedView<V, E> implements AutoCloseable {
         };
     }
 
-    /** Serialized per topic: else a subscribe's pin could land after a close's unpin and pin it for good. */
+    /**
+     * Re-evaluates a topic's expiry (pinned: never; else the idle timeout) through a write, which Caffeine always
+     * applies: it can drop a change made on its read path (setExpiresAfter) under load, which left an unpinned
+     * topic held for good. Serialized per topic, so a subscribe's pin cannot land after a close's unpin.
+     */
     private void pin(String id, Topic topic) {
-        topics.policy().expireVariably().ifPresent(expiry -> {
-            synchronized (topic) {
-                if (topics.asMap().get(id) == topic) {
-                    expiry.setExpiresAfter(id, topic.pinned() ? Duration.ofNanos(Long.MAX_VALUE)
-                            : Duration.ofNanos(idleNanos));
-                }
-            }
-        });
+        synchronized (topic) {
+            topics.asMap().replace(id, topic, topic); // the same instance: no removal is reported
+        }
     }
 
     // ---------------------------------------------------------------- events (view thread)
@@ -520,7 +520,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             buffer(topic, message);
             return;
         }
-        if (current != null && message.revision == current.revision && !describes(topic, current, message)) {
+        if (current != null && message.revision == current.revision && !describes(current, message)) {
             reject(topic.id, message.fields, "it says another state than the one held at its revision:"
                     + " resyncing");
             topic.untrusted = true;
@@ -557,7 +557,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** A malformed event describes nothing: it is dropped by {@link #applyOne} instead. */
-    private boolean describes(Topic topic, Versioned<V> held, Message message) {
+    private boolean describes(Versioned<V> held, Message message) {
         try {
             return source.describes(held, message);
         } catch (RuntimeException malformed) {
@@ -901,7 +901,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     private void executeOrClosed(Runnable task) {
         try {
             viewThread.execute(task);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             throw backend.closedException();
         }
     }

@@ -19,7 +19,7 @@ final class Clients implements AutoCloseable {
     static final Duration RECONCILE_OFF = Duration.ofDays(1);
 
     private final String uri;
-    private final String namespace = "t-" + UUID.randomUUID().toString().substring(0, 8);
+    private final String namespace;
     private final List<LodestarClient> open = new ArrayList<>();
     private final UnaryOperator<LodestarOptions.Builder> defaults;
 
@@ -29,8 +29,18 @@ final class Clients implements AutoCloseable {
 
     /** With options every client of this set gets (e.g. TLS trust). */
     Clients(String uri, UnaryOperator<LodestarOptions.Builder> defaults) {
+        this(uri, defaults, "t-" + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    private Clients(String uri, UnaryOperator<LodestarOptions.Builder> defaults, String namespace) {
         this.uri = uri;
         this.defaults = defaults;
+        this.namespace = namespace;
+    }
+
+    /** Clients of this namespace at another URI (e.g. as another ACL user). */
+    Clients sameNamespace(String otherUri) {
+        return new Clients(otherUri, defaults, namespace);
     }
 
     String namespace() {

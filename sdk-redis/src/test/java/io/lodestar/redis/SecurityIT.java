@@ -1,9 +1,12 @@
 package io.lodestar.redis;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lodestar.core.AccessDeniedException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.model.Namespace;
 import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
@@ -97,6 +100,42 @@ class SecurityIT {
                             .as(name).isInstanceOf(CompletionException.class)
                             .hasCauseInstanceOf(AccessDeniedException.class)
                             .hasMessageContaining("was refused by Redis").hasMessageContaining("NOPERM"));
+        }
+    }
+
+    @Test
+    void aReaderAclUserReadsAndListensButCanNeitherWriteNorForgeAnEvent() {
+        admin("ACL SETUSER lodestar on >" + SECRET + " " + String.join(" ", LeastPrivilege.ACL_RULES));
+        admin("ACL SETUSER reader on >" + SECRET + " " + String.join(" ", LeastPrivilege.READER_ACL_RULES));
+        String host = "@" + redis.host() + ":" + redis.port();
+
+        try (Clients writers = new Clients("redis://lodestar:" + SECRET + host)) {
+            Clients readers = writers.sameNamespace("redis://reader:" + SECRET + host);
+            LodestarClient writer = writers.connect();
+            LodestarClient reader = readers.connect();
+            writer.registry().register(instance("orders", "orders-1"));
+            writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+            List<ConfigEvent> configEvents = new CopyOnWriteArrayList<>();
+
+            assertThat(reader.discovery().getInstances("orders")).hasSize(1);
+            assertThat(reader.discovery().getServices()).containsExactly("orders");
+            assertThat(reader.config().get("app")).isPresent();
+            reader.config().subscribe("app", configEvents::add);
+            writer.registry().register(instance("orders", "orders-2"));
+            writer.config().set("app", "a=2", ConfigFormat.PROPERTIES);
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+                assertThat(reader.discovery().getInstances("orders")).hasSize(2);
+                assertThat(configEvents).hasSize(1);
+            });
+            assertThatThrownBy(() -> reader.registry().register(instance("orders", "forged")))
+                    .isInstanceOf(AccessDeniedException.class).hasMessageContaining("was refused by Redis");
+            assertThat(writer.directDiscovery().getInstances("orders")).as("nothing half-written").hasSize(2);
+            try (RedisClient raw = RedisClient.create("redis://reader:" + SECRET + host);
+                 StatefulRedisConnection<String, String> connection = raw.connect()) {
+                assertThatThrownBy(() -> connection.sync().spublish(new Keys(Namespace.of(writers.namespace()))
+                        .service("orders").channel(), "{}")).hasMessageStartingWith("NOPERM");
+            }
+            readers.close();
         }
     }
 
