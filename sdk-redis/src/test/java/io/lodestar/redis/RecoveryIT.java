@@ -4,13 +4,16 @@ import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.core.model.ServiceInstance;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
+import java.util.stream.IntStream;
 
 import static io.lodestar.redis.Clients.instance;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,6 +64,26 @@ class RecoveryIT extends PrivateRedisTest {
         });
         System.out.printf("RecoveryIT: after a %d s outage, first write %d ms and all views converged %d ms after"
                 + " Redis answered%n", outageSeconds, writtenAfter.get() / 1_000_000, convergedAfter.get() / 1_000_000);
+    }
+
+    @Test
+    void aViewHoldingThousandsOfServicesResyncsThemAllWithBoundedConcurrencyAfterARestart() {
+        List<String> services = IntStream.range(0, 2000).mapToObj(i -> "svc-" + i).toList();
+        LodestarClient writer = clients.connect(NO_RECONCILE);
+        CompletableFuture.allOf(services.stream().map(service -> writer.registry().async()
+                .register(ServiceInstance.builder(service, service + "-1").host("h").port(1).ttl(Duration.ZERO)
+                        .build()).toCompletableFuture()).toArray(CompletableFuture[]::new)).join();
+        writer.close(); // persistent instances stay in Redis, and nobody registers them again
+        RedisLodestarClient reader = (RedisLodestarClient) clients.connect(NO_RECONCILE);
+        reader.discovery().preload(services).toCompletableFuture().join();
+        assertThat(services).allMatch(service -> reader.discovery().getInstances(service).size() == 1);
+
+        redis.restart(); // without its data: every held service is empty now, and no event says so
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> services.stream()
+                .allMatch(service -> reader.discovery().getInstances(service).isEmpty()));
+        assertThat(reader.serviceView.peakResyncsInFlight).as("resyncs in flight at once")
+                .isBetween(1, SyncedView.MAX_CONCURRENT_RESYNCS);
     }
 
     private static boolean tryRegister(LodestarClient client, ServiceInstance instance) {
