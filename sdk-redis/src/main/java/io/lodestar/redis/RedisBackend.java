@@ -215,13 +215,15 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
-     * Lettuce resources for a client that brings none: the reconnect delay doubles from 1-2 ms as Lettuce's does,
+     * Lettuce resources for a client that brings none: the reconnect delay doubles from 1 ms as Lettuce's does,
      * but stops at 500 ms instead of 30 s (after an outage of 20 s Lettuce's default waits up to 16 s more, while
-     * writers fail and leases run out), with jitter so a fleet does not reconnect in lock step. A caller's own
-     * resources are used as they are.
+     * writers fail and leases run out), each delay drawn between half the step and the step, so a fleet that lost
+     * Redis at the same instant does not reconnect in lock step. (Lettuce's {@code fullJitter} does that; its
+     * {@code equalJitter} draws below an uncapped step and then caps it, so after a few seconds every delay is
+     * exactly the cap.) A caller's own resources are used as they are.
      */
     static ClientResources.Builder defaultResources() {
-        return ClientResources.builder().reconnectDelay(Delay.equalJitter(Duration.ZERO, MAX_RECONNECT_DELAY, 1,
+        return ClientResources.builder().reconnectDelay(Delay.fullJitter(Duration.ZERO, MAX_RECONNECT_DELAY, 1,
                 TimeUnit.MILLISECONDS));
     }
 

@@ -154,7 +154,11 @@ final class RedisLodestarClient implements LodestarClient {
         }
     }
 
-    /** Reconnects come in bursts (command and PubSub connections, cluster nodes): resync once per burst. */
+    /**
+     * Reconnects come in bursts (command and PubSub connections, cluster nodes): resync once per burst, 100-200 ms
+     * after its first reconnect (jittered, so the clients of a fleet that reconnected together do not read
+     * together; each view bounds its own concurrent resyncs).
+     */
     private void scheduleResync() {
         if (resyncScheduled.compareAndSet(false, true)) {
             scheduler.schedule(() -> {
@@ -162,7 +166,7 @@ final class RedisLodestarClient implements LodestarClient {
                 serviceView.resyncAll();
                 indexView.resyncAll();
                 config.resyncAll();
-            }, 100, TimeUnit.MILLISECONDS);
+            }, 100 + ThreadLocalRandom.current().nextLong(101), TimeUnit.MILLISECONDS);
         }
     }
 

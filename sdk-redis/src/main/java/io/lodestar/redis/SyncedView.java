@@ -19,8 +19,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,7 +55,7 @@ import java.util.function.UnaryOperator;
  *   <li>an event whose revision skips one (a lost message) makes the topic resync (re-read; a source that keeps
  *       history can replay what was missed to the listeners, see {@link Source#reload});</li>
  *   <li>every reconnect resubscribes and resyncs every topic loaded before the disconnect (Redis may have
- *       restarted: revisions can go back);</li>
+ *       restarted: revisions can go back), at most {@link #MAX_CONCURRENT_RESYNCS} at once;</li>
  *   <li>a periodic reconcile compares each topic's revision with Redis and resyncs those that differ;</li>
  *   <li>a failed load is retried with backoff while anyone needs the topic; a failure is never cached;</li>
  *   <li>a first load that fails because Redis cannot be reached may serve the source's local copy
@@ -191,6 +194,13 @@ final class SyncedView<V, E> implements AutoCloseable {
      */
     static final long MAX_REVISION_STEP = 1_000_000;
 
+    /**
+     * At most this many topics of one view resync at once (after a reconnect, or retrying a failed load); the rest
+     * wait for a free slot. A client holding thousands of services must not stampede a Redis that just came back,
+     * while a view of a few topics still resyncs them all at once.
+     */
+    static final int MAX_CONCURRENT_RESYNCS = 64;
+
     private final String name;
     private final Source<V, E> source;
     private final Transport backend;
@@ -219,6 +229,13 @@ final class SyncedView<V, E> implements AutoCloseable {
     private volatile long lastSyncNanos;
     private volatile boolean restoredFromDisk;
     private volatile boolean closed;
+    // view thread only:
+    /** Topics waiting for a resync slot, in order, each once. */
+    private final Set<Topic> waitingResyncs = new LinkedHashSet<>();
+    /** Syncs in flight of topics that hold a value or a listener (first reads of a topic are not counted). */
+    private int resyncsInFlight;
+    /** The most {@link #resyncsInFlight} so far (tests). */
+    volatile int peakResyncsInFlight;
 
     SyncedView(String name, Source<V, E> source, Transport backend, Executor viewThread,
                ScheduledExecutorService scheduler, Executor listenerPool, Duration idleTimeout) {
@@ -684,6 +701,14 @@ final class SyncedView<V, E> implements AutoCloseable {
         CompletableFuture<Versioned<V>> attempt = topic.attempt;
         Versioned<V> held = topic.current;
         long epoch = disconnects.get();
+        if (held != null || topic.pinned()) {
+            resyncsInFlight++;
+            peakResyncsInFlight = Math.max(peakResyncsInFlight, resyncsInFlight);
+            attempt.whenComplete((value, failure) -> { // on the view thread: finishSync completes it
+                resyncsInFlight--;
+                startWaitingResyncs();
+            });
+        }
         byChannel.put(topic.channel, topic);
         // A held value Redis never had cannot be the start of a replay (config history): load it whole.
         boolean replay = held != null && !topic.untrusted;
@@ -805,14 +830,14 @@ final class SyncedView<V, E> implements AutoCloseable {
         long backoff = Math.min(MAX_BACKOFF_MS, 100L << Math.min(topic.failures, 10));
         long delay = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
         log.debug("{} '{}' could not be loaded ({}), retrying in {} ms", name, topic.id, failure.toString(), delay);
-        scheduler.schedule(() -> viewThread.execute(() -> {
-            if (!closed && !topic.syncing && readable.get(topic.id) == topic) {
-                sync(topic);
-            }
-        }), delay, TimeUnit.MILLISECONDS);
+        scheduler.schedule(() -> viewThread.execute(() -> resyncWhenFree(List.of(topic))), delay,
+                TimeUnit.MILLISECONDS);
     }
 
     private boolean anySyncing() {
+        if (!waitingResyncs.isEmpty()) {
+            return true;
+        }
         for (Topic topic : readable.values()) {
             if (topic.syncing) {
                 return true;
@@ -828,11 +853,8 @@ final class SyncedView<V, E> implements AutoCloseable {
     void resyncAll() {
         viewThread.execute(() -> {
             long epoch = disconnects.get();
-            for (Topic topic : readable.values()) {
-                if (!topic.syncing && (topic.current != null || topic.pinned()) && topic.loadedEpoch < epoch) {
-                    sync(topic);
-                }
-            }
+            resyncWhenFree(readable.values().stream().filter(topic -> !topic.syncing
+                    && (topic.current != null || topic.pinned()) && topic.loadedEpoch < epoch).toList());
             if (!anySyncing() && backend.isConnected()) {
                 staleSinceNanos = 0;
             }
@@ -862,6 +884,23 @@ final class SyncedView<V, E> implements AutoCloseable {
             }
         });
         return true;
+    }
+
+    /** Queues topics for a resync (view thread); they start as soon as fewer than the bound are in flight. */
+    private void resyncWhenFree(List<Topic> due) {
+        waitingResyncs.addAll(due);
+        startWaitingResyncs();
+    }
+
+    private void startWaitingResyncs() {
+        Iterator<Topic> waiting = waitingResyncs.iterator();
+        while (resyncsInFlight < MAX_CONCURRENT_RESYNCS && waiting.hasNext()) {
+            Topic topic = waiting.next();
+            waiting.remove();
+            if (!closed && !topic.syncing && readable.get(topic.id) == topic) {
+                sync(topic);
+            }
+        }
     }
 
     /** Compares every held topic's revision with Redis; resyncs those that differ. */
