@@ -1,16 +1,10 @@
 package io.lodestar.redis;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.ScriptException;
 import io.lodestar.core.model.ConfigFormat;
-import io.lodestar.core.model.Namespace;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.test.TestRedis;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -25,61 +19,43 @@ import static org.awaitility.Awaitility.await;
  * key is wrong, and expiry goes on everywhere it still can.
  */
 class CorruptKeysIT extends NamespaceTest {
-    private RedisClient admin;
-    private StatefulRedisConnection<String, String> connection;
-    private RedisCommands<String, String> redis;
-    private Keys keys;
 
     @Override
     String redisUri() {
         return TestRedis.standalone().uri();
     }
 
-    @BeforeEach
-    void connectAdmin() {
-        admin = RedisClient.create(redisUri());
-        connection = admin.connect();
-        redis = connection.sync();
-        keys = new Keys(Namespace.of(clients.namespace()));
-    }
-
-    @AfterEach
-    void closeAdmin() {
-        connection.close();
-        admin.shutdown();
-    }
-
     @Test
     void aWriteOnARevisionThatIsNotANumberWritesNothingAndNamesTheKey() {
         LodestarClient client = clients.connect();
-        Keys.ServiceKeys orders = keys.service("orders");
-        redis.set(orders.revision(), "not-a-number");
+        Keys.ServiceKeys orders = keys().service("orders");
+        redis().set(orders.revision(), "not-a-number");
 
         assertThatThrownBy(() -> client.registry().register(instance("orders", "orders-1")))
                 .isInstanceOf(ScriptException.class)
                 .hasMessageContaining(orders.revision() + " does not hold a revision number");
 
-        assertThat(redis.exists(orders.instances(), orders.deadlines())).as("keys written").isZero();
+        assertThat(redis().exists(orders.instances(), orders.deadlines())).as("keys written").isZero();
     }
 
     @Test
     void aWriteOnAKeyOfAnotherTypeNamesTheKeyAndItsType() {
         LodestarClient client = clients.connect();
-        Keys.ServiceKeys orders = keys.service("orders");
-        redis.set(orders.instances(), "a string");
+        Keys.ServiceKeys orders = keys().service("orders");
+        redis().set(orders.instances(), "a string");
 
         assertThatThrownBy(() -> client.registry().register(instance("orders", "orders-1")))
                 .isInstanceOf(ScriptException.class)
                 .hasMessageContaining(orders.instances() + " is a string where Lodestar keeps a hash");
 
-        assertThat(redis.exists(orders.deadlines(), orders.revision())).as("keys written").isZero();
+        assertThat(redis().exists(orders.deadlines(), orders.revision())).as("keys written").isZero();
     }
 
     @Test
     void aConfigWithACorruptVersionIsReportedNotShownAsAbsent() {
         LodestarClient writer = clients.connect();
         writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
-        redis.hset(keys.config("app").current(), "version", "x");
+        redis().hset(keys().config("app").current(), "version", "x");
         LodestarClient reader = clients.connect();
 
         assertThatThrownBy(() -> reader.config().get("app")).isInstanceOf(ScriptException.class)
@@ -90,7 +66,7 @@ class CorruptKeysIT extends NamespaceTest {
 
     @Test
     void aSweepLockWithoutExpiryCannotStopExpiryForLongerThanAnInterval() {
-        redis.set(keys.sweeperLock(), "written-without-expiry");
+        redis().set(keys().sweeperLock(), "written-without-expiry");
         registerAndAbandon(instance("orders", "orders-1"));
         RedisLodestarClient sweeper = (RedisLodestarClient) clients.connect();
 
@@ -102,8 +78,8 @@ class CorruptKeysIT extends NamespaceTest {
     @Test
     void aCorruptServiceIndexDoesNotStopExpiryOfTheServicesAClientViews() {
         registerAndAbandon(instance("orders", "orders-1"));
-        redis.del(keys.services().index());
-        redis.set(keys.services().index(), "not a hash");
+        redis().del(keys().services().index());
+        redis().set(keys().services().index(), "not a hash");
         RedisLodestarClient sweeper = (RedisLodestarClient) clients.connect();
         assertThat(sweeper.discovery().getInstances("orders")).hasSize(1);
 

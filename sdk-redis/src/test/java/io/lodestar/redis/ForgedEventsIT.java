@@ -1,8 +1,5 @@
 package io.lodestar.redis;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.event.ConfigChanged;
 import io.lodestar.core.event.ConfigEvent;
@@ -10,9 +7,7 @@ import io.lodestar.core.event.InstanceDeregistered;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServiceResynced;
 import io.lodestar.core.model.ConfigFormat;
-import io.lodestar.core.model.Namespace;
 import io.lodestar.core.model.ServiceInstance;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,28 +30,14 @@ class ForgedEventsIT extends PrivateRedisTest {
     private static final List<String> IMPOSSIBLE = List.of("9223372036854775807", "10000000000000000000", "1e19",
             "1.5", "\"7\"", "-1", "0", "null", "HELD+2000000", "HELD+5");
 
-    private RedisClient admin;
-    private RedisCommands<String, String> redisCommands;
-    private StatefulRedisConnection<String, String> connection;
     private LodestarClient writer;
     private RedisLodestarClient reader;
-    private Keys keys;
 
     @BeforeEach
     void connect() {
-        admin = RedisClient.create(redisUri());
-        connection = admin.connect();
-        redisCommands = connection.sync();
         writer = clients.connect(options -> options.reconcileInterval(OFF).sweepInterval(OFF));
         reader = (RedisLodestarClient) clients.connect(options -> options.reconcileInterval(OFF)
                 .sweepInterval(OFF).idleViewTimeout(Duration.ofSeconds(1)));
-        keys = new Keys(Namespace.of(clients.namespace()));
-    }
-
-    @AfterEach
-    void closeAdmin() {
-        connection.close();
-        admin.shutdown();
     }
 
     @Test
@@ -68,18 +49,18 @@ class ForgedEventsIT extends PrivateRedisTest {
         reader.discovery().getServices();
         reader.config().subscribe("app", event -> subscriber.add(event.getClass().getSimpleName()));
 
-        publishImpossible(keys.service("orders"), "{\"type\":\"registered\",\"id\":\"ghost\",\"instance\":"
+        publishImpossible(keys().service("orders"), "{\"type\":\"registered\",\"id\":\"ghost\",\"instance\":"
                 + "{\"host\":\"6.6.6.6\",\"port\":1,\"secure\":false,\"weight\":10000,\"status\":\"UP\",\"ttl\":0,"
                 + "\"metadata\":{}}");
-        publishImpossible(keys.services(), "{\"type\":\"added\",\"id\":\"ghost\"");
-        publishImpossible(keys.config("app"), "{\"type\":\"removed\"");
+        publishImpossible(keys().services(), "{\"type\":\"added\",\"id\":\"ghost\"");
+        publishImpossible(keys().config("app"), "{\"type\":\"removed\"");
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             assertThat(reader.serviceView.rejected.sum()).isEqualTo(IMPOSSIBLE.size());
             assertThat(reader.indexView.rejected.sum()).isEqualTo(IMPOSSIBLE.size());
             assertThat(reader.views().get("config").rejected.sum()).isEqualTo(IMPOSSIBLE.size());
         });
-        redisCommands.configResetstat();
+        redis().configResetstat();
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
                 .until(() -> commandsSinceReset() <= 10); // a loop sends thousands a second
         writer.registry().register(instance("orders", "orders-2"));
@@ -98,10 +79,10 @@ class ForgedEventsIT extends PrivateRedisTest {
     void eventsWithABadIdOrAMalformedBodyAreDroppedAndTheRealEventStillApplies() {
         writer.registry().register(instance("orders", "orders-1"));
         reader.discovery().getInstances("orders");
-        long next = revision(keys.service("orders").revision()) + 1;
+        long next = revision(keys().service("orders").revision()) + 1;
 
-        publish(keys.service("orders").channel(), "{\"type\":\"deregistered\",\"rev\":" + next + ",\"id\":\"a b\"}");
-        publish(keys.service("orders").channel(), "{\"type\":\"registered\",\"rev\":" + next + ",\"id\":\"ghost\","
+        publish(keys().service("orders").channel(), "{\"type\":\"deregistered\",\"rev\":" + next + ",\"id\":\"a b\"}");
+        publish(keys().service("orders").channel(), "{\"type\":\"registered\",\"rev\":" + next + ",\"id\":\"ghost\","
                 + "\"instance\":{\"host\":\"6.6.6.6\"}}");
         await().atMost(Duration.ofSeconds(5)).until(() -> reader.serviceView.rejected.sum() == 2);
         writer.registry().register(instance("orders", "orders-2"));
@@ -116,7 +97,7 @@ class ForgedEventsIT extends PrivateRedisTest {
         writer.registry().register(instance("orders", "orders-1"));
         List<ServiceEvent> heard = new CopyOnWriteArrayList<>();
         reader.discovery().subscribe("orders", heard::add);
-        Keys.ServiceKeys orders = keys.service("orders");
+        Keys.ServiceKeys orders = keys().service("orders");
         long next = revision(orders.revision()) + 1;
 
         publish(orders.channel(), "{\"type\":\"registered\",\"rev\":" + next + ",\"id\":\"ghost\",\"instance\":"
@@ -138,9 +119,9 @@ class ForgedEventsIT extends PrivateRedisTest {
         writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
         List<ConfigEvent> heard = new CopyOnWriteArrayList<>();
         reader.config().subscribe("app", heard::add);
-        long next = revision(keys.config("app").revision()) + 1;
+        long next = revision(keys().config("app").revision()) + 1;
 
-        publish(keys.config("app").channel(), "{\"type\":\"changed\",\"rev\":" + next + ",\"id\":\"app\","
+        publish(keys().config("app").channel(), "{\"type\":\"changed\",\"rev\":" + next + ",\"id\":\"app\","
                 + "\"entry\":{\"version\":" + next + ",\"format\":\"PROPERTIES\",\"hash\":\"forged\","
                 + "\"createdAt\":1,\"updatedAt\":1,\"content\":\"a=evil\"}}");
         await().atMost(Duration.ofSeconds(5)).until(() -> heard.size() == 1); // the forgery got in
@@ -158,9 +139,9 @@ class ForgedEventsIT extends PrivateRedisTest {
     void aForgedServiceIndexChangeIsUndoneByTheRealChangeOfThatRevision() {
         writer.registry().register(instance("orders", "orders-1"));
         assertThat(reader.discovery().getServices()).containsExactly("orders");
-        long next = revision(keys.services().revision()) + 1;
+        long next = revision(keys().services().revision()) + 1;
 
-        publish(keys.services().channel(), "{\"type\":\"added\",\"rev\":" + next + ",\"id\":\"ghost\"}");
+        publish(keys().services().channel(), "{\"type\":\"added\",\"rev\":" + next + ",\"id\":\"ghost\"}");
         await().atMost(Duration.ofSeconds(5)).until(() -> reader.discovery().getServices().contains("ghost"));
         writer.registry().register(instance("payments", "payments-1"));
 
@@ -174,13 +155,13 @@ class ForgedEventsIT extends PrivateRedisTest {
         writer.registry().register(instance("orders", "orders-1"));
         List<ServiceEvent> heard = new CopyOnWriteArrayList<>();
         reconciling.discovery().subscribe("orders", heard::add);
-        Keys.ServiceKeys orders = keys.service("orders");
+        Keys.ServiceKeys orders = keys().service("orders");
         long next = revision(orders.revision()) + 1;
 
         publish(orders.channel(), "{\"type\":\"deregistered\",\"rev\":" + next + ",\"id\":\"orders-1\"}");
         // Redis reaches that revision by a write whose event the view never hears (a lost message)
-        redisCommands.incr(orders.revision());
-        redisCommands.set(orders.digest(), "a-real-write");
+        redis().incr(orders.revision());
+        redis().set(orders.digest(), "a-real-write");
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
             assertThat(heard).first().as("the forgery got in").isInstanceOf(InstanceDeregistered.class);
@@ -195,8 +176,8 @@ class ForgedEventsIT extends PrivateRedisTest {
         writer.config().set("real", "a=1", ConfigFormat.PROPERTIES);
         List<ConfigEvent> heard = new CopyOnWriteArrayList<>();
         reader.config().subscribeAll(heard::add);
-        String channel = keys.configs().channel();
-        long next = revision(keys.configs().revision()) + 1;
+        String channel = keys().configs().channel();
+        long next = revision(keys().configs().revision()) + 1;
         List<String> invalid = List.of("x}:evil{", "a b", "*", "\\u0000");
 
         for (String id : invalid) {
@@ -208,7 +189,7 @@ class ForgedEventsIT extends PrivateRedisTest {
             publish(channel, "{\"type\":\"added\",\"rev\":" + (next + i) + ",\"id\":\"ghost-" + i + "\"}");
         }
 
-        assertThat(redisCommands.pubsubShardChannels()).noneMatch(subscribed -> subscribed.contains("evil")
+        assertThat(redis().pubsubShardChannels()).noneMatch(subscribed -> subscribed.contains("evil")
                 || subscribed.contains("a b") || subscribed.contains("*") || subscribed.contains("\u0000"));
         SyncedView<?, ?> entries = reader.views().get("config");
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
@@ -242,17 +223,17 @@ class ForgedEventsIT extends PrivateRedisTest {
     }
 
     private void publish(String channel, String message) {
-        redisCommands.spublish(channel, message);
+        redis().spublish(channel, message);
     }
 
     private long revision(String key) {
-        String value = redisCommands.get(key);
+        String value = redis().get(key);
         return value == null ? 0 : Long.parseLong(value);
     }
 
     /** Commands Redis served since CONFIG RESETSTAT, except this test's own INFO. */
     private long commandsSinceReset() {
-        return redisCommands.info("commandstats").lines().filter(line -> line.startsWith("cmdstat_")
+        return redis().info("commandstats").lines().filter(line -> line.startsWith("cmdstat_")
                         && !line.startsWith("cmdstat_info:"))
                 .mapToLong(line -> Long.parseLong(line.replaceAll(".*:calls=(\\d+),.*", "$1"))).sum();
     }

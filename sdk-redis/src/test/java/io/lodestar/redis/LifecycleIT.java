@@ -1,7 +1,5 @@
 package io.lodestar.redis;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lodestar.core.ClientClosedException;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.InvalidArgumentException;
@@ -14,8 +12,6 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.test.TestRedis;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.ServerSocket;
@@ -36,30 +32,16 @@ import static org.awaitility.Awaitility.await;
 
 /** A client's life: creation that fails releases everything, and a closed client says it is closed. */
 class LifecycleIT extends NamespaceTest {
-    private RedisClient admin;
-    private StatefulRedisConnection<String, String> adminConnection;
 
     @Override
     String redisUri() {
         return TestRedis.standalone().uri();
     }
 
-    @BeforeEach
-    void connectAdmin() {
-        admin = RedisClient.create(redisUri());
-        adminConnection = admin.connect();
-    }
-
-    @AfterEach
-    void closeAdmin() {
-        adminConnection.close();
-        admin.shutdown();
-    }
-
     @Test
     void createsThatFailLeaveNoThreadOrConnectionBehind() throws Exception {
+        long connectionsBefore = connections(); // first: it opens the test's own connection and its threads
         long threadsBefore = clientThreads();
-        long connectionsBefore = connections();
         Duration forever = Duration.ofSeconds(Long.MAX_VALUE);
         String closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {
@@ -187,6 +169,6 @@ class LifecycleIT extends NamespaceTest {
     }
 
     private long connections() {
-        return adminConnection.sync().clientList().lines().filter(line -> !line.isBlank()).count();
+        return redis().clientList().lines().filter(line -> !line.isBlank()).count();
     }
 }

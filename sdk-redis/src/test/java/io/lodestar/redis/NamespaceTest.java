@@ -1,11 +1,17 @@
 package io.lodestar.redis;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lodestar.core.model.Namespace;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /** Base of tests that use Lodestar clients: each test gets a fresh namespace on the Redis a subclass names. */
 abstract class NamespaceTest {
     Clients clients;
+    private RedisClient rawClient;
+    private StatefulRedisConnection<String, String> rawConnection;
 
     abstract String redisUri();
 
@@ -14,8 +20,29 @@ abstract class NamespaceTest {
         clients = new Clients(redisUri());
     }
 
+    /**
+     * A plain connection to the same Redis, for what no Lodestar client would do: write behind the views' back,
+     * corrupt a key, forge an event, count connections. Opened on first use, closed after the test.
+     */
+    RedisCommands<String, String> redis() {
+        if (rawConnection == null) {
+            rawClient = RedisClient.create(redisUri());
+            rawConnection = rawClient.connect();
+        }
+        return rawConnection.sync();
+    }
+
+    /** The key layout of this test's namespace. */
+    Keys keys() {
+        return new Keys(Namespace.of(clients.namespace()));
+    }
+
     @AfterEach
     void closeClients() {
         clients.close();
+        if (rawConnection != null) {
+            rawConnection.close();
+            rawClient.shutdown();
+        }
     }
 }

@@ -1,16 +1,11 @@
 package io.lodestar.redis;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
 import io.lodestar.core.InstanceFilter;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.model.InstanceStatus;
-import io.lodestar.core.model.Namespace;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.test.TestRedis;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,9 +25,6 @@ class NewerClientIT extends NamespaceTest {
     private static final Duration OFF = Duration.ofHours(1);
     private static final Duration BOUND = Duration.ofSeconds(10);
 
-    private RedisClient admin;
-    private StatefulRedisConnection<String, String> connection;
-    private RedisCommands<String, String> redis;
     private Keys.ServiceKeys orders;
 
     @Override
@@ -42,16 +34,7 @@ class NewerClientIT extends NamespaceTest {
 
     @BeforeEach
     void connect() {
-        admin = RedisClient.create(redisUri());
-        connection = admin.connect();
-        redis = connection.sync();
-        orders = new Keys(Namespace.of(clients.namespace())).service("orders");
-    }
-
-    @AfterEach
-    void closeAdmin() {
-        connection.close();
-        admin.shutdown();
+        orders = keys().service("orders");
     }
 
     @Test
@@ -61,8 +44,8 @@ class NewerClientIT extends NamespaceTest {
 
         // a newer client's instance, as its register script would leave it
         String json = Json.instance(instance("orders", "orders-2")).replace("\"UP\"", "\"DRAINING\"");
-        redis.hset(orders.instances(), "orders-2", json.substring(0, json.length() - 1) + ",\"registeredAt\":1}");
-        redis.incr(orders.revision());
+        redis().hset(orders.instances(), "orders-2", json.substring(0, json.length() - 1) + ",\"registeredAt\":1}");
+        redis().incr(orders.revision());
         LodestarClient reader = clients.connect(options -> options.reconcileInterval(OFF));
 
         assertThat(reader.discovery().getInstances("orders")).extracting(ServiceInstance::status)
@@ -82,9 +65,9 @@ class NewerClientIT extends NamespaceTest {
 
         // a newer client's write: the state changes, and its event has a type this version does not know
         String json = Json.instance(instance("orders", "orders-2"));
-        redis.hset(orders.instances(), "orders-2", json.substring(0, json.length() - 1) + ",\"registeredAt\":1}");
-        long revision = redis.incr(orders.revision());
-        redis.spublish(orders.channel(), "{\"type\":\"joined-v2\",\"rev\":" + revision + ",\"id\":\"orders-2\"}");
+        redis().hset(orders.instances(), "orders-2", json.substring(0, json.length() - 1) + ",\"registeredAt\":1}");
+        long revision = redis().incr(orders.revision());
+        redis().spublish(orders.channel(), "{\"type\":\"joined-v2\",\"rev\":" + revision + ",\"id\":\"orders-2\"}");
 
         await().atMost(BOUND).untilAsserted(() -> assertThat(reader.discovery().getInstances("orders"))
                 .extracting(ServiceInstance::instanceId).containsExactly("orders-1", "orders-2"));
