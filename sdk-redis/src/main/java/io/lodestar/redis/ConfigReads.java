@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -20,6 +21,9 @@ import java.util.concurrent.CompletionStage;
  * stored entry into a {@link ConfigEntry}. Scripts write the entry JSON described in {@code config_common.lua}.
  */
 final class ConfigReads {
+    /** The most bytes of history one reply carries (past the first entry). */
+    static final int HISTORY_PAGE_BYTES = 4 * 1024 * 1024;
+
     private final RedisBackend backend;
     private final Keys keys;
 
@@ -100,13 +104,22 @@ final class ConfigReads {
 
     /** The kept versions, newest first. */
     CompletionStage<List<ConfigEntry>> history(String id) {
+        return historyBelow(id, "+inf", new ArrayList<>());
+    }
+
+    /**
+     * The kept versions below {@code below}, a page at a time (at most {@link #HISTORY_PAGE_BYTES} per reply, so
+     * that 1000 versions of 1 MiB never make one reply of a GiB), added to {@code into}; newest first.
+     */
+    private CompletionStage<List<ConfigEntry>> historyBelow(String id, String below, List<ConfigEntry> into) {
         return ConfigScripts.READ_CONFIG_HISTORY.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                keys.config(id).forHistory()).thenApply(reply -> {
-                    List<ConfigEntry> entries = new ArrayList<>(reply.size());
-                    for (Object json : reply) {
-                        entries.add(entry(id, (String) json));
+                keys.config(id).forHistory(), below, Integer.toString(HISTORY_PAGE_BYTES)).thenCompose(reply -> {
+                    for (Object json : reply.subList(1, reply.size())) {
+                        into.add(entry(id, (String) json));
                     }
-                    return Collections.unmodifiableList(entries);
+                    boolean more = (Long) reply.get(0) == 1L && reply.size() > 1;
+                    return more ? historyBelow(id, Long.toString(into.get(into.size() - 1).version()), into)
+                            : CompletableFuture.completedFuture(Collections.unmodifiableList(into));
                 });
     }
 

@@ -1,14 +1,23 @@
--- read_config_history: reads the kept versions of a config atomically. Writes nothing.
+-- read_config_history: reads one page of the kept versions of a config atomically. Writes nothing. A page stops
+-- once it holds ARGV[2] bytes (but has at least one entry), so no reply comes near Redis' output-buffer limits
+-- however large contents and history are; the caller asks for the next page below the last version it got.
 -- KEYS[1] history hash, KEYS[2] versions zset
--- Returns the entry JSON of every kept version, newest first (see config_common.lua).
-local versions = redis.call('ZREVRANGE', KEYS[2], 0, -1)
-if #versions == 0 then
-  return {}
-end
-local result = {}
-for _, entry in ipairs(redis.call('HMGET', KEYS[1], unpack(versions))) do
+-- ARGV[1] read versions below this one ('+inf' for the first page), ARGV[2] page budget in bytes
+-- Returns {1 if older versions remain else 0, entry JSON, ...}, newest first (see config_common.lua).
+local budget = tonumber(ARGV[2])
+local below = ARGV[1] == '+inf' and '+inf' or '(' .. ARGV[1]
+local versions = redis.call('ZREVRANGEBYSCORE', KEYS[2], below, '-inf')
+local result = {0}
+local bytes = 0
+for i, version in ipairs(versions) do
+  if i > 1 and bytes >= budget then
+    result[1] = 1
+    break
+  end
+  local entry = redis.call('HGET', KEYS[1], version)
   if entry then
     result[#result + 1] = entry
+    bytes = bytes + #entry
   end
 end
 return result

@@ -1,0 +1,53 @@
+package io.lodestar.redis;
+
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.model.ConfigEntry;
+import io.lodestar.core.model.ConfigFormat;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A config's history can hold up to 1000 versions of up to 1 MiB: read in one reply it could reach a GiB. It is
+ * read in pages of a bounded size instead, newest first, with nothing lost or repeated at a page boundary.
+ */
+class ConfigHistoryPagingIT extends PrivateRedisTest {
+    private static final int CONTENT_BYTES = 1_000_000;
+
+    @Test
+    void aLargeHistoryIsReadInBoundedPagesNewestFirst() {
+        LodestarClient client = clients.connect(options -> options.configHistoryLimit(12));
+        int versions = 10; // about 10 MB: more than two pages
+        for (int v = 1; v <= versions; v++) {
+            client.config().set("big", Character.toString('a' + v).repeat(CONTENT_BYTES), ConfigFormat.TEXT);
+        }
+        long pagesBefore = pagesRead();
+
+        List<ConfigEntry> history = client.config().history("big");
+
+        assertThat(history).extracting(ConfigEntry::version).containsExactly(10L, 9L, 8L, 7L, 6L, 5L, 4L, 3L, 2L, 1L);
+        assertThat(history.get(0).content()).startsWith("k").hasSize(CONTENT_BYTES);
+        // a page closes once it holds the budget: 5 entries of ~1 MB pass 4 MiB, so 10 entries make 2 pages
+        assertThat(pagesRead() - pagesBefore).as("replies of about %d bytes", ConfigReads.HISTORY_PAGE_BYTES)
+                .isEqualTo(2);
+    }
+
+    @Test
+    void aSmallHistoryIsOneReply() {
+        LodestarClient client = clients.connect();
+        client.config().set("small", "a", ConfigFormat.TEXT);
+        client.config().set("small", "b", ConfigFormat.TEXT);
+        long pagesBefore = pagesRead();
+
+        assertThat(client.config().history("small")).extracting(ConfigEntry::content).containsExactly("b", "a");
+        assertThat(pagesRead() - pagesBefore).isEqualTo(1);
+    }
+
+    /** History pages Redis served so far: read_config_history is the only script that runs ZREVRANGEBYSCORE. */
+    private long pagesRead() {
+        return redis().info("commandstats").lines().filter(line -> line.startsWith("cmdstat_zrevrangebyscore:"))
+                .mapToLong(line -> Long.parseLong(line.replaceAll("^[^:]+:calls=(\\d+),.*", "$1"))).sum();
+    }
+}
