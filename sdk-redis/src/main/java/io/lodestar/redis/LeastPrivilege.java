@@ -20,7 +20,7 @@ final class LeastPrivilege {
             "+time", "+type", "+get", "+mget", "+set", "+incr", "+exists", "+del", "+pttl", "+pexpire",
             "+hget", "+hset", "+hdel", "+hlen", "+hgetall", "+hkeys", "+hexists", "+hmget", "+hincrby",
             "+zadd", "+zrem", "+zscore", "+zrangebyscore", "+zrange", "+zremrangebyrank", "+zremrangebyscore",
-            "+zcard", "+zrevrange",
+            "+zcard", "+zrevrange", "+zrevrangebyscore",
             // events
             "+spublish", "+ssubscribe", "+sunsubscribe");
 
@@ -41,7 +41,7 @@ final class LeastPrivilege {
             "+evalsha", "+eval", "+script|load",
             "+time", "+type", "+get", "+mget", "+exists",
             "+hget", "+hlen", "+hgetall", "+hkeys", "+hexists", "+hmget",
-            "+zscore", "+zrangebyscore", "+zrange", "+zcard", "+zrevrange",
+            "+zscore", "+zrangebyscore", "+zrange", "+zcard", "+zrevrange", "+zrevrangebyscore",
             "+ssubscribe", "+sunsubscribe");
 
     private LeastPrivilege() {
