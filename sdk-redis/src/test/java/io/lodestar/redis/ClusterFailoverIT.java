@@ -207,10 +207,11 @@ class ClusterFailoverIT extends NamespaceTest {
             while (writing.get()) {
                 String service = services.get(n % services.size());
                 try {
+                    // ids cycle through a small set: registrations, updates and deregistrations, in small views
                     if (n % 3 == 2) {
-                        writer.registry().deregister(service, service + "-" + (n - 2));
+                        writer.registry().deregister(service, service + "-" + (n - 1) % 60);
                     } else {
-                        writer.registry().register(instance(service, service + "-" + n));
+                        writer.registry().register(instance(service, service + "-" + n % 60));
                     }
                     writes.incrementAndGet();
                 } catch (LodestarException duringTheChange) {
