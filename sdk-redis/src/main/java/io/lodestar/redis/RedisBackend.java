@@ -106,9 +106,16 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
     /** Re-homing orphaned subscriptions: the first try waits this long, so a burst of drops is one refresh. */
     private static final long REHOME_FIRST_DELAY_MS = 10;
-    /** Then 200, 400, 800, 1000, 1000 ms…: a promotion takes seconds, and the goal is within 1 s of it. */
-    private static final long REHOME_BACKOFF_MS = 100;
-    private static final long REHOME_MAX_BACKOFF_MS = 1_000;
+    /**
+     * Then every 250 ms (a topology refresh each) for about 15 s, which covers a replica's promotion (node timeout
+     * plus an election) with room for the 1 s goal; after that every 2 s (a master without a replica, down for
+     * good, should not cost four refreshes a second forever).
+     */
+    private static final long REHOME_INTERVAL_MS = 250;
+    private static final int REHOME_FAST_ATTEMPTS = 60;
+    private static final long REHOME_SLOW_INTERVAL_MS = 2_000;
+    /** How long a topology that still names the node that dropped a subscription is taken for an old one. */
+    private static final long DROP_MEMORY_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final AbstractRedisClient client;
     // Null (commands: a stand-in that fails every command) until the first connection succeeds, then set once.
@@ -133,6 +140,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private final Set<RedisChannelHandler<?, ?>> lost = ConcurrentHashMap.newKeySet();
     /** Cluster: channels whose subscription was dropped or lost, waiting to be subscribed at their owner. */
     private final Set<String> orphans = ConcurrentHashMap.newKeySet();
+    /** Cluster: the node that last dropped a channel's subscription, and when (see {@link #subscribeAtOwner}). */
+    private final Map<String, Drop> droppedBy = new ConcurrentHashMap<>();
     private final AtomicBoolean rehoming = new AtomicBoolean();
 
     /** Null when the resources are the caller's: whoever creates a resource closes it. */
@@ -526,6 +535,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         }
         wanted.remove(channel);
         orphans.remove(channel);
+        droppedBy.remove(channel);
         String node = subscribedAt.remove(channel);
         return CompletableFuture.completedFuture(null)
                 .thenCompose(ignored -> node != null ? nodeConnection(node) : ownerConnection(channel).connection())
@@ -550,9 +560,21 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         CompletableFuture.completedFuture(null)
                 .thenCompose(ignored -> {
                     Owner owner = ownerConnection(channel);
+                    Drop drop = droppedBy.get(channel);
+                    if (drop != null && drop.nodeId().equals(owner.nodeId())
+                            && System.nanoTime() - drop.atNanos() < DROP_MEMORY_NANOS) {
+                        // The topology is older than the drop. The dropping node, now a replica, would even accept
+                        // the subscription, but messages reach it only once it has taken in the new
+                        // configuration: a resync done meanwhile could be followed by events it never gets.
+                        throw new UnavailableException("The topology of " + where + " still names the node that"
+                                + " dropped " + channel);
+                    }
                     return owner.connection()
                             .thenCompose(connection -> connection.async().ssubscribe(channel))
-                            .thenRun(() -> subscribedAt.put(channel, owner.nodeId()));
+                            .thenRun(() -> {
+                                subscribedAt.put(channel, owner.nodeId());
+                                droppedBy.remove(channel, drop);
+                            });
                 })
                 .whenComplete((ok, failure) -> {
                     if (failure == null) {
@@ -576,6 +598,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private static boolean isRedirect(Throwable failure) {
         String message = String.valueOf(Errors.unwrap(failure).getMessage());
         return message.startsWith("MOVED") || message.startsWith("ASK");
+    }
+
+    private record Drop(String nodeId, long atNanos) {
     }
 
     private record Owner(String nodeId, CompletionStage<StatefulRedisPubSubConnection<String, String>> connection) {
@@ -617,6 +642,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             return; // a stale subscription at a node the channel left already
         }
         subscribedAt.remove(channel, at);
+        if (node != null) {
+            droppedBy.put(channel, new Drop(node.getNodeId(), System.nanoTime()));
+        }
         log.debug("Redis at {} dropped the subscription of {}{}; subscribing at the slot's owner", where, channel,
                 node == null ? "" : " at " + node.getUri());
         orphan(List.of(channel));
@@ -633,7 +661,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             return;
         }
         long delay = attempt == 0 ? REHOME_FIRST_DELAY_MS
-                : Math.min(REHOME_MAX_BACKOFF_MS, REHOME_BACKOFF_MS << Math.min(attempt, 4));
+                : attempt <= REHOME_FAST_ATTEMPTS ? REHOME_INTERVAL_MS : REHOME_SLOW_INTERVAL_MS;
         Executor later = CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS);
         CompletableFuture.runAsync(() -> rehome(attempt), later);
     }

@@ -3,6 +3,8 @@ package io.lodestar.redis;
 import io.lettuce.core.cluster.SlotHash;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarException;
+import io.lodestar.core.model.ConfigEntry;
+import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.core.model.Namespace;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.test.RedisCluster;
@@ -118,6 +120,33 @@ class ClusterFailoverIT extends NamespaceTest {
     }
 
     @Test
+    void configViewsFollowAManualFailoverWithinASecond() {
+        // given: a config entry in the shard that fails over, held by a view of another client
+        int shard = 1;
+        String configId = null;
+        for (int i = 0; configId == null; i++) {
+            String candidate = "cfg" + i;
+            if (cluster.shardOf(SlotHash.getSlot(keys().config(candidate).channel())) == shard) {
+                configId = candidate;
+            }
+        }
+        String id = configId;
+        LodestarClient writer = clients.connect(ClusterFailoverIT::reconcileOff);
+        LodestarClient view = clients.connect(ClusterFailoverIT::reconcileOff);
+        writer.config().set(id, "a=1", ConfigFormat.PROPERTIES);
+        assertThat(view.config().get(id)).map(ConfigEntry::content).contains("a=1");
+
+        // when
+        cluster.failover(shard);
+        await().atMost(WRITE_RETRY).ignoreExceptionsInstanceOf(LodestarException.class)
+                .untilAsserted(() -> writer.config().set(id, "a=2", ConfigFormat.PROPERTIES));
+
+        // then
+        await().atMost(GOAL).untilAsserted(() ->
+                assertThat(view.config().get(id)).map(ConfigEntry::content).contains("a=2"));
+    }
+
+    @Test
     void viewsConvergeWithinASecondOfASlotMigration() {
         converge((shard, services) -> {
             for (String service : services) {
@@ -178,10 +207,11 @@ class ClusterFailoverIT extends NamespaceTest {
             while (writing.get()) {
                 String service = services.get(n % services.size());
                 try {
+                    // ids cycle through a small set: registrations, updates and deregistrations, in small views
                     if (n % 3 == 2) {
-                        writer.registry().deregister(service, service + "-" + (n - 2));
+                        writer.registry().deregister(service, service + "-" + (n - 1) % 60);
                     } else {
-                        writer.registry().register(instance(service, service + "-" + n));
+                        writer.registry().register(instance(service, service + "-" + n % 60));
                     }
                     writes.incrementAndGet();
                 } catch (LodestarException duringTheChange) {
@@ -241,7 +271,11 @@ class ClusterFailoverIT extends NamespaceTest {
     }
 
     private String channel(String service) {
-        return new Keys(Namespace.of(clients.namespace())).service(service).channel();
+        return keys().service(service).channel();
+    }
+
+    private Keys keys() {
+        return new Keys(Namespace.of(clients.namespace()));
     }
 
     private static io.lodestar.core.LodestarOptions.Builder reconcileOff(io.lodestar.core.LodestarOptions.Builder o) {

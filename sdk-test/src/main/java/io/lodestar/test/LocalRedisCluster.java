@@ -38,6 +38,8 @@ final class LocalRedisCluster implements RedisCluster {
             "--cluster-allow-replica-migration", "no",
             // A replica syncs at once, not 5 s after it asked.
             "--repl-diskless-sync-delay", "0");
+    /** Redis gives up a manual failover after 5 s (CLUSTER_MF_TIMEOUT); the kit asks again after that. */
+    private static final Duration MANUAL_FAILOVER_RETRY = Duration.ofSeconds(6);
     private static final int MIGRATE_BATCH = 100;
     private static final String MIGRATE_TIMEOUT_MS = "5000";
 
@@ -327,11 +329,23 @@ final class LocalRedisCluster implements RedisCluster {
         ensureOpen("failover(" + shard + ")");
         requireReplicas("failover(" + shard + ")");
         int replica = replicaOf(shard);
-        try (Resp resp = connect(replica)) {
-            resp.call("CLUSTER", "FAILOVER");
-        } catch (IOException e) {
-            throw new IllegalStateException("CLUSTER FAILOVER on node " + replica + " of " + name + " failed: "
-                    + e.getMessage(), e);
+        long deadline = System.nanoTime() + HEALTHY_TIMEOUT.toNanos();
+        // A master refuses to vote for a replica of the same master again within 2 x node timeout of its last
+        // vote, and Redis drops a manual failover that got no votes after 5 s: so ask again until it is taken.
+        while (true) {
+            try (Resp resp = connect(replica)) {
+                resp.call("CLUSTER", "FAILOVER");
+            } catch (IOException e) {
+                throw new IllegalStateException("CLUSTER FAILOVER on node " + replica + " of " + name + " failed: "
+                        + e.getMessage(), e);
+            }
+            long retryAt = System.nanoTime() + MANUAL_FAILOVER_RETRY.toNanos();
+            while (!promotionProblems(replica).isEmpty() && System.nanoTime() - retryAt < 0) {
+                ManagedRedisServer.sleep(Duration.ofMillis(50));
+            }
+            if (promotionProblems(replica).isEmpty() || System.nanoTime() - deadline >= 0) {
+                break;
+            }
         }
         await("a manual failover to node " + replica, () -> {
             List<String> problems = new ArrayList<>(promotionProblems(replica));

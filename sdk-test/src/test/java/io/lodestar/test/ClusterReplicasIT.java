@@ -72,6 +72,21 @@ class ClusterReplicasIT {
     }
 
     @Test
+    void twoManualFailoversInARowBothTakeEffect() throws IOException {
+        // given: masters refuse a second vote for the same shard within 2 x node timeout
+        int shard = 2;
+        RedisServer first = currentMaster(shard);
+
+        // when
+        cluster.failover(shard);
+        cluster.failover(shard);
+
+        // then
+        assertThat(currentMaster(shard).port()).isEqualTo(first.port());
+        assertThat(clusterInfo(first)).contains("cluster_state:ok");
+    }
+
+    @Test
     void aKilledMasterIsReplacedByItsReplicaAndRejoinsAsReplica() throws IOException {
         // given
         String key = "ClusterReplicasIT:kill";
