@@ -494,17 +494,33 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
 
     /**
      * The nodes this client has connections to (or lost them to), by address: connected when any of its open
-     * connections is. Before the first connection succeeds, the configured address, disconnected.
+     * connections is. On a cluster only the nodes that serve slots now count: a master that failed and lost its
+     * slots to its replica no longer matters, though Lettuce may still try to reach it. Before the first
+     * connection succeeds, the configured address, disconnected.
      */
     List<NodeState> nodes() {
+        Set<String> serving = cluster ? slotOwners() : null;
         Map<String, NodeState> byAddress = new TreeMap<>();
         for (NodeState state : connections.values()) {
-            byAddress.merge(state.address(), state, (a, b) -> a.connected() ? a : b);
+            if (serving == null || serving.contains(state.address())) {
+                byAddress.merge(state.address(), state, (a, b) -> a.connected() ? a : b);
+            }
         }
         if (byAddress.isEmpty()) {
             return List.of(new NodeState(where, false, null));
         }
         return List.copyOf(byAddress.values());
+    }
+
+    /** The {@code host:port} of every cluster node that serves slots, as the client's topology has it. */
+    private Set<String> slotOwners() {
+        Set<String> owners = new java.util.HashSet<>();
+        for (RedisClusterNode node : ((RedisClusterClient) client).getPartitions()) {
+            if (!node.getSlots().isEmpty() && !node.is(RedisClusterNode.NodeFlag.FAIL)) {
+                owners.add(node.getUri().getHost() + ":" + node.getUri().getPort());
+            }
+        }
+        return owners;
     }
 
     /** Hears the channels subscribed again after Redis dropped them or their node was lost (any thread). */

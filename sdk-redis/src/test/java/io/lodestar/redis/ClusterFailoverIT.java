@@ -5,7 +5,6 @@ import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
-import io.lodestar.core.model.Namespace;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.test.RedisCluster;
 import io.lodestar.test.RedisServer;
@@ -93,9 +92,12 @@ class ClusterFailoverIT extends NamespaceTest {
         AtomicBoolean sampling = new AtomicBoolean(true);
         AtomicBoolean affectedWasStale = new AtomicBoolean();
         AtomicBoolean unaffectedWasStale = new AtomicBoolean();
+        AtomicBoolean affectedSawItsNodeDown = new AtomicBoolean();
         Thread sampler = new Thread(() -> {
             while (sampling.get()) {
                 affectedWasStale.compareAndSet(false, affected.discovery().status().stale());
+                affectedSawItsNodeDown.compareAndSet(false,
+                        affected.health().nodes().stream().anyMatch(node -> !node.connected()));
                 unaffectedWasStale.compareAndSet(false, unaffected.discovery().status().stale());
                 LockSupport.parkNanos(Duration.ofMillis(2).toNanos());
             }
@@ -108,6 +110,9 @@ class ClusterFailoverIT extends NamespaceTest {
 
             // then: stale while its subscriptions had no node, fresh again within the goal once they have one
             await().atMost(GOAL).until(() -> !affected.discovery().status().stale());
+            // and its health named the lost node, and is healthy again once the dead node left the topology
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(affected.health().healthy())
+                    .as("health %s", affected.health()).isTrue());
         } finally {
             sampling.set(false);
             join(sampler);
@@ -116,6 +121,7 @@ class ClusterFailoverIT extends NamespaceTest {
             }
         }
         assertThat(affectedWasStale).as("the view whose subscriptions were on the killed master was stale").isTrue();
+        assertThat(affectedSawItsNodeDown).as("health() showed the killed master's node down").isTrue();
         assertThat(unaffectedWasStale).as("the view with no subscription there was stale").isFalse();
     }
 
@@ -272,10 +278,6 @@ class ClusterFailoverIT extends NamespaceTest {
 
     private String channel(String service) {
         return keys().service(service).channel();
-    }
-
-    private Keys keys() {
-        return new Keys(Namespace.of(clients.namespace()));
     }
 
     private static io.lodestar.core.LodestarOptions.Builder reconcileOff(io.lodestar.core.LodestarOptions.Builder o) {
