@@ -19,6 +19,7 @@ final class Await {
             Thread.currentThread().interrupt();
             throw new UnavailableException(operation + " was interrupted", e);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            backend.commandFailed(e);
             throw Errors.translate(e, operation, backend.where(), backend.timeout());
         }
     }

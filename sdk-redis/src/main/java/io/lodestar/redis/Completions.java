@@ -38,6 +38,7 @@ final class Completions {
             if (failure == null) {
                 result.complete(value);
             } else {
+                backend.commandFailed(failure);
                 result.completeExceptionally(Errors.translate(failure, operation, backend.where(),
                         backend.timeout()));
             }

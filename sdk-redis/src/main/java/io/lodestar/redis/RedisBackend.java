@@ -104,6 +104,10 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
     private static final long MAX_CONNECT_BACKOFF_MS = 2_000;
     private static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
+    /** At most one topology refresh per this many ms because commands failed to reach a node. */
+    private static final long FAILURE_REFRESH_INTERVAL_MS = 250;
+    private final java.util.concurrent.atomic.AtomicLong lastFailureRefresh =
+            new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - TimeUnit.SECONDS.toNanos(1));
     /** Re-homing orphaned subscriptions: the first try waits this long, so a burst of drops is one refresh. */
     private static final long REHOME_FIRST_DELAY_MS = 10;
     /**
@@ -724,6 +728,24 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * Cluster: asks for the topology now, as the periodic refresh does (never fails: a failed refresh keeps the
      * old topology). Package-private for tests.
      */
+    /**
+     * A command failed: on a cluster, a failure to reach a node means the client's topology may be out of date (a
+     * client that started while a master was down still sends its slots there after the promotion, and Lettuce's
+     * adaptive triggers cover only reconnects of connections it once had and redirects), so it asks for the
+     * topology now, at most once per {@link #FAILURE_REFRESH_INTERVAL_MS}.
+     */
+    void commandFailed(Throwable failure) {
+        if (!cluster || closed || !(Errors.unwrap(failure) instanceof RedisConnectionException)) {
+            return;
+        }
+        long now = System.nanoTime();
+        long last = lastFailureRefresh.get();
+        if (now - last >= TimeUnit.MILLISECONDS.toNanos(FAILURE_REFRESH_INTERVAL_MS)
+                && lastFailureRefresh.compareAndSet(last, now)) {
+            refreshTopology();
+        }
+    }
+
     CompletionStage<Void> refreshTopology() {
         return ((RedisClusterClient) client).refreshPartitionsAsync()
                 .exceptionally(failure -> {

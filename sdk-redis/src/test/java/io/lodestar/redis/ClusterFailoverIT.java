@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
@@ -62,6 +63,31 @@ class ClusterFailoverIT extends NamespaceTest {
     @Test
     void viewsConvergeWithinASecondOfAManualFailover() {
         converge((shard, services) -> cluster.failover(shard));
+    }
+
+    @Test
+    void aClientStartedWhileAMasterIsDownWritesItsSlotsWithinTwoSecondsOfThePromotion() {
+        int shard = 2;
+        String service = servicesIn(shard).get(0);
+        AtomicReference<LodestarClient> started = new AtomicReference<>();
+        RedisServer killed = null;
+        try {
+            // given a client that learned the topology while the shard's master was down
+            killed = cluster.killMasterAndAwaitPromotion(shard,
+                    () -> started.set(clients.connect(ClusterFailoverIT::reconcileOff)));
+            long promoted = System.nanoTime();
+
+            // when it writes to that shard, then the writes succeed within two seconds of the promotion
+            await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(50))
+                    .ignoreExceptionsInstanceOf(LodestarException.class)
+                    .until(() -> started.get().registry().register(instance(service, service + "-1")) != null);
+            System.out.printf("first write %d ms after the promotion%n",
+                    Duration.ofNanos(System.nanoTime() - promoted).toMillis());
+        } finally {
+            if (killed != null) {
+                killed.restart();
+            }
+        }
     }
 
     @Test

@@ -356,11 +356,17 @@ final class LocalRedisCluster implements RedisCluster {
 
     @Override
     public RedisServer killMasterAndAwaitPromotion(int shard) {
+        return killMasterAndAwaitPromotion(shard, () -> { });
+    }
+
+    @Override
+    public RedisServer killMasterAndAwaitPromotion(int shard, Runnable whileDown) {
         ensureOpen("killMasterAndAwaitPromotion(" + shard + ")");
         requireReplicas("killMasterAndAwaitPromotion(" + shard + ")");
         int master = masterOf(shard);
         int replica = replicaOf(shard);
         nodes.get(master).kill();
+        whileDown.run();
         await("killing node " + master, () -> promotionProblems(replica));
         return master < MASTERS ? masterViews.get(master) : replicaViews.get(master - MASTERS);
     }

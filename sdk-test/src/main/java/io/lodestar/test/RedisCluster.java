@@ -68,6 +68,16 @@ public interface RedisCluster extends AutoCloseable {
     RedisServer killMasterAndAwaitPromotion(int shard);
 
     /**
+     * Like {@link #killMasterAndAwaitPromotion(int)}, running {@code whileDown} after the kill and before the
+     * promotion is awaited: e.g. to start a client that then knows the shard only with its master down.
+     *
+     * @param shard     0, 1 or 2
+     * @param whileDown what to do while the shard has no master
+     * @return the killed node
+     */
+    RedisServer killMasterAndAwaitPromotion(int shard, Runnable whileDown);
+
+    /**
      * Moves one slot, with its keys, to a shard's master, as {@code redis-cli --cluster reshard} does
      * ({@code SETSLOT IMPORTING/MIGRATING}, {@code MIGRATE}, {@code SETSLOT NODE} on every master). Clients
      * writing meanwhile may get {@code ASK} redirects and {@code TRYAGAIN}. Returns once every running node

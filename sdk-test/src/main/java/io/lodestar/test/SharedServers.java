@@ -83,6 +83,11 @@ final class SharedServers {
             }
 
             @Override
+            public RedisServer killMasterAndAwaitPromotion(int shard, Runnable whileDown) {
+                return cluster.killMasterAndAwaitPromotion(shard, whileDown);
+            }
+
+            @Override
             public void migrateSlot(int slot, int toShard) {
                 cluster.migrateSlot(slot, toShard);
             }
