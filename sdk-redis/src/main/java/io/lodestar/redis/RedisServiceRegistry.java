@@ -7,6 +7,7 @@ import io.lodestar.core.LodestarException;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.Registration;
 import io.lodestar.core.ServiceRegistry;
+import io.lodestar.core.UnavailableException;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.model.InstanceStatus;
@@ -66,6 +67,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
     private volatile Instant lastRenewalAt;
     private final LongAdder lateRenewals = new LongAdder();
     private final LongAdder failedRenewals = new LongAdder();
+    private final LongAdder unreachableRenewals = new LongAdder();
     /** Registrations under way: close() waits for them, so none completes after it and stays in Redis. */
     private final Set<CompletableFuture<?>> registering = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
@@ -411,6 +413,15 @@ final class RedisServiceRegistry implements ServiceRegistry {
         return (int) pending.stream().filter(done -> done.isDone() && !done.isCompletedExceptionally()).count();
     }
 
+    /**
+     * Renewals that failed because Redis (or the node serving the lease's slot) could not be reached: the sweeper
+     * notes them like a lost connection, so instances that could not be renewed during an outage or a Cluster
+     * failover get the outage grace even when no connection of this client was lost.
+     */
+    long unreachableRenewals() {
+        return unreachableRenewals.sum();
+    }
+
     /** The state of this client's leases, for {@code LodestarClient.health()}. */
     ClientHealth.Registrations health() {
         return new ClientHealth.Registrations(leases.size(), lastRenewalAt, lateRenewals.sum(),
@@ -518,6 +529,11 @@ final class RedisServiceRegistry implements ServiceRegistry {
             renewLease(this).whenComplete((alive, failure) -> {
                 if (failure != null) {
                     failedRenewals.increment();
+                    backend.commandFailed(failure);
+                    if (Errors.translate(failure, "renew", backend.where(), backend.timeout())
+                            instanceof UnavailableException) {
+                        unreachableRenewals.increment(); // an outage for this lease: the sweep's grace covers it
+                    }
                     log.warn("Renewing {}/{} failed, retrying in 1 s: {}", instance.serviceId(),
                             instance.instanceId(), Errors.unwrap(failure).getMessage());
                     schedule(Math.min(1000, instance.ttl().toMillis() / 3));

@@ -47,7 +47,10 @@ final class Sweeper {
     private final String owner = UUID.randomUUID().toString();
     /** Sweeps (of the index, a service or the lock) that failed for another reason than Redis being unreachable. */
     final LongAdder failures = new LongAdder();
-    /** Disconnects seen, and how many of them the outage marker already has: more seen than noted = note it. */
+    /**
+     * Disconnects seen (plus renewals that could not reach Redis, see RedisServiceRegistry), and how many of them
+     * the outage marker already has: more seen than noted = note it.
+     */
     private final AtomicLong outagesSeen = new AtomicLong();
     private volatile long outagesNoted;
     private volatile boolean readOnlyReported;
@@ -76,7 +79,7 @@ final class Sweeper {
     /** One sweep round, if this client wins the lock. Completes when done; failures are logged only. */
     CompletionStage<Void> sweepOnce() {
         long lockMillis = Math.max(1, interval.toMillis() * 9 / 10);
-        long seen = outagesSeen.get();
+        long seen = outagesSeen.get() + registry.unreachableRenewals();
         boolean unnoted = seen > outagesNoted;
         return Scripts.ELECT_SWEEPER.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                         new String[] {keys.sweeperLock(), keys.outage()}, owner, Long.toString(lockMillis),

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -63,6 +64,40 @@ class ClusterFailoverIT extends NamespaceTest {
     @Test
     void viewsConvergeWithinASecondOfAManualFailover() {
         converge((shard, services) -> cluster.failover(shard));
+    }
+
+    @Test
+    void instancesWithAShortTtlSurviveAFailoverOfTheirShard() {
+        // given instances whose TTL is shorter than their shard's failover, owned by a client that holds no
+        // subscription on that shard (so no connection of any client that counts is lost: only its renewals fail)
+        int shard = 0;
+        String service = servicesIn(shard).get(0);
+        LodestarClient owner = clients.connect(options -> reconcileOff(options).sweepInterval(Duration.ofMillis(500)));
+        for (int i = 1; i <= 3; i++) {
+            owner.registry().register(ServiceInstance.builder(service, service + "-" + i).host("h").port(i)
+                    .ttl(Duration.ofSeconds(1)).build());
+        }
+        long revision = owner.directDiscovery().getSnapshot(service).revision();
+        RedisServer killed = null;
+        try {
+            // when the shard's master dies and a replica takes over (2-4 s: longer than the TTL)
+            killed = cluster.killMasterAndAwaitPromotion(shard);
+            Instant promoted = Instant.now();
+
+            // then the owner renews them again, and over a window longer than TTL + two sweeps nothing expired
+            // them: an expiry and the owner's re-registration would each have moved the service's revision
+            await().atMost(WRITE_RETRY).until(() -> {
+                Instant renewed = owner.health().registrations().lastRenewalAt();
+                return renewed != null && renewed.isAfter(promoted);
+            });
+            await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> true);
+            assertThat(owner.directDiscovery().getSnapshot(service).revision()).isEqualTo(revision);
+            assertThat(owner.directDiscovery().getInstances(service)).hasSize(3);
+        } finally {
+            if (killed != null) {
+                killed.restart();
+            }
+        }
     }
 
     @Test
