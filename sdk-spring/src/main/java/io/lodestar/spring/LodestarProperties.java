@@ -1,6 +1,7 @@
 package io.lodestar.spring;
 
 import io.lodestar.core.LodestarSettings;
+import io.lodestar.loadbalancer.Strategy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
@@ -23,6 +24,8 @@ public class LodestarProperties extends LodestarSettings {
 
     private final AutoRegistration registration = new AutoRegistration();
 
+    private final Balancing loadbalancer = new Balancing();
+
     /** @return whether Lodestar's auto-configuration is on */
     public boolean isEnabled() {
         return enabled;
@@ -41,6 +44,11 @@ public class LodestarProperties extends LodestarSettings {
     /** @return the settings of the application's own registration */
     public AutoRegistration getRegistration() {
         return registration;
+    }
+
+    /** @return the settings of the load balancer behind {@code @LoadBalanced} clients */
+    public Balancing getLoadbalancer() {
+        return loadbalancer;
     }
 
     /** {@code lodestar.discovery.*}: the Spring Cloud {@code DiscoveryClient} and {@code ReactiveDiscoveryClient}. */
@@ -193,6 +201,77 @@ public class LodestarProperties extends LodestarSettings {
         /** @param ttl the TTL */
         public void setTtl(Duration ttl) {
             this.ttl = ttl;
+        }
+    }
+
+    /**
+     * {@code lodestar.loadbalancer.*}: how {@code @LoadBalanced} {@code RestClient}s and {@code RestTemplate}s choose
+     * an instance (Spring Cloud's {@code LoadBalancerClient}, backed by Lodestar's balancers over the local view).
+     */
+    public static class Balancing {
+        /** Whether Lodestar chooses the instance of @LoadBalanced calls. */
+        private boolean enabled = true;
+
+        /** How an instance is chosen among the UP ones. */
+        private Strategy strategy = Strategy.WEIGHTED_RANDOM;
+
+        /** A zone whose instances are preferred while it has any (the "zone" metadata entry). */
+        private String preferZone;
+
+        /** Ramps a new instance's share of traffic up over this window (weighted strategies only); off by default. */
+        private Duration slowStart;
+
+        /** Seeds the random strategies, for reproducible choices (tests); random by default. */
+        private Long seed;
+
+        /** @return whether Lodestar chooses the instance of @LoadBalanced calls */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether Lodestar chooses the instance of @LoadBalanced calls */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the strategy */
+        public Strategy getStrategy() {
+            return strategy;
+        }
+
+        /** @param strategy the strategy */
+        public void setStrategy(Strategy strategy) {
+            this.strategy = strategy;
+        }
+
+        /** @return the preferred zone, or null */
+        public String getPreferZone() {
+            return preferZone;
+        }
+
+        /** @param preferZone the preferred zone */
+        public void setPreferZone(String preferZone) {
+            this.preferZone = preferZone;
+        }
+
+        /** @return the slow-start window, or null */
+        public Duration getSlowStart() {
+            return slowStart;
+        }
+
+        /** @param slowStart the slow-start window */
+        public void setSlowStart(Duration slowStart) {
+            this.slowStart = slowStart;
+        }
+
+        /** @return the seed, or null */
+        public Long getSeed() {
+            return seed;
+        }
+
+        /** @param seed the seed */
+        public void setSeed(Long seed) {
+            this.seed = seed;
         }
     }
 }
