@@ -6,12 +6,14 @@ import io.lodestar.core.LodestarOptions;
 import io.lodestar.redis.RedisLodestar;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.bootstrap.BootstrapContext;
 import org.springframework.boot.bootstrap.BootstrapRegistry.InstanceSupplier;
 import org.springframework.boot.bootstrap.ConfigurableBootstrapContext;
 import org.springframework.boot.context.config.ConfigDataLocation;
 import org.springframework.boot.context.config.ConfigDataLocationResolver;
 import org.springframework.boot.context.config.ConfigDataLocationResolverContext;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.ConfigurableApplicationContext;
 
 import java.util.List;
 
@@ -20,6 +22,10 @@ import java.util.List;
  * reads the imports is created once, from the {@code lodestar.*} properties known at that point, and handed to the
  * application context as its {@code lodestarClient} bean when the bootstrap phase ends: one client, one set of
  * connections, closed with the context.
+ *
+ * <p>A Spring Cloud refresh re-runs the imports with the same bootstrap context (Spring Cloud Context keeps it as
+ * its {@code bootstrapContext} bean), so it reuses this client; {@code LodestarConfigRefreshIT} checks that no
+ * refresh connects another one.
  */
 class LodestarConfigDataLocationResolver implements ConfigDataLocationResolver<LodestarConfigDataResource> {
     static final String PREFIX = "lodestar:";
@@ -37,18 +43,26 @@ class LodestarConfigDataLocationResolver implements ConfigDataLocationResolver<L
         if (!bootstrap.isRegistered(LodestarClient.class)) {
             Binder binder = context.getBinder();
             bootstrap.register(LodestarClient.class, InstanceSupplier.from(() -> connect(binder)));
-            bootstrap.addCloseListener(event -> {
-                if (event.getBootstrapContext().isRegistered(LodestarClient.class)
-                        && event.getApplicationContext().getBeanFactory() instanceof BeanDefinitionRegistry beans
-                        && !beans.containsBeanDefinition(BEAN_NAME)) {
-                    LodestarClient client = event.getBootstrapContext().get(LodestarClient.class);
-                    RootBeanDefinition definition = new RootBeanDefinition(LodestarClient.class, () -> client);
-                    definition.setDestroyMethodName("close");
-                    beans.registerBeanDefinition(BEAN_NAME, definition);
-                }
-            });
+            bootstrap.register(LodestarConfigImports.class, InstanceSupplier.of(new LodestarConfigImports()));
+            bootstrap.addCloseListener(event -> handOver(event.getBootstrapContext(), event.getApplicationContext()));
         }
-        return List.of(new LodestarConfigDataResource(location.getNonPrefixedValue(PREFIX), location.isOptional()));
+        String configId = location.getNonPrefixedValue(PREFIX);
+        bootstrap.get(LodestarConfigImports.class).add(configId);
+        return List.of(new LodestarConfigDataResource(configId, location.isOptional()));
+    }
+
+    private static void handOver(BootstrapContext bootstrap, ConfigurableApplicationContext application) {
+        if (!(application.getBeanFactory() instanceof BeanDefinitionRegistry beans)
+                || beans.containsBeanDefinition(BEAN_NAME)) {
+            return;
+        }
+        LodestarClient client = bootstrap.get(LodestarClient.class);
+        RootBeanDefinition definition = new RootBeanDefinition(LodestarClient.class, () -> client);
+        definition.setDestroyMethodName("close");
+        beans.registerBeanDefinition(BEAN_NAME, definition);
+        LodestarConfigImports imports = bootstrap.get(LodestarConfigImports.class);
+        beans.registerBeanDefinition("lodestarConfigImports",
+                new RootBeanDefinition(LodestarConfigImports.class, () -> imports));
     }
 
     private static LodestarClient connect(Binder binder) {
