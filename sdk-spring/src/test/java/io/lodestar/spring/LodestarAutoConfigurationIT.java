@@ -8,6 +8,8 @@ import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.TestRedis;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -97,6 +99,25 @@ class LodestarAutoConfigurationIT {
             assertThat(context).hasSingleBean(LodestarClient.class);
             assertThat(context.getBean(CountingCustomizer.class).calls).isEqualTo(1);
         });
+    }
+
+    @Test
+    void publishesTheClientsMetricsToTheApplicationsMeterRegistry() {
+        runner.withPropertyValues("lodestar.namespace=spring-metrics").withUserConfiguration(Meters.class)
+                .run(context -> {
+                    context.getBean(LodestarClient.class).discovery().getInstances("orders");
+
+                    assertThat(context.getBean(MeterRegistry.class).find("lodestar.view.reads")
+                            .tag("namespace", "spring-metrics").meters()).isNotEmpty();
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Meters {
+        @Bean
+        MeterRegistry meterRegistry() {
+            return new SimpleMeterRegistry();
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
