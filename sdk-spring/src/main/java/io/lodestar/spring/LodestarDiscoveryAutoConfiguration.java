@@ -9,13 +9,15 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.cloud.client.ConditionalOnBlockingDiscoveryEnabled;
 import org.springframework.cloud.client.ConditionalOnDiscoveryEnabled;
 import org.springframework.cloud.client.ConditionalOnReactiveDiscoveryEnabled;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import reactor.core.publisher.Flux;
 
 /**
  * Spring Cloud discovery over the local view: a {@link LodestarDiscoveryClient} and, in a WebFlux application
- * (Spring Cloud's condition for reactive discovery), a {@link LodestarReactiveDiscoveryClient}. Off with {@code lodestar.discovery.enabled=false} or Spring
+ * (Spring Cloud's condition for reactive discovery), a {@link LodestarReactiveDiscoveryClient}; a
+ * {@code HeartbeatEvent} whenever services appear or disappear. Off with {@code lodestar.discovery.enabled=false} or Spring
  * Cloud's own {@code spring.cloud.discovery[.blocking|.reactive].enabled=false}.
  */
 @AutoConfiguration(after = LodestarAutoConfiguration.class, beforeName = {
@@ -25,6 +27,13 @@ import reactor.core.publisher.Flux;
 @ConditionalOnBooleanProperty(name = "lodestar.discovery.enabled", matchIfMissing = true)
 @ConditionalOnBean(LodestarClient.class)
 public class LodestarDiscoveryAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    LodestarHeartbeatPublisher lodestarHeartbeatPublisher(LodestarClient lodestar,
+                                                          ApplicationEventPublisher publisher) {
+        return new LodestarHeartbeatPublisher(lodestar, publisher);
+    }
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnBlockingDiscoveryEnabled

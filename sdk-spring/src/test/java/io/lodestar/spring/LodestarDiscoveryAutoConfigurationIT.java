@@ -10,16 +10,21 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cloud.client.discovery.DiscoveryClient;
 import org.springframework.cloud.client.discovery.ReactiveDiscoveryClient;
+import org.springframework.cloud.client.discovery.event.HeartbeatEvent;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class LodestarDiscoveryAutoConfigurationIT {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -87,6 +92,18 @@ class LodestarDiscoveryAutoConfigurationIT {
     }
 
     @Test
+    void aNewServicePublishesAHeartbeatWithTheServices() {
+        runner.withPropertyValues("lodestar.namespace=spring-discovery-heartbeat")
+                .withUserConfiguration(Heartbeats.class).run(context -> {
+                    context.getBean(LodestarClient.class).registry().register(
+                            ServiceInstance.builder("payments", "p-1").host("10.0.0.5").port(80).build());
+
+                    await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                            assertThat(context.getBean(Heartbeats.class).values).contains(Set.of("payments")));
+                });
+    }
+
+    @Test
     void aDiscoveryClientOfTheUserWins() {
         runner.withPropertyValues("lodestar.namespace=spring-discovery-user").withUserConfiguration(UserClients.class)
                 .run(context -> {
@@ -131,6 +148,16 @@ class LodestarDiscoveryAutoConfigurationIT {
             assertThat(context).hasNotFailed();
             assertThat(context).doesNotHaveBean(DiscoveryClient.class);
         });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Heartbeats implements ApplicationListener<HeartbeatEvent> {
+        final List<Object> values = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onApplicationEvent(HeartbeatEvent event) {
+            values.add(event.getValue());
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
