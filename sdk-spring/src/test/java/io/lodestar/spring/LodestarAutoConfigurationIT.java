@@ -17,6 +17,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -79,6 +81,25 @@ class LodestarAutoConfigurationIT {
                             .contains("but was PT0.001S")
                             .contains("lodestar.namespace must be ");
                     assertThat(analysis.getAction()).contains("lodestar.namespace, lodestar.command-timeout");
+                });
+    }
+
+    @Test
+    void anUnreachableRedisFailsTheStartWithAReportNamingTheUriPropertyAndTheOfflineMode() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        runner.withPropertyValues("lodestar.redis-uri=redis://127.0.0.1:" + closedPort,
+                "lodestar.command-timeout=500ms").run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = new LodestarUnavailableFailureAnalyzer()
+                            .analyze(context.getStartupFailure());
+
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription()).startsWith("Lodestar could not reach Redis");
+                    assertThat(analysis.getAction()).contains("lodestar.redis-uri")
+                            .contains("lodestar.startup-mode=offline");
                 });
     }
 
