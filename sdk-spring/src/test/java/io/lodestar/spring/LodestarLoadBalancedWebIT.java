@@ -13,8 +13,11 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.http.client.reactive.JdkClientHttpConnector;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.reactive.function.client.WebClient;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -22,7 +25,7 @@ import static io.lodestar.spring.LodestarLoadBalancerAutoConfigurationIT.CHI_SQU
 import static io.lodestar.spring.LodestarLoadBalancerAutoConfigurationIT.chiSquare;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Two real applications register with weights 1:3; one calls "http://echo/port" through a @LoadBalanced client. */
+/** Two real applications register with weights 1:3; one calls "http://echo/port" through @LoadBalanced clients. */
 class LodestarLoadBalancedWebIT {
 
     @Test
@@ -39,6 +42,27 @@ class LodestarLoadBalancedWebIT {
             String heavyPort = port(heavy);
             assertThat(byPort).containsOnlyKeys(lightPort, heavyPort);
             assertThat(chiSquare(byPort.get(lightPort), 250, byPort.get(heavyPort), 750))
+                    .isLessThan(CHI_SQUARE_CRITICAL);
+        }
+    }
+
+    @Test
+    void loadBalancedWebClientCallsSplitAsTheWeightsSayToo() {
+        try (ConfigurableApplicationContext light = start(100); ConfigurableApplicationContext heavy = start(300)) {
+            WebClient client = light.getBean(WebClient.Builder.class)
+                    .clientConnector(new JdkClientHttpConnector()).build();
+
+            Map<String, Integer> byPort = new TreeMap<>();
+            for (int i = 0; i < 400; i++) {
+                String port = client.get().uri("http://echo/port").retrieve().bodyToMono(String.class)
+                        .block(Duration.ofSeconds(5));
+                byPort.merge(port, 1, Integer::sum);
+            }
+
+            String lightPort = port(light);
+            String heavyPort = port(heavy);
+            assertThat(byPort).containsOnlyKeys(lightPort, heavyPort);
+            assertThat(chiSquare(byPort.get(lightPort), 100, byPort.get(heavyPort), 300))
                     .isLessThan(CHI_SQUARE_CRITICAL);
         }
     }
@@ -62,6 +86,12 @@ class LodestarLoadBalancedWebIT {
         @LoadBalanced
         RestClient.Builder loadBalancedRestClientBuilder() {
             return RestClient.builder();
+        }
+
+        @Bean
+        @LoadBalanced
+        WebClient.Builder loadBalancedWebClientBuilder() {
+            return WebClient.builder();
         }
     }
 

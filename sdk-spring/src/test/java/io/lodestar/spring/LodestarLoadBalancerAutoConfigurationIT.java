@@ -121,7 +121,8 @@ class LodestarLoadBalancerAutoConfigurationIT {
     static class UserBalancer {
         @Bean
         LoadBalancerClient userLoadBalancerClient(LodestarClient lodestar) {
-            return new LodestarLoadBalancerClient(lodestar, new LodestarProperties.Balancing());
+            return new LodestarLoadBalancerClient(lodestar,
+                    new LodestarBalancers(new LodestarProperties.Balancing()));
         }
     }
 }
