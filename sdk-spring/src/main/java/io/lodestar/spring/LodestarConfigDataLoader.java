@@ -28,6 +28,7 @@ class LodestarConfigDataLoader implements ConfigDataLoader<LodestarConfigDataRes
         LodestarClient lodestar = context.getBootstrapContext().get(LodestarClient.class);
         ConfigEntry entry = lodestar.config().get(resource.configId())
                 .orElseThrow(() -> new ConfigDataResourceNotFoundException(resource));
+        context.getBootstrapContext().get(LodestarConfigImports.class).loaded(entry.id(), entry.version());
         String name = resource.toString();
         Resource content = new ByteArrayResource(entry.content().getBytes(StandardCharsets.UTF_8), name);
         List<PropertySource<?>> sources = switch (entry.format()) {

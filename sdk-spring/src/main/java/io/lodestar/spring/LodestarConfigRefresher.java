@@ -4,9 +4,10 @@ import io.lodestar.core.Initial;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.Subscription;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.cloud.endpoint.event.RefreshEvent;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationListener;
 
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -16,8 +17,12 @@ import java.util.concurrent.Executors;
  * Turns a change of an imported config entry into Spring Cloud's {@link RefreshEvent}: its refresh re-runs the
  * imports, rebinds {@code @ConfigurationProperties} beans and refreshes {@code @RefreshScope} beans. The refresh runs
  * on a thread of its own, not on a Lodestar listener thread, which must stay free for the next events.
+ *
+ * <p>It subscribes once the application is ready (Spring Cloud ignores refresh events before that), starting with the
+ * current entry ({@link Initial#DELIVER}), and refreshes whenever it sees a version newer than the one the
+ * environment holds: a change made between the import and the subscription is not lost.
  */
-class LodestarConfigRefresher implements SmartInitializingSingleton, DisposableBean {
+class LodestarConfigRefresher implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
     private final LodestarClient lodestar;
     private final LodestarConfigImports imports;
     private final ApplicationEventPublisher publisher;
@@ -36,11 +41,16 @@ class LodestarConfigRefresher implements SmartInitializingSingleton, DisposableB
     }
 
     @Override
-    public void afterSingletonsInstantiated() {
+    public void onApplicationEvent(ApplicationReadyEvent event) {
+        if (!subscriptions.isEmpty()) { // a child context's ready event reaches its parent's listeners too
+            return;
+        }
         subscriptions = imports.configIds().stream()
-                .map(id -> lodestar.config().subscribe(id, event -> publisher.publishEvent(
-                        new RefreshEvent(this, event, "Lodestar config " + id + " changed")), Initial.SKIP,
-                        refreshes))
+                .map(id -> lodestar.config().subscribe(id, change -> {
+                    if (imports.isNewer(id, change.version())) {
+                        publisher.publishEvent(new RefreshEvent(this, change, "Lodestar config " + id + " changed"));
+                    }
+                }, Initial.DELIVER, refreshes))
                 .toList();
     }
 

@@ -8,6 +8,7 @@ import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.WebApplicationType;
@@ -37,6 +38,11 @@ class LodestarConfigRefreshIT {
         admin.close();
     }
 
+    @BeforeEach
+    void baseEntry() {
+        admin.config().set("orders/base", "limits.max-requests=1", ConfigFormat.PROPERTIES);
+    }
+
     @Test
     void aChangeReachesConfigurationPropertiesAndRefreshScopeBeansWithoutARestartOrASecondClient() {
         admin.config().set("orders/live", "limits.max-requests=100", ConfigFormat.PROPERTIES);
@@ -63,6 +69,22 @@ class LodestarConfigRefreshIT {
 
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(limit.max()).isEqualTo(300));
             assertThat(connectionsNamed("refresh-it")).as("a refresh reuses the client").isEqualTo(connections);
+        }
+    }
+
+    @Test
+    void anOptionalImportCreatedLaterReachesTheRunningApplication() {
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(App.class)
+                .web(WebApplicationType.NONE).properties(
+                        "spring.config.import=lodestar:orders/base,optional:lodestar:orders/later",
+                        "lodestar.redis-uri=" + TestRedis.standalone().uri(), "lodestar.namespace=" + NAMESPACE,
+                        "lodestar.reconcile-interval=1h", "lodestar.registration.enabled=false").run()) {
+            assertThat(app.getEnvironment().getProperty("later.flag")).isNull();
+
+            admin.config().set("orders/later", "later.flag=on", ConfigFormat.PROPERTIES);
+
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(app.getEnvironment().getProperty("later.flag")).isEqualTo("on"));
         }
     }
 
