@@ -28,6 +28,7 @@ class LodestarAutoRegistration implements SmartLifecycle {
     private final String applicationName;
     private final Supplier<String> defaultHost;
     private volatile Integer webServerPort;
+    private volatile ServiceInstance registered;
     private volatile boolean running;
 
     LodestarAutoRegistration(LodestarClient lodestar, LodestarProperties.AutoRegistration properties,
@@ -50,11 +51,16 @@ class LodestarAutoRegistration implements SmartLifecycle {
             LOG.info("Not registering with Lodestar: no web server started and lodestar.registration.port is not set");
         } else {
             ServiceInstance instance = instance(port);
-            lodestar.registry().register(instance);
+            registered = lodestar.registry().register(instance).instance();
             LOG.info("Registered {}/{} at {} with Lodestar", instance.serviceId(), instance.instanceId(),
                     instance.uri());
         }
         running = true;
+    }
+
+    /** @return the instance registered when the context started, or null (not yet, or nothing to register) */
+    ServiceInstance registered() {
+        return registered;
     }
 
     /** The first phase of a graceful shutdown: consumers stop choosing this application's instances. */

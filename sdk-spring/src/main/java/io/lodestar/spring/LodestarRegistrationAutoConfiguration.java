@@ -8,6 +8,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
+import org.springframework.cloud.client.serviceregistry.Registration;
+import org.springframework.cloud.client.serviceregistry.ServiceRegistry;
 import org.springframework.cloud.commons.util.InetUtils;
 import org.springframework.cloud.commons.util.InetUtilsProperties;
 import org.springframework.context.ApplicationListener;
@@ -17,7 +19,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * The application's own registration: registered when the context has started (after the web server), drained
- * and deregistered during shutdown around the web server's graceful shutdown. A non-web application registers
+ * and deregistered during shutdown around the web server's graceful shutdown; Spring Cloud's
+ * {@link ServiceRegistry} and {@link Registration} for {@code /actuator/serviceregistry}. A non-web application registers
  * when {@code lodestar.registration.port} is set. Off with {@code lodestar.registration.enabled=false}.
  */
 @AutoConfiguration(after = LodestarAutoConfiguration.class,
@@ -49,6 +52,18 @@ public class LodestarRegistrationAutoConfiguration {
     @ConditionalOnMissingBean
     LodestarDeregistration lodestarDeregistration(LodestarClient lodestar) {
         return new LodestarDeregistration(lodestar);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ServiceRegistry<Registration> lodestarServiceRegistry(LodestarClient lodestar) {
+        return new LodestarServiceRegistry(lodestar);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    Registration lodestarRegistration(LodestarAutoRegistration registration) {
+        return new LodestarRegistration(registration::registered);
     }
 
     /** Tells the registration the web server's port; a management server on its own port is not registered. */

@@ -1,7 +1,9 @@
 package io.lodestar.spring;
 
+import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.TestRedis;
@@ -10,10 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.client.serviceregistry.Registration;
+import org.springframework.cloud.client.serviceregistry.ServiceRegistry;
 
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The registration of a non-web application (an explicit port); {@code LodestarRegistrationWebIT} has the web one. */
 class LodestarRegistrationAutoConfigurationIT {
@@ -58,6 +63,27 @@ class LodestarRegistrationAutoConfigurationIT {
                 "lodestar.registration.port=9001").run(context ->
                 assertThat(observer.directDiscovery().getInstances("batch")).extracting(ServiceInstance::instanceId)
                         .containsExactly("batch-a"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void springCloudsServiceRegistryReadsAndChangesTheStatusOfTheApplicationsRegistration() {
+        runner.withPropertyValues("spring.application.name=status", "lodestar.registration.host=10.1.2.7",
+                "lodestar.registration.port=9005").run(context -> {
+                    ServiceRegistry<Registration> registry = context.getBean(ServiceRegistry.class);
+                    Registration registration = context.getBean(Registration.class);
+                    assertThat(registration.getInstanceId()).isEqualTo("status:10.1.2.7:9005");
+                    assertThat((String) registry.getStatus(registration)).isEqualTo("UP");
+
+                    registry.setStatus(registration, "OUT_OF_SERVICE");
+
+                    assertThat(observer.directDiscovery().getInstance("status", "status:10.1.2.7:9005"))
+                            .hasValueSatisfying(i -> assertThat(i.status()).isEqualTo(InstanceStatus.OUT_OF_SERVICE));
+                    assertThat((String) registry.getStatus(registration)).isEqualTo("OUT_OF_SERVICE");
+                    assertThatThrownBy(() -> registry.setStatus(registration, "SLEEPING"))
+                            .isInstanceOf(InvalidArgumentException.class)
+                            .hasMessageContaining("status must be one of [UP, DOWN, OUT_OF_SERVICE, STARTING").hasMessageContaining("but was SLEEPING");
+                });
     }
 
     @Test
