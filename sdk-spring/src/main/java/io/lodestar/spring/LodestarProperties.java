@@ -224,6 +224,9 @@ public class LodestarProperties extends LodestarSettings {
         /** Seeds the random strategies, for reproducible choices (tests); random by default. */
         private Long seed;
 
+        /** Per-service overrides of strategy, prefer-zone and slow-start, by service id. */
+        private Map<String, ServiceBalancing> services = new LinkedHashMap<>();
+
         /** @return whether Lodestar chooses the instance of @LoadBalanced calls */
         public boolean isEnabled() {
             return enabled;
@@ -272,6 +275,61 @@ public class LodestarProperties extends LodestarSettings {
         /** @param seed the seed */
         public void setSeed(Long seed) {
             this.seed = seed;
+        }
+
+        /** @return the per-service overrides, by service id */
+        public Map<String, ServiceBalancing> getServices() {
+            return services;
+        }
+
+        /** @param services the per-service overrides */
+        public void setServices(Map<String, ServiceBalancing> services) {
+            this.services = services;
+        }
+    }
+
+    /**
+     * {@code lodestar.loadbalancer.services.<service-id>.*}: what differs for one service; unset values are the
+     * global ones.
+     */
+    public static class ServiceBalancing {
+        /** How an instance of this service is chosen. */
+        private Strategy strategy;
+
+        /** A zone whose instances of this service are preferred. */
+        private String preferZone;
+
+        /** The slow-start window of this service. */
+        private Duration slowStart;
+
+        /** @return the strategy, or null for the global one */
+        public Strategy getStrategy() {
+            return strategy;
+        }
+
+        /** @param strategy the strategy */
+        public void setStrategy(Strategy strategy) {
+            this.strategy = strategy;
+        }
+
+        /** @return the preferred zone, or null for the global one */
+        public String getPreferZone() {
+            return preferZone;
+        }
+
+        /** @param preferZone the preferred zone */
+        public void setPreferZone(String preferZone) {
+            this.preferZone = preferZone;
+        }
+
+        /** @return the slow-start window, or null for the global one */
+        public Duration getSlowStart() {
+            return slowStart;
+        }
+
+        /** @param slowStart the slow-start window */
+        public void setSlowStart(Duration slowStart) {
+            this.slowStart = slowStart;
         }
     }
 }

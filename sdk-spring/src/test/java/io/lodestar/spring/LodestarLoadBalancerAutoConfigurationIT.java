@@ -65,6 +65,36 @@ class LodestarLoadBalancerAutoConfigurationIT {
     }
 
     @Test
+    void aServicesOwnPropertiesOverrideTheGlobalOnes() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-per-service",
+                "lodestar.loadbalancer.services.orders.strategy=round-robin").run(context -> {
+                    LodestarClient lodestar = context.getBean(LodestarClient.class);
+                    register(lodestar, "a", 1, InstanceStatus.UP);
+                    register(lodestar, "b", 1000, InstanceStatus.UP);
+                    LoadBalancerClient balancer = context.getBean(LoadBalancerClient.class);
+
+                    Map<String, Integer> counts = new TreeMap<>();
+                    for (int i = 0; i < 100; i++) {
+                        counts.merge(balancer.choose("orders").getInstanceId(), 1, Integer::sum);
+                    }
+
+                    assertThat(counts).containsEntry("a", 50).containsEntry("b", 50);
+                });
+    }
+
+    @Test
+    void aBadPerServicePropertyFailsTheStartNamingIt() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-bad-service",
+                "lodestar.loadbalancer.services.orders.slow-start=-5s").run(context -> {
+                    FailureAnalysis analysis = new LodestarFailureAnalyzer().analyze(context.getStartupFailure());
+
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription())
+                            .contains("lodestar.loadbalancer.services.orders.slow-start must be ");
+                });
+    }
+
+    @Test
     void withoutAnUpInstanceChooseIsNullAndExecuteNamesTheService() {
         runner.withPropertyValues("lodestar.namespace=spring-lb-none").run(context -> {
             register(context.getBean(LodestarClient.class), "a", 100, InstanceStatus.DOWN);
