@@ -88,6 +88,18 @@ class LodestarConfigRefreshIT {
         }
     }
 
+    @Test
+    void refreshBacksOffWhenSwitchedOff() {
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(App.class)
+                .web(WebApplicationType.NONE).properties("spring.config.import=lodestar:orders/base",
+                        "lodestar.redis-uri=" + TestRedis.standalone().uri(), "lodestar.namespace=" + NAMESPACE,
+                        "lodestar.reconcile-interval=1h", "lodestar.registration.enabled=false",
+                        "lodestar.config.refresh.enabled=false").run()) {
+            assertThat(app.getBeanNamesForType(LodestarConfigRefresher.class)).isEmpty();
+            assertThat(app.getEnvironment().getProperty("limits.max-requests")).isEqualTo("1");
+        }
+    }
+
     private static long connectionsNamed(String prefix) {
         RedisClient redis = RedisClient.create(TestRedis.standalone().uri());
         try (StatefulRedisConnection<String, String> connection = redis.connect()) {

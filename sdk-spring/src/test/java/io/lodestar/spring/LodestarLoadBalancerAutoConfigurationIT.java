@@ -7,8 +7,10 @@ import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cloud.client.loadbalancer.LoadBalancerClient;
+import org.springframework.cloud.client.loadbalancer.reactive.ReactiveLoadBalancer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -119,7 +121,20 @@ class LodestarLoadBalancerAutoConfigurationIT {
     @Test
     void loadbalancerEnabledFalseTurnsItOff() {
         runner.withPropertyValues("lodestar.namespace=spring-lb-off", "lodestar.loadbalancer.enabled=false")
-                .run(context -> assertThat(context).doesNotHaveBean(LoadBalancerClient.class));
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(LoadBalancerClient.class);
+                    assertThat(context).doesNotHaveBean(ReactiveLoadBalancer.Factory.class);
+                });
+    }
+
+    @Test
+    void withoutReactorOnlyTheBlockingClientIsThere() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-no-reactor")
+                .withClassLoader(new FilteredClassLoader("reactor.core")).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).hasSingleBean(LoadBalancerClient.class);
+                    assertThat(context).doesNotHaveBean(ReactiveLoadBalancer.Factory.class);
+                });
     }
 
     @Test
