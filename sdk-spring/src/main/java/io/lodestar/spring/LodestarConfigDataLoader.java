@@ -1,0 +1,42 @@
+package io.lodestar.spring;
+
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.model.ConfigEntry;
+import org.springframework.boot.context.config.ConfigData;
+import org.springframework.boot.context.config.ConfigDataLoader;
+import org.springframework.boot.context.config.ConfigDataLoaderContext;
+import org.springframework.boot.context.config.ConfigDataResourceNotFoundException;
+import org.springframework.boot.env.PropertiesPropertySourceLoader;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.core.io.Resource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Loads one imported config entry into property sources with Boot's own loaders: {@code PROPERTIES} as a properties
+ * file, {@code YAML} and {@code JSON} (a subset of YAML) as YAML documents. A missing entry is a
+ * {@link ConfigDataResourceNotFoundException}, which Boot ignores for an {@code optional:} import.
+ */
+class LodestarConfigDataLoader implements ConfigDataLoader<LodestarConfigDataResource> {
+
+    @Override
+    public ConfigData load(ConfigDataLoaderContext context, LodestarConfigDataResource resource) throws IOException {
+        LodestarClient lodestar = context.getBootstrapContext().get(LodestarClient.class);
+        ConfigEntry entry = lodestar.config().get(resource.configId())
+                .orElseThrow(() -> new ConfigDataResourceNotFoundException(resource));
+        context.getBootstrapContext().get(LodestarConfigImports.class).loaded(entry.id(), entry.version());
+        String name = resource.toString();
+        Resource content = new ByteArrayResource(entry.content().getBytes(StandardCharsets.UTF_8), name);
+        List<PropertySource<?>> sources = switch (entry.format()) {
+            case PROPERTIES -> new PropertiesPropertySourceLoader().load(name, content);
+            case YAML, JSON -> new YamlPropertySourceLoader().load(name, content);
+            case TEXT -> throw new IllegalStateException(name + " is TEXT, which holds no properties: store it as "
+                    + "PROPERTIES, YAML or JSON to import it");
+        };
+        return new ConfigData(sources);
+    }
+}

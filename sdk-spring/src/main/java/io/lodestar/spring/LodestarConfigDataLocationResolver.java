@@ -1,0 +1,79 @@
+package io.lodestar.spring;
+
+import io.lodestar.core.InvalidArgumentException;
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarOptions;
+import io.lodestar.redis.RedisLodestar;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.bootstrap.BootstrapContext;
+import org.springframework.boot.bootstrap.BootstrapRegistry.InstanceSupplier;
+import org.springframework.boot.bootstrap.ConfigurableBootstrapContext;
+import org.springframework.boot.context.config.ConfigDataLocation;
+import org.springframework.boot.context.config.ConfigDataLocationResolver;
+import org.springframework.boot.context.config.ConfigDataLocationResolverContext;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.util.List;
+
+/**
+ * Resolves {@code spring.config.import=lodestar:<config-id>} (and {@code optional:lodestar:…}). The client that
+ * reads the imports is created once, from the {@code lodestar.*} properties known at that point, and handed to the
+ * application context as its {@code lodestarClient} bean when the bootstrap phase ends: one client, one set of
+ * connections, closed with the context.
+ *
+ * <p>A Spring Cloud refresh re-runs the imports with the same bootstrap context (Spring Cloud Context keeps it as
+ * its {@code bootstrapContext} bean), so it reuses this client; {@code LodestarConfigRefreshIT} checks that no
+ * refresh connects another one.
+ */
+class LodestarConfigDataLocationResolver implements ConfigDataLocationResolver<LodestarConfigDataResource> {
+    static final String PREFIX = "lodestar:";
+    private static final String BEAN_NAME = "lodestarClient";
+
+    @Override
+    public boolean isResolvable(ConfigDataLocationResolverContext context, ConfigDataLocation location) {
+        return location.hasPrefix(PREFIX);
+    }
+
+    @Override
+    public List<LodestarConfigDataResource> resolve(ConfigDataLocationResolverContext context,
+                                                    ConfigDataLocation location) {
+        ConfigurableBootstrapContext bootstrap = context.getBootstrapContext();
+        if (!bootstrap.isRegistered(LodestarClient.class)) {
+            Binder binder = context.getBinder();
+            bootstrap.register(LodestarClient.class, InstanceSupplier.from(() -> connect(binder)));
+            bootstrap.register(LodestarConfigImports.class, InstanceSupplier.of(new LodestarConfigImports()));
+            bootstrap.addCloseListener(event -> handOver(event.getBootstrapContext(), event.getApplicationContext()));
+        }
+        String configId = location.getNonPrefixedValue(PREFIX);
+        bootstrap.get(LodestarConfigImports.class).add(configId);
+        return List.of(new LodestarConfigDataResource(configId, location.isOptional()));
+    }
+
+    private static void handOver(BootstrapContext bootstrap, ConfigurableApplicationContext application) {
+        if (!(application.getBeanFactory() instanceof BeanDefinitionRegistry beans)
+                || beans.containsBeanDefinition(BEAN_NAME)) {
+            return;
+        }
+        LodestarClient client = bootstrap.get(LodestarClient.class);
+        RootBeanDefinition definition = new RootBeanDefinition(LodestarClient.class, () -> client);
+        definition.setDestroyMethodName("close");
+        beans.registerBeanDefinition(BEAN_NAME, definition);
+        LodestarConfigImports imports = bootstrap.get(LodestarConfigImports.class);
+        beans.registerBeanDefinition("lodestarConfigImports",
+                new RootBeanDefinition(LodestarConfigImports.class, () -> imports));
+    }
+
+    private static LodestarClient connect(Binder binder) {
+        LodestarProperties properties = binder.bind(LodestarProperties.PREFIX, LodestarProperties.class)
+                .orElseGet(LodestarProperties::new);
+        LodestarOptions options;
+        try {
+            options = properties.toOptions();
+        } catch (InvalidArgumentException e) {
+            throw InvalidLodestarPropertiesException.of(LodestarProperties.PREFIX, e);
+        }
+        return RedisLodestar.create(options);
+    }
+}

@@ -1,0 +1,173 @@
+package io.lodestar.spring;
+
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.model.InstanceStatus;
+import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.test.TestRedis;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.client.loadbalancer.LoadBalancerClient;
+import org.springframework.cloud.client.loadbalancer.reactive.ReactiveLoadBalancer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LodestarLoadBalancerAutoConfigurationIT {
+    /** Chi-square with one degree of freedom at p = 0.001. */
+    static final double CHI_SQUARE_CRITICAL = 10.83;
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(LodestarAutoConfiguration.class,
+                    LodestarLoadBalancerAutoConfiguration.class))
+            .withPropertyValues("lodestar.redis-uri=" + TestRedis.standalone().uri(),
+                    "lodestar.reconcile-interval=1h", "lodestar.loadbalancer.seed=42");
+
+    @Test
+    void choosesUpInstancesInProportionToTheirWeights() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-weights").run(context -> {
+            LodestarClient lodestar = context.getBean(LodestarClient.class);
+            register(lodestar, "a", 100, InstanceStatus.UP);
+            register(lodestar, "b", 300, InstanceStatus.UP);
+            register(lodestar, "c", 600, InstanceStatus.OUT_OF_SERVICE);
+            LoadBalancerClient balancer = context.getBean(LoadBalancerClient.class);
+
+            Map<String, Integer> counts = new TreeMap<>();
+            for (int i = 0; i < 1000; i++) {
+                counts.merge(balancer.choose("orders").getInstanceId(), 1, Integer::sum);
+            }
+
+            assertThat(counts).containsOnlyKeys("a", "b");
+            assertThat(chiSquare(counts.get("a"), 250, counts.get("b"), 750)).isLessThan(CHI_SQUARE_CRITICAL);
+        });
+    }
+
+    @Test
+    void theZonePropertyPrefersThatZone() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-zone", "lodestar.loadbalancer.prefer-zone=eu-2")
+                .run(context -> {
+                    LodestarClient lodestar = context.getBean(LodestarClient.class);
+                    lodestar.registry().register(instance("a", 100, InstanceStatus.UP).metadata("zone", "eu-1")
+                            .build());
+                    lodestar.registry().register(instance("b", 1, InstanceStatus.UP).metadata("zone", "eu-2")
+                            .build());
+
+                    for (int i = 0; i < 50; i++) {
+                        assertThat(context.getBean(LoadBalancerClient.class).choose("orders").getInstanceId())
+                                .isEqualTo("b");
+                    }
+                });
+    }
+
+    @Test
+    void aServicesOwnPropertiesOverrideTheGlobalOnes() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-per-service",
+                "lodestar.loadbalancer.services.orders.strategy=round-robin").run(context -> {
+                    LodestarClient lodestar = context.getBean(LodestarClient.class);
+                    register(lodestar, "a", 1, InstanceStatus.UP);
+                    register(lodestar, "b", 1000, InstanceStatus.UP);
+                    LoadBalancerClient balancer = context.getBean(LoadBalancerClient.class);
+
+                    Map<String, Integer> counts = new TreeMap<>();
+                    for (int i = 0; i < 100; i++) {
+                        counts.merge(balancer.choose("orders").getInstanceId(), 1, Integer::sum);
+                    }
+
+                    assertThat(counts).containsEntry("a", 50).containsEntry("b", 50);
+                });
+    }
+
+    @Test
+    void aBadPerServicePropertyFailsTheStartNamingIt() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-bad-service",
+                "lodestar.loadbalancer.services.orders.slow-start=-5s").run(context -> {
+                    FailureAnalysis analysis = new LodestarFailureAnalyzer().analyze(context.getStartupFailure());
+
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription())
+                            .contains("lodestar.loadbalancer.services.orders.slow-start must be ");
+                });
+    }
+
+    @Test
+    void withoutAnUpInstanceChooseIsNullAndExecuteNamesTheService() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-none").run(context -> {
+            register(context.getBean(LodestarClient.class), "a", 100, InstanceStatus.DOWN);
+            LoadBalancerClient balancer = context.getBean(LoadBalancerClient.class);
+
+            assertThat(balancer.choose("orders")).isNull();
+            assertThatThrownBy(() -> balancer.execute("orders", instance -> "called"))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("orders");
+        });
+    }
+
+    @Test
+    void aLoadBalancerClientOfTheUserWins() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-user").withUserConfiguration(UserBalancer.class)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(LoadBalancerClient.class);
+                    assertThat(context.getBean(LoadBalancerClient.class))
+                            .isSameAs(context.getBean("userLoadBalancerClient"));
+                });
+    }
+
+    @Test
+    void loadbalancerEnabledFalseTurnsItOff() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-off", "lodestar.loadbalancer.enabled=false")
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(LoadBalancerClient.class);
+                    assertThat(context).doesNotHaveBean(ReactiveLoadBalancer.Factory.class);
+                });
+    }
+
+    @Test
+    void withoutReactorOnlyTheBlockingClientIsThere() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-no-reactor")
+                .withClassLoader(new FilteredClassLoader("reactor.core")).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).hasSingleBean(LoadBalancerClient.class);
+                    assertThat(context).doesNotHaveBean(ReactiveLoadBalancer.Factory.class);
+                });
+    }
+
+    @Test
+    void aBadBalancerPropertyFailsTheStartNamingIt() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-bad", "lodestar.loadbalancer.strategy=round-robin",
+                "lodestar.loadbalancer.slow-start=30s").run(context -> {
+                    FailureAnalysis analysis = new LodestarFailureAnalyzer().analyze(context.getStartupFailure());
+
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription()).contains("lodestar.loadbalancer.strategy must be ")
+                            .contains("but was ROUND_ROBIN");
+                });
+    }
+
+    static double chiSquare(int observedA, double expectedA, int observedB, double expectedB) {
+        return Math.pow(observedA - expectedA, 2) / expectedA + Math.pow(observedB - expectedB, 2) / expectedB;
+    }
+
+    private static void register(LodestarClient lodestar, String id, int weight, InstanceStatus status) {
+        lodestar.registry().register(instance(id, weight, status).build());
+    }
+
+    private static ServiceInstance.Builder instance(String id, int weight, InstanceStatus status) {
+        return ServiceInstance.builder("orders", id).host("10.0.0.1").port(8000 + id.charAt(0)).weight(weight)
+                .status(status);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class UserBalancer {
+        @Bean
+        LoadBalancerClient userLoadBalancerClient(LodestarClient lodestar) {
+            return new LodestarLoadBalancerClient(lodestar,
+                    new LodestarBalancers(new LodestarProperties.Balancing()));
+        }
+    }
+}
