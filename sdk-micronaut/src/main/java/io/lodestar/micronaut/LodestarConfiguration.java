@@ -1,6 +1,7 @@
 package io.lodestar.micronaut;
 
 import io.lodestar.core.LodestarSettings;
+import io.micronaut.context.annotation.BootstrapContextCompatible;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.context.annotation.Requires;
 
@@ -9,6 +10,7 @@ import io.micronaut.context.annotation.Requires;
  * {@code lodestar.redis-uri}, {@code lodestar.namespace}, {@code lodestar.command-timeout=2s}.
  */
 @ConfigurationProperties(LodestarConfiguration.PREFIX)
+@BootstrapContextCompatible // the configuration client reads distributed configuration before the application starts
 @Requires(property = LodestarConfiguration.ENABLED, notEquals = "false")
 public class LodestarConfiguration extends LodestarSettings {
     /** The prefix of every Lodestar property. */
