@@ -11,6 +11,7 @@ import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.exceptions.ConfigurationException;
 
+import java.util.List;
 import java.util.stream.Collectors;
 
 /** The core concern: one {@link LodestarClient} per application context, closed with it. */
@@ -22,8 +23,10 @@ class LodestarFactory {
     // stop the start-up instead of the first request that needs the client.
     @Context
     @Bean(preDestroy = "close")
-    LodestarClient lodestarClient(LodestarConfiguration configuration) {
-        return RedisLodestar.builder(options(configuration)).build();
+    LodestarClient lodestarClient(LodestarConfiguration configuration, List<LodestarBuilderCustomizer> customizers) {
+        RedisLodestar.Builder builder = RedisLodestar.builder(options(configuration));
+        customizers.forEach(customizer -> customizer.customize(builder));
+        return builder.build();
     }
 
     /**
