@@ -2,10 +2,11 @@ package io.lodestar.micronaut;
 
 import io.lodestar.core.AsyncServiceDiscovery;
 import io.lodestar.loadbalancer.LoadBalancer;
-import io.lodestar.loadbalancer.LoadBalancers;
 import io.micronaut.core.async.publisher.Publishers;
 import io.micronaut.discovery.DiscoveryClient;
 import io.micronaut.http.client.loadbalance.DiscoveryClientLoadBalancerFactory;
+
+import java.util.function.Function;
 
 /**
  * The load balancer factory of Micronaut's HTTP client, replaced: {@code @Client(id = "orders")} chooses with a
@@ -15,21 +16,21 @@ import io.micronaut.http.client.loadbalance.DiscoveryClientLoadBalancerFactory;
  */
 final class LodestarLoadBalancerFactory extends DiscoveryClientLoadBalancerFactory {
     private final AsyncServiceDiscovery discovery;
-    private final LoadBalancers.Builder balancers;
+    private final Function<String, LoadBalancer> balancers;
 
     LodestarLoadBalancerFactory(DiscoveryClient discoveryClient, AsyncServiceDiscovery discovery,
-                                LoadBalancers.Builder balancers) {
+                                Function<String, LoadBalancer> balancers) {
         super(discoveryClient);
         this.discovery = discovery;
         this.balancers = balancers;
     }
 
     /**
-     * @throws io.lodestar.core.InvalidArgumentException when the settings are invalid, at client creation
+     * @throws io.lodestar.core.InvalidArgumentException when the service's settings are invalid, at client creation
      */
     @Override
-    public synchronized io.micronaut.http.client.LoadBalancer create(String serviceId) { // the builder is shared
-        LoadBalancer balancer = balancers.serviceId(serviceId).build();
+    public io.micronaut.http.client.LoadBalancer create(String serviceId) {
+        LoadBalancer balancer = balancers.apply(serviceId);
         // Every status: the balancer filters health itself, and counts what it filtered for its error message.
         return discriminator -> Publishers.fromCompletableFuture(() -> discovery.getInstances(serviceId)
                 .thenApply(instances -> LodestarDiscoveryClient.toMicronaut(balancer.choose(instances)))

@@ -55,6 +55,22 @@ class LodestarLoadBalancingIT {
     }
 
     @Test
+    void aPerServiceOverrideReplacesTheGlobalStrategyForThatServiceOnly() {
+        server("light", 1);
+        server("heavy", 3);
+        OrdersClient orders = caller(Map.of(
+                "lodestar.loadbalancer.strategy", "WEIGHTED_RANDOM",
+                "lodestar.loadbalancer.services.orders.strategy", "ROUND_ROBIN")).getBean(OrdersClient.class);
+
+        Map<String, Integer> served = new HashMap<>();
+        for (int i = 0; i < 100; i++) {
+            served.merge(orders.whoami(), 1, Integer::sum);
+        }
+
+        assertThat(served).containsEntry("light", 50).containsEntry("heavy", 50); // weights ignored, in turn
+    }
+
+    @Test
     void anInstanceOutOfServiceGetsNoMoreCalls() {
         EmbeddedServer light = server("light", 1);
         server("heavy", 3);
