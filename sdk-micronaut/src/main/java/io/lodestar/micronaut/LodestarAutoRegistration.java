@@ -1,8 +1,10 @@
 package io.lodestar.micronaut;
 
+import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.model.ServiceInstance;
 import io.micronaut.context.event.ApplicationEventListener;
+import io.micronaut.context.exceptions.ConfigurationException;
 import io.micronaut.discovery.event.AbstractServiceInstanceEvent;
 import io.micronaut.discovery.event.ServiceReadyEvent;
 import io.micronaut.discovery.event.ServiceStoppedEvent;
@@ -33,7 +35,13 @@ final class LodestarAutoRegistration
     @Override
     public void onApplicationEvent(AbstractServiceInstanceEvent event) {
         if (event instanceof ServiceReadyEvent) {
-            client.registry().register(instance(event.getSource()));
+            ServiceInstance instance;
+            try {
+                instance = instance(event.getSource());
+            } catch (InvalidArgumentException e) {
+                throw new ConfigurationException(LodestarFactory.describe(e, LodestarAutoRegistration::property), e);
+            }
+            client.registry().register(instance);
         } else if (event instanceof ServiceStoppedEvent) {
             client.deregisterAll();
         }
@@ -45,8 +53,17 @@ final class LodestarAutoRegistration
         return CompletableFuture.completedFuture(null);
     }
 
+    /** The property a field of the registered instance comes from, for error messages. */
+    private static String property(String field) {
+        return switch (field) {
+            case "serviceId" -> "micronaut.application.name";
+            case "port" -> "micronaut.server.port";
+            default -> LodestarRegistrationConfiguration.PREFIX + "." + LodestarFactory.kebab(field);
+        };
+    }
+
     /**
-     * @throws io.lodestar.core.InvalidArgumentException naming the invalid field (the start-up fails with it)
+     * @throws InvalidArgumentException naming the invalid field
      */
     ServiceInstance instance(io.micronaut.discovery.ServiceInstance server) {
         String host = configuration.getHost() != null ? configuration.getHost() : server.getHost();

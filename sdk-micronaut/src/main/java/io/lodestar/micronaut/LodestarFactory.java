@@ -12,6 +12,7 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.exceptions.ConfigurationException;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /** The core concern: one {@link LodestarClient} per application context, closed with it. */
@@ -37,19 +38,20 @@ class LodestarFactory {
         try {
             return configuration.toOptions();
         } catch (InvalidArgumentException e) {
-            throw new ConfigurationException(describe(LodestarConfiguration.PREFIX, e), e);
+            throw new ConfigurationException(describe(e, field -> LodestarConfiguration.PREFIX + "." + kebab(field)), e);
         }
     }
 
-    static String describe(String prefix, InvalidArgumentException e) {
+    /** The violations of {@code e}, each under the property that holds the field ({@code property}). */
+    static String describe(InvalidArgumentException e, UnaryOperator<String> property) {
         return "Invalid Lodestar configuration: " + e.violations().stream()
-                .map(v -> new Violation(prefix + "." + kebab(v.field()), v.value(), v.rule()).message())
+                .map(v -> new Violation(property.apply(v.field()), v.value(), v.rule()).message())
                 .collect(Collectors.joining("; "))
                 + ". Fix these properties (application.yml or environment).";
     }
 
     /** {@code commandTimeout} to {@code command-timeout}, as Micronaut binds it. */
-    private static String kebab(String field) {
+    static String kebab(String field) {
         return field.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
     }
 }

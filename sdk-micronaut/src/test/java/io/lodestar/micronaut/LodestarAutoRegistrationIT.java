@@ -109,9 +109,10 @@ class LodestarAutoRegistrationIT {
 
     @Test
     void anInvalidRegistrationSettingStopsTheStartUpNamingIt() {
-        assertThatThrownBy(() -> start(Map.of("lodestar.registration.weight", "-1")))
-                .hasStackTraceContaining("weight must be")
-                .hasStackTraceContaining("but was -1");
+        assertThatThrownBy(() -> start(Map.of("lodestar.registration.weight", "-1",
+                "lodestar.registration.instance-id", "-bad")))
+                .hasStackTraceContaining("lodestar.registration.weight must be between 0 and 10000, but was -1")
+                .hasStackTraceContaining("lodestar.registration.instance-id must be");
         assertThat(other.directDiscovery().getInstances("orders")).isEmpty();
     }
 

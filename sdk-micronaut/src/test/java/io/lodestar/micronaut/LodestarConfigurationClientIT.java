@@ -83,11 +83,24 @@ class LodestarConfigurationClientIT {
         }
     }
 
+    @Test
+    void configEnabledFalseKeepsLodestarOutOfTheConfigurationClients() {
+        operator.config().set("orders", "greeting=hello", ConfigFormat.PROPERTIES);
+
+        try (ApplicationContext context = start(List.of("orders"), Map.of("lodestar.config.enabled", "false"))) {
+            assertThat(context.getProperty("greeting", String.class)).isEmpty();
+            assertThat(context.findBean(LodestarConfigRefresher.class)).isEmpty();
+        }
+    }
+
     private ApplicationContext start(List<String> ids) {
-        return ApplicationContext.builder()
-                .properties(Contexts.properties(namespace, Map.of(
-                        "micronaut.config-client.enabled", "true",
-                        "lodestar.config.ids", ids)))
-                .start();
+        return start(ids, Map.of());
+    }
+
+    private ApplicationContext start(List<String> ids, Map<String, Object> extra) {
+        Map<String, Object> properties = new java.util.HashMap<>(extra);
+        properties.put("micronaut.config-client.enabled", "true");
+        properties.put("lodestar.config.ids", ids);
+        return ApplicationContext.builder().properties(Contexts.properties(namespace, properties)).start();
     }
 }
