@@ -1,0 +1,39 @@
+package io.lodestar.micronaut;
+
+import io.lodestar.core.AsyncServiceDiscovery;
+import io.lodestar.loadbalancer.LoadBalancer;
+import io.micronaut.core.async.publisher.Publishers;
+import io.micronaut.discovery.DiscoveryClient;
+import io.micronaut.http.client.loadbalance.DiscoveryClientLoadBalancerFactory;
+
+import java.util.function.Function;
+
+/**
+ * The load balancer factory of Micronaut's HTTP client, replaced: {@code @Client(id = "orders")} chooses with a
+ * Lodestar {@link LoadBalancer} (weights, health, zone preference) over the service's view, instead of a round
+ * robin over the discovery client's list. One balancer per client, so its prepared choice is reused until the
+ * service changes.
+ */
+final class LodestarLoadBalancerFactory extends DiscoveryClientLoadBalancerFactory {
+    private final AsyncServiceDiscovery discovery;
+    private final Function<String, LoadBalancer> balancers;
+
+    LodestarLoadBalancerFactory(DiscoveryClient discoveryClient, AsyncServiceDiscovery discovery,
+                                Function<String, LoadBalancer> balancers) {
+        super(discoveryClient);
+        this.discovery = discovery;
+        this.balancers = balancers;
+    }
+
+    /**
+     * @throws io.lodestar.core.InvalidArgumentException when the service's settings are invalid, at client creation
+     */
+    @Override
+    public io.micronaut.http.client.LoadBalancer create(String serviceId) {
+        LoadBalancer balancer = balancers.apply(serviceId);
+        // Every status: the balancer filters health itself, and counts what it filtered for its error message.
+        return discriminator -> Publishers.fromCompletableFuture(() -> discovery.getInstances(serviceId)
+                .thenApply(instances -> LodestarDiscoveryClient.toMicronaut(balancer.choose(instances)))
+                .toCompletableFuture());
+    }
+}

@@ -1,0 +1,106 @@
+package io.lodestar.micronaut;
+
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.redis.RedisLodestar;
+import io.lodestar.test.TestRedis;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.discovery.config.ConfigurationClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Distributed configuration through Micronaut's bootstrap context (micronaut-discovery-client's locator calls the
+ * {@link ConfigurationClient}), and live refresh when a config changes in Redis.
+ */
+class LodestarConfigurationClientIT {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final String namespace = Contexts.namespace();
+    private final LodestarClient operator = RedisLodestar.create(LodestarOptions.builder(TestRedis.standalone().uri())
+            .namespace(namespace).reconcileInterval(Duration.ofHours(12)).build());
+
+    @AfterEach
+    void closeOperator() {
+        operator.close();
+    }
+
+    @Test
+    void theConfiguredIdsBecomePropertiesAndALaterIdOverridesAnEarlierOneKeyByKey() {
+        operator.config().set("shared", "greeting=hello\nshop.max-items=5\nshared.only=yes", ConfigFormat.PROPERTIES);
+        operator.config().set("orders", "shop.max-items=7", ConfigFormat.PROPERTIES);
+
+        try (ApplicationContext context = start(List.of("shared", "orders"))) {
+            assertThat(context.getProperty("greeting", String.class)).contains("hello");
+            assertThat(context.getProperty("shared.only", String.class)).contains("yes");
+            assertThat(context.getBean(ShopProperties.class).getMaxItems()).isEqualTo(7);
+        }
+    }
+
+    @Test
+    void aChangeInRedisReachesRefreshableAndConfigurationPropertiesBeans() {
+        operator.config().set("orders", "greeting=hello\nshop.max-items=5", ConfigFormat.PROPERTIES);
+        try (ApplicationContext context = start(List.of("orders"))) {
+            RefreshableGreeter greeter = context.getBean(RefreshableGreeter.class);
+            ShopProperties shop = context.getBean(ShopProperties.class);
+            assertThat(greeter.greeting()).isEqualTo("hello");
+            assertThat(shop.getMaxItems()).isEqualTo(5);
+
+            operator.config().set("orders", "greeting=bonjour\nshop.max-items=9", ConfigFormat.PROPERTIES);
+
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(greeter.greeting()).isEqualTo("bonjour");
+                assertThat(context.getBean(ShopProperties.class).getMaxItems()).isEqualTo(9);
+            });
+        }
+    }
+
+    @Test
+    void aTextConfigFailsTheStartUpNamingItAndTheFix() {
+        operator.config().set("notes", "just words", ConfigFormat.TEXT);
+
+        assertThatThrownBy(() -> start(List.of("notes")))
+                .hasStackTraceContaining("Lodestar config 'notes' is TEXT")
+                .hasStackTraceContaining("lodestar.config.ids");
+    }
+
+    @Test
+    void withoutConfigClientEnabledNothingIsLoaded() {
+        operator.config().set("orders", "greeting=hello", ConfigFormat.PROPERTIES);
+
+        try (ApplicationContext context = Contexts.run(namespace, Map.of("lodestar.config.ids", List.of("orders")))) {
+            assertThat(context.getProperty("greeting", String.class)).isEmpty();
+            assertThat(context.findBean(LodestarConfigRefresher.class)).isEmpty();
+        }
+    }
+
+    @Test
+    void configEnabledFalseKeepsLodestarOutOfTheConfigurationClients() {
+        operator.config().set("orders", "greeting=hello", ConfigFormat.PROPERTIES);
+
+        try (ApplicationContext context = start(List.of("orders"), Map.of("lodestar.config.enabled", "false"))) {
+            assertThat(context.getProperty("greeting", String.class)).isEmpty();
+            assertThat(context.findBean(LodestarConfigRefresher.class)).isEmpty();
+        }
+    }
+
+    private ApplicationContext start(List<String> ids) {
+        return start(ids, Map.of());
+    }
+
+    private ApplicationContext start(List<String> ids, Map<String, Object> extra) {
+        Map<String, Object> properties = new java.util.HashMap<>(extra);
+        properties.put("micronaut.config-client.enabled", "true");
+        properties.put("lodestar.config.ids", ids);
+        return ApplicationContext.builder().properties(Contexts.properties(namespace, properties)).start();
+    }
+}

@@ -1,0 +1,87 @@
+package io.lodestar.micronaut;
+
+import io.lodestar.test.RedisServer;
+import io.lodestar.test.TestRedis;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.health.HealthStatus;
+import io.micronaut.http.client.HttpClient;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.micronaut.management.health.indicator.HealthIndicator;
+import io.micronaut.management.health.indicator.HealthResult;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class LodestarHealthIndicatorIT {
+    private static final Duration WAIT = Duration.ofSeconds(15);
+
+    private final String namespace = Contexts.namespace();
+
+    @Test
+    void connectedAndCurrentIsUpWithTheNodesViewsAndRegistrationsInTheDetails() {
+        try (ApplicationContext context = Contexts.run(namespace, Map.of())) {
+            HealthResult result = Reactive.single(lodestarIndicator(context).getResult(), WAIT);
+
+            assertThat(result.getName()).isEqualTo("lodestar");
+            assertThat(result.getStatus()).isEqualTo(HealthStatus.UP);
+            assertThat(result.getDetails()).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                    .containsKeys("nodes", "discovery", "config", "registrations")
+                    .extractingByKey("nodes").asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
+                    .singleElement().asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                    .containsEntry("connected", true);
+        }
+    }
+
+    @Test
+    void downWhileRedisIsKilledAndUpAgainOnceItIsBack() {
+        try (RedisServer redis = TestRedis.startStandalone();
+             ApplicationContext context = Contexts.run(namespace, Map.of("lodestar.redis-uri", redis.uri()))) {
+            HealthIndicator indicator = lodestarIndicator(context);
+            assertThat(status(indicator)).isEqualTo(HealthStatus.UP);
+
+            redis.kill();
+            await().atMost(WAIT).until(() -> status(indicator).equals(HealthStatus.DOWN));
+
+            redis.restart();
+            await().atMost(WAIT).until(() -> status(indicator).equals(HealthStatus.UP));
+        }
+    }
+
+    @Test
+    void theReadinessEndpointOfARealServerReportsLodestar() {
+        Map<String, Object> properties = Contexts.properties(namespace, Map.of(
+                "micronaut.server.port", "-1",
+                "endpoints.health.details-visible", "ANONYMOUS"));
+        try (EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, properties);
+             HttpClient http = HttpClient.create(server.getURL())) {
+
+            String readiness = http.toBlocking().retrieve("/health/readiness");
+
+            assertThat(readiness).contains("\"lodestar\"").contains("\"status\":\"UP\"");
+        }
+    }
+
+    @Test
+    void healthEnabledFalseRemovesTheIndicator() {
+        try (ApplicationContext context = Contexts.run(namespace, Map.of("lodestar.health.enabled", "false"))) {
+            assertThat(context.getBeansOfType(HealthIndicator.class))
+                    .noneMatch(LodestarHealthIndicator.class::isInstance);
+        }
+    }
+
+    private static HealthStatus status(HealthIndicator indicator) {
+        return Reactive.single(indicator.getResult(), WAIT).getStatus();
+    }
+
+    private static HealthIndicator lodestarIndicator(ApplicationContext context) {
+        List<HealthIndicator> lodestar = context.getBeansOfType(HealthIndicator.class).stream()
+                .filter(LodestarHealthIndicator.class::isInstance).toList();
+        assertThat(lodestar).hasSize(1);
+        return lodestar.get(0);
+    }
+}
