@@ -8,8 +8,19 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
-/** The non-blocking twin of {@link ConfigService}'s network operations; failures complete the stage. */
+/**
+ * The non-blocking twin of {@link ConfigService}'s network operations; failures complete the stage with Lodestar
+ * exceptions, on a Lodestar thread (never Redis' I/O thread).
+ */
 public interface AsyncConfigService {
+    /**
+     * The current entry from the local view without blocking: completes at once when the view holds it, else when
+     * it is loaded (a framework's bootstrap or a reactive request reads it this way).
+     *
+     * @see ConfigService#get(String)
+     */
+    CompletionStage<Optional<ConfigEntry>> get(String configId);
+
     /** @see ConfigService#set(String, String, ConfigFormat) */
     CompletionStage<ConfigEntry> set(String configId, String content, ConfigFormat format);
 

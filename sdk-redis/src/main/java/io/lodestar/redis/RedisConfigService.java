@@ -414,6 +414,16 @@ final class RedisConfigService implements ConfigService {
 
     private final class Async implements AsyncConfigService {
         @Override
+        public CompletionStage<Optional<ConfigEntry>> get(String configId) {
+            Optional<ConfigEntry> held = configId == null ? null : entries.getIfHeld(configId);
+            if (held != null) {
+                return CompletableFuture.completedFuture(held);
+            }
+            return translated(guarded(() -> entries.loadAsync(Validation.requireConfigId(configId))
+                    .thenApply(SyncedView.Versioned::value)), "read config '" + configId + "'");
+        }
+
+        @Override
         public CompletionStage<ConfigEntry> set(String configId, String content, ConfigFormat format) {
             return translated(set0(configId, content, format, ANY_VERSION, false), "set config '" + configId + "'");
         }

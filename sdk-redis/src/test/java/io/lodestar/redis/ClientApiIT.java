@@ -87,6 +87,23 @@ class ClientApiIT extends PrivateRedisTest {
     }
 
     @Test
+    void anAsyncConfigReadCompletesOffTheEventLoopAndAtOnceWhenHeld() {
+        LodestarClient writer = clients.connect();
+        writer.config().set("app", "v1", ConfigFormat.TEXT);
+        LodestarClient reader = clients.connect();
+
+        CompletableFuture<String> first = reader.config().async().get("app").toCompletableFuture()
+                .thenApply(entry -> entry.orElseThrow().content() + " on " + Thread.currentThread().getName());
+
+        assertThat(first.join()).startsWith("v1 on lodestar-listener-");
+        assertThat(reader.config().async().get("app").toCompletableFuture()).isCompleted();
+        assertThat(reader.config().async().get("absent").toCompletableFuture().join()).isEmpty();
+        assertThat(reader.config().async().get("not ok").toCompletableFuture()).failsWithin(BOUND)
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withCauseInstanceOf(InvalidArgumentException.class);
+    }
+
+    @Test
     void asyncReadsFailTheStageWithLodestarExceptions() {
         LodestarClient reader = clients.connect();
 
