@@ -78,6 +78,15 @@ final class AsyncDiscovery implements AsyncServiceDiscovery {
                 "read service '" + serviceId + "'");
     }
 
+    /** The instances of a snapshot the filter keeps: the snapshot's own list when it keeps them all. */
+    static List<ServiceInstance> keep(ServiceSnapshot snapshot, InstanceFilter filter) {
+        if (filter == InstanceFilter.ALL) {
+            return snapshot.instances();
+        }
+        List<ServiceInstance> kept = snapshot.instances().stream().filter(filter::test).toList();
+        return kept.size() == snapshot.instances().size() ? snapshot.instances() : kept;
+    }
+
     /** The instance with this id, if the snapshot holds it (instances are ordered by id). */
     static Optional<ServiceInstance> find(ServiceSnapshot snapshot, String instanceId) {
         for (ServiceInstance instance : snapshot.instances()) {

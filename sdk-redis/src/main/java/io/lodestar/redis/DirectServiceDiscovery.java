@@ -39,7 +39,7 @@ final class DirectServiceDiscovery implements ServiceDiscovery {
         this.view = view;
         this.async = new AsyncDiscovery(serviceId -> reads.service(serviceId, true),
                 () -> reads.services().thenApply(SyncedView.Versioned::value),
-                DirectServiceDiscovery::filter, backend, listenerPool);
+                AsyncDiscovery::keep, backend, listenerPool);
     }
 
     @Override
@@ -55,7 +55,7 @@ final class DirectServiceDiscovery implements ServiceDiscovery {
     @Override
     public List<ServiceInstance> getInstances(String serviceId, InstanceFilter filter) {
         Validation.requireNonNull("filter", filter);
-        return filter(getSnapshot(serviceId), filter);
+        return AsyncDiscovery.keep(getSnapshot(serviceId), filter);
     }
 
     @Override
@@ -109,10 +109,5 @@ final class DirectServiceDiscovery implements ServiceDiscovery {
     @Override
     public AsyncServiceDiscovery async() {
         return async;
-    }
-
-    private static List<ServiceInstance> filter(ServiceSnapshot snapshot, InstanceFilter filter) {
-        return filter == InstanceFilter.ALL ? snapshot.instances()
-                : snapshot.instances().stream().filter(filter::test).toList();
     }
 }

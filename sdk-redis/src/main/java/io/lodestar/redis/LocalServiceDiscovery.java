@@ -146,10 +146,7 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
         if (cached != null && cached.snapshot == snapshot) {
             return cached.instances;
         }
-        List<ServiceInstance> kept = snapshot.instances().stream().filter(filter::test).toList();
-        if (kept.size() == snapshot.instances().size()) {
-            kept = snapshot.instances();
-        }
+        List<ServiceInstance> kept = AsyncDiscovery.keep(snapshot, filter);
         if (upInstances.size() > services.size() + 16) {
             upInstances.keySet().retainAll(services.held()); // forget services the view dropped
         }

@@ -49,7 +49,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -57,6 +56,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -106,8 +106,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
     /** At most one topology refresh per this many ms because commands failed to reach a node. */
     private static final long FAILURE_REFRESH_INTERVAL_MS = 250;
-    private final java.util.concurrent.atomic.AtomicLong lastFailureRefresh =
-            new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - TimeUnit.SECONDS.toNanos(1));
+    private final AtomicLong lastFailureRefresh = new AtomicLong(System.nanoTime() - TimeUnit.SECONDS.toNanos(1));
     /** Re-homing orphaned subscriptions: the first try waits this long, so a burst of drops is one refresh. */
     private static final long REHOME_FIRST_DELAY_MS = 10;
     /**
