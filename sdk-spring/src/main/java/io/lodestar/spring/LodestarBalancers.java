@@ -1,6 +1,7 @@
 package io.lodestar.spring;
 
 import io.lodestar.core.InvalidArgumentException;
+import io.lodestar.loadbalancer.CanaryRouting;
 import io.lodestar.loadbalancer.LoadBalancer;
 import io.lodestar.loadbalancer.LoadBalancers;
 import io.lodestar.loadbalancer.Selectors;
@@ -55,6 +56,9 @@ final class LodestarBalancers {
             builder.seed(properties.getSeed());
         }
         try {
+            if (properties.getCanary().getPercent() != null) {
+                builder.canary(CanaryRouting.byMetadata().percent(properties.getCanary().getPercent()));
+            }
             return builder.build();
         } catch (InvalidArgumentException e) {
             throw InvalidLodestarPropertiesException.of(prefix, e);

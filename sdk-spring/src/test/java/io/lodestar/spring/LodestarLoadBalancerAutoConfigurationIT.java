@@ -97,6 +97,37 @@ class LodestarLoadBalancerAutoConfigurationIT {
     }
 
     @Test
+    void theCanaryShareSendsThatPartOfTheCallsToCanaryInstances() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-canary", "lodestar.loadbalancer.canary.percent=25")
+                .run(context -> {
+                    LodestarClient lodestar = context.getBean(LodestarClient.class);
+                    lodestar.registry().register(instance("a", 100, InstanceStatus.UP).metadata("canary", "true")
+                            .build());
+                    register(lodestar, "b", 100, InstanceStatus.UP);
+                    LoadBalancerClient balancer = context.getBean(LoadBalancerClient.class);
+
+                    Map<String, Integer> counts = new TreeMap<>();
+                    for (int i = 0; i < 1000; i++) {
+                        counts.merge(balancer.choose("orders").getInstanceId(), 1, Integer::sum);
+                    }
+
+                    assertThat(chiSquare(counts.get("a"), 250, counts.get("b"), 750)).isLessThan(CHI_SQUARE_CRITICAL);
+                });
+    }
+
+    @Test
+    void aCanaryShareOutOfRangeFailsTheStartNamingIt() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-bad-canary", "lodestar.loadbalancer.canary.percent=150")
+                .run(context -> {
+                    FailureAnalysis analysis = new LodestarFailureAnalyzer().analyze(context.getStartupFailure());
+
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription())
+                            .contains("lodestar.loadbalancer.canary.percent must be between 0 and 100");
+                });
+    }
+
+    @Test
     void withoutAnUpInstanceChooseIsNullAndExecuteNamesTheService() {
         runner.withPropertyValues("lodestar.namespace=spring-lb-none").run(context -> {
             register(context.getBean(LodestarClient.class), "a", 100, InstanceStatus.DOWN);
