@@ -303,6 +303,12 @@ public class LodestarProperties extends LodestarSettings {
         /** The share of requests, 0-100, that go to canary instances; no split when unset. */
         private Double percent;
 
+        /** A request header that sends a request to the canaries when it has the hint value, e.g. X-Canary. */
+        private String hintHeader;
+
+        /** The value of the hint header that asks for a canary. */
+        private String hintValue = "true";
+
         /** @return the share, or null for no split */
         public Double getPercent() {
             return percent;
@@ -311,6 +317,26 @@ public class LodestarProperties extends LodestarSettings {
         /** @param percent the share, 0-100 */
         public void setPercent(Double percent) {
             this.percent = percent;
+        }
+
+        /** @return the hint header, or null for none */
+        public String getHintHeader() {
+            return hintHeader;
+        }
+
+        /** @param hintHeader the hint header */
+        public void setHintHeader(String hintHeader) {
+            this.hintHeader = hintHeader;
+        }
+
+        /** @return the hint value */
+        public String getHintValue() {
+            return hintValue;
+        }
+
+        /** @param hintValue the hint value */
+        public void setHintValue(String hintValue) {
+            this.hintValue = hintValue;
         }
     }
 
