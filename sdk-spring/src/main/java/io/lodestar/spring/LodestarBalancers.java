@@ -1,10 +1,15 @@
 package io.lodestar.spring;
 
 import io.lodestar.core.InvalidArgumentException;
+import io.lodestar.loadbalancer.CanaryRouting;
 import io.lodestar.loadbalancer.LoadBalancer;
 import io.lodestar.loadbalancer.LoadBalancers;
+import io.lodestar.loadbalancer.RequestContext;
 import io.lodestar.loadbalancer.Selectors;
 import io.lodestar.loadbalancer.Strategy;
+
+import org.springframework.cloud.client.loadbalancer.RequestDataContext;
+import org.springframework.http.HttpRequest;
 
 import java.time.Duration;
 import java.util.Map;
@@ -32,6 +37,23 @@ final class LodestarBalancers {
                 build(serviceId, LodestarProperties.PREFIX + ".loadbalancer.services." + serviceId)));
     }
 
+    /**
+     * What a balancer may read of a Spring Cloud request: its headers (the canary hint), when it carries them.
+     *
+     * @param springContext {@code Request.getContext()}, or an {@code HttpRequest}
+     * @return the request's attributes, or {@link RequestContext#NONE}
+     */
+    static RequestContext requestContext(Object springContext) {
+        if (springContext instanceof RequestDataContext data && data.getClientRequest() != null
+                && data.getClientRequest().getHeaders() != null) {
+            return data.getClientRequest().getHeaders()::getFirst;
+        }
+        if (springContext instanceof HttpRequest request) {
+            return request.getHeaders()::getFirst;
+        }
+        return RequestContext.NONE;
+    }
+
     LoadBalancer forService(String serviceId) {
         return byService.computeIfAbsent(serviceId, id -> build(id, LodestarProperties.PREFIX + ".loadbalancer"));
     }
@@ -55,6 +77,13 @@ final class LodestarBalancers {
             builder.seed(properties.getSeed());
         }
         try {
+            LodestarProperties.Canary canary = properties.getCanary();
+            if (canary.getPercent() != null || canary.getHintHeader() != null) {
+                CanaryRouting routing = CanaryRouting.byMetadata()
+                        .percent(canary.getPercent() == null ? 0 : canary.getPercent());
+                builder.canary(canary.getHintHeader() == null ? routing
+                        : routing.hint(canary.getHintHeader(), canary.getHintValue()));
+            }
             return builder.build();
         } catch (InvalidArgumentException e) {
             throw InvalidLodestarPropertiesException.of(prefix, e);

@@ -15,10 +15,10 @@ import org.springframework.context.annotation.Configuration;
 import reactor.core.publisher.Flux;
 
 /**
- * Spring Cloud discovery over the local view: a {@link LodestarDiscoveryClient} and, in a WebFlux application
- * (Spring Cloud's condition for reactive discovery), a {@link LodestarReactiveDiscoveryClient}; a
- * {@code HeartbeatEvent} whenever services appear or disappear. Off with {@code lodestar.discovery.enabled=false} or Spring
- * Cloud's own {@code spring.cloud.discovery[.blocking|.reactive].enabled=false}.
+ * Spring Cloud discovery over the local view: a {@link LodestarDiscoveryClient} and, in a WebFlux application (Spring
+ * Cloud's condition for reactive discovery), a {@link LodestarReactiveDiscoveryClient}; a {@code HeartbeatEvent}
+ * whenever services appear or disappear. Off with {@code lodestar.discovery.enabled=false} or Spring Cloud's own {@code
+ * spring.cloud.discovery[.blocking|.reactive].enabled=false}.
  */
 @AutoConfiguration(after = LodestarAutoConfiguration.class, beforeName = {
         "org.springframework.cloud.client.discovery.simple.SimpleDiscoveryClientAutoConfiguration",

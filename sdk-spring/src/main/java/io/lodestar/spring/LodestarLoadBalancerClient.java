@@ -2,7 +2,9 @@ package io.lodestar.spring;
 
 import io.lodestar.core.LodestarClient;
 import io.lodestar.loadbalancer.NoInstanceAvailableException;
+import io.lodestar.loadbalancer.RequestContext;
 import org.springframework.cloud.client.ServiceInstance;
+import org.springframework.cloud.client.loadbalancer.HttpRequestLoadBalancerRequest;
 import org.springframework.cloud.client.loadbalancer.LoadBalancerClient;
 import org.springframework.cloud.client.loadbalancer.LoadBalancerRequest;
 import org.springframework.cloud.client.loadbalancer.LoadBalancerUriTools;
@@ -29,22 +31,19 @@ class LodestarLoadBalancerClient implements LoadBalancerClient {
     /** @return the chosen instance, or null when the service has none to choose (Spring Cloud's contract) */
     @Override
     public ServiceInstance choose(String serviceId) {
-        try {
-            return new LodestarServiceInstance(
-                    balancers.forService(serviceId).choose(lodestar.discovery().getInstances(serviceId)));
-        } catch (NoInstanceAvailableException e) {
-            return null;
-        }
+        return choose(serviceId, RequestContext.NONE);
     }
 
+    /** Like {@link #choose(String)}, with the request's headers for the canary hint. */
     @Override
     public <T> ServiceInstance choose(String serviceId, Request<T> request) {
-        return choose(serviceId);
+        return choose(serviceId, LodestarBalancers.requestContext(request == null ? null : request.getContext()));
     }
 
     @Override
     public <T> T execute(String serviceId, LoadBalancerRequest<T> request) throws IOException {
-        ServiceInstance instance = choose(serviceId);
+        ServiceInstance instance = choose(serviceId, request instanceof HttpRequestLoadBalancerRequest<?> http
+                ? LodestarBalancers.requestContext(http.getHttpRequest()) : RequestContext.NONE);
         if (instance == null) {
             throw new IllegalStateException("No instances available for " + serviceId);
         }
@@ -66,5 +65,14 @@ class LodestarLoadBalancerClient implements LoadBalancerClient {
     @Override
     public URI reconstructURI(ServiceInstance instance, URI original) {
         return LoadBalancerUriTools.reconstructURI(instance, original);
+    }
+
+    private ServiceInstance choose(String serviceId, RequestContext context) {
+        try {
+            return new LodestarServiceInstance(
+                    balancers.forService(serviceId).choose(lodestar.discovery().getInstances(serviceId), context));
+        } catch (NoInstanceAvailableException e) {
+            return null;
+        }
     }
 }

@@ -227,6 +227,8 @@ public class LodestarProperties extends LodestarSettings {
         /** Per-service overrides of strategy, prefer-zone and slow-start, by service id. */
         private Map<String, ServiceBalancing> services = new LinkedHashMap<>();
 
+        private final Canary canary = new Canary();
+
         /** @return whether Lodestar chooses the instance of @LoadBalanced calls */
         public boolean isEnabled() {
             return enabled;
@@ -277,6 +279,11 @@ public class LodestarProperties extends LodestarSettings {
             this.seed = seed;
         }
 
+        /** @return the canary split */
+        public Canary getCanary() {
+            return canary;
+        }
+
         /** @return the per-service overrides, by service id */
         public Map<String, ServiceBalancing> getServices() {
             return services;
@@ -285,6 +292,51 @@ public class LodestarProperties extends LodestarSettings {
         /** @param services the per-service overrides */
         public void setServices(Map<String, ServiceBalancing> services) {
             this.services = services;
+        }
+    }
+
+    /**
+     * {@code lodestar.loadbalancer.canary.*}: sends a share of the requests to canary instances (metadata
+     * {@code canary=true}), the rest to the others.
+     */
+    public static class Canary {
+        /** The share of requests, 0-100, that go to canary instances; no split when unset. */
+        private Double percent;
+
+        /** A request header that sends a request to the canaries when it has the hint value, e.g. X-Canary. */
+        private String hintHeader;
+
+        /** The value of the hint header that asks for a canary. */
+        private String hintValue = "true";
+
+        /** @return the share, or null for no split */
+        public Double getPercent() {
+            return percent;
+        }
+
+        /** @param percent the share, 0-100 */
+        public void setPercent(Double percent) {
+            this.percent = percent;
+        }
+
+        /** @return the hint header, or null for none */
+        public String getHintHeader() {
+            return hintHeader;
+        }
+
+        /** @param hintHeader the hint header */
+        public void setHintHeader(String hintHeader) {
+            this.hintHeader = hintHeader;
+        }
+
+        /** @return the hint value */
+        public String getHintValue() {
+            return hintValue;
+        }
+
+        /** @param hintValue the hint value */
+        public void setHintValue(String hintValue) {
+            this.hintValue = hintValue;
         }
     }
 

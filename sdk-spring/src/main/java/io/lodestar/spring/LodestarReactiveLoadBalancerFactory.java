@@ -38,7 +38,8 @@ class LodestarReactiveLoadBalancerFactory implements ReactiveLoadBalancer.Factor
                 .map(instances -> {
                     try {
                         return (Response<ServiceInstance>) new DefaultResponse(new LodestarServiceInstance(
-                                balancers.forService(serviceId).choose(instances)));
+                                balancers.forService(serviceId).choose(instances,
+                                        LodestarBalancers.requestContext(request.getContext()))));
                     } catch (NoInstanceAvailableException e) {
                         return new EmptyResponse();
                     }

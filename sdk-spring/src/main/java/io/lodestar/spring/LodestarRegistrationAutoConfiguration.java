@@ -18,10 +18,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * The application's own registration: registered when the context has started (after the web server), drained
- * and deregistered during shutdown around the web server's graceful shutdown; Spring Cloud's
- * {@link ServiceRegistry} and {@link Registration} for {@code /actuator/serviceregistry}. A non-web application registers
- * when {@code lodestar.registration.port} is set. Off with {@code lodestar.registration.enabled=false}.
+ * The application's own registration: registered when the context has started (after the web server), drained and
+ * deregistered during shutdown around the web server's graceful shutdown; Spring Cloud's {@link ServiceRegistry} and
+ * {@link Registration} for {@code /actuator/serviceregistry}. A non-web application registers when {@code
+ * lodestar.registration.port} is set. Off with {@code lodestar.registration.enabled=false}.
  */
 @AutoConfiguration(after = LodestarAutoConfiguration.class,
         afterName = "org.springframework.cloud.commons.util.UtilAutoConfiguration")

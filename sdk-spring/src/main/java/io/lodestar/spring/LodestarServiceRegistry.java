@@ -12,9 +12,9 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * Spring Cloud's {@link ServiceRegistry} over the client's registry, for {@code /actuator/serviceregistry} and for
- * code written against Spring Cloud: statuses are Lodestar's ({@code UP}, {@code DOWN}, {@code OUT_OF_SERVICE},
- * {@code STARTING}, {@code UNKNOWN}). A registration is renewed by the client until it is deregistered or the client closes.
+ * Spring Cloud's {@link ServiceRegistry} over the client's registry, for {@code /actuator/serviceregistry} and for code
+ * written against Spring Cloud: statuses are Lodestar's ({@code UP}, {@code DOWN}, {@code OUT_OF_SERVICE}, {@code
+ * STARTING}, {@code UNKNOWN}). A registration is renewed by the client until it is deregistered or the client closes.
  */
 class LodestarServiceRegistry implements ServiceRegistry<Registration> {
     private final LodestarClient lodestar;

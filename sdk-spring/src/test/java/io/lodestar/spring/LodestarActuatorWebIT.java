@@ -8,6 +8,7 @@ import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.RedisServer;
 import io.lodestar.test.TestRedis;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -26,7 +27,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The actuator endpoints of a real application: /actuator/health and /actuator/serviceregistry. */
+/** The actuator endpoints of a real application: health, serviceregistry and lodestar. */
 class LodestarActuatorWebIT {
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -73,6 +74,19 @@ class LodestarActuatorWebIT {
         }
     }
 
+    @Test
+    void lodestarEndpointListsTheNamespacesServicesAndHowCurrentTheViewsAre() throws Exception {
+        try (ConfigurableApplicationContext app = start(TestRedis.standalone().uri(), "endpoint-app")) {
+            HttpResponse<String> response = get(base(app) + "/actuator/lodestar");
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            Map<String, Object> report = JSON.std.mapFrom(response.body());
+            assertThat(report).containsEntry("namespace", "spring-actuator").containsEntry("registrationsHeld", 1);
+            assertThat(report.get("services")).asInstanceOf(InstanceOfAssertFactories.LIST).contains("endpoint-app");
+            assertThat(report.get("discovery").toString()).contains("stale=false");
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> lodestar(HttpResponse<String> health) throws IOException {
         Map<String, Object> components = (Map<String, Object>) JSON.std.mapFrom(health.body()).get("components");
@@ -92,7 +106,7 @@ class LodestarActuatorWebIT {
         return new SpringApplicationBuilder(App.class).properties("server.port=0", "spring.application.name=" + name,
                 "lodestar.redis-uri=" + redisUri, "lodestar.namespace=spring-actuator",
                 "lodestar.reconcile-interval=1h", "lodestar.registration.host=127.0.0.1",
-                "management.endpoints.web.exposure.include=health,serviceregistry",
+                "management.endpoints.web.exposure.include=health,serviceregistry,lodestar",
                 "management.endpoint.health.show-details=always").run();
     }
 

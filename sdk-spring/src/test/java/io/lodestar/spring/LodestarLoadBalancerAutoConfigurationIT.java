@@ -9,11 +9,21 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.client.loadbalancer.DefaultRequest;
+import org.springframework.cloud.client.loadbalancer.HttpRequestLoadBalancerRequest;
 import org.springframework.cloud.client.loadbalancer.LoadBalancerClient;
+import org.springframework.cloud.client.loadbalancer.RequestData;
+import org.springframework.cloud.client.loadbalancer.RequestDataContext;
 import org.springframework.cloud.client.loadbalancer.reactive.ReactiveLoadBalancer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpRequest;
+import org.springframework.mock.http.client.MockClientHttpRequest;
+import reactor.core.publisher.Mono;
 
+import java.net.URI;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -93,6 +103,78 @@ class LodestarLoadBalancerAutoConfigurationIT {
                     assertThat(analysis).isNotNull();
                     assertThat(analysis.getDescription())
                             .contains("lodestar.loadbalancer.services.orders.slow-start must be ");
+                });
+    }
+
+    @Test
+    void theCanaryShareSendsThatPartOfTheCallsToCanaryInstances() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-canary", "lodestar.loadbalancer.canary.percent=25")
+                .run(context -> {
+                    LodestarClient lodestar = context.getBean(LodestarClient.class);
+                    lodestar.registry().register(instance("a", 100, InstanceStatus.UP).metadata("canary", "true")
+                            .build());
+                    register(lodestar, "b", 100, InstanceStatus.UP);
+                    LoadBalancerClient balancer = context.getBean(LoadBalancerClient.class);
+
+                    Map<String, Integer> counts = new TreeMap<>();
+                    for (int i = 0; i < 1000; i++) {
+                        counts.merge(balancer.choose("orders").getInstanceId(), 1, Integer::sum);
+                    }
+
+                    assertThat(chiSquare(counts.get("a"), 250, counts.get("b"), 750)).isLessThan(CHI_SQUARE_CRITICAL);
+                });
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theCanaryHintHeaderSendsThatRequestToTheCanariesOnEveryPath() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-canary-hint",
+                "lodestar.loadbalancer.canary.hint-header=X-Canary").run(context -> {
+                    LodestarClient lodestar = context.getBean(LodestarClient.class);
+                    lodestar.registry().register(instance("a", 100, InstanceStatus.UP).metadata("canary", "true")
+                            .build());
+                    register(lodestar, "b", 100, InstanceStatus.UP);
+                    LoadBalancerClient balancer = context.getBean(LoadBalancerClient.class);
+                    ReactiveLoadBalancer.Factory<org.springframework.cloud.client.ServiceInstance> reactive =
+                            context.getBean(ReactiveLoadBalancer.Factory.class);
+                    MockClientHttpRequest hinted =
+                            new MockClientHttpRequest(HttpMethod.GET, URI.create("http://orders/"));
+                    hinted.getHeaders().add("X-Canary", "true");
+                    DefaultRequest<RequestDataContext> request =
+                            new DefaultRequest<>(new RequestDataContext(new RequestData(hinted)));
+
+                    for (int i = 0; i < 20; i++) {
+                        assertThat(balancer.choose("orders").getInstanceId()).isEqualTo("b");
+                        assertThat(balancer.choose("orders", request).getInstanceId()).isEqualTo("a");
+                        assertThat(balancer.execute("orders", new HintedCall(hinted))).isEqualTo("a");
+                        assertThat(Mono.from(reactive.getInstance("orders").choose(request))
+                                .block(Duration.ofSeconds(5)).getServer().getInstanceId()).isEqualTo("a");
+                    }
+                });
+    }
+
+    /** What a @LoadBalanced RestClient hands the balancer: a call that knows its HTTP request. */
+    private record HintedCall(HttpRequest request) implements HttpRequestLoadBalancerRequest<String> {
+        @Override
+        public String apply(org.springframework.cloud.client.ServiceInstance instance) {
+            return instance.getInstanceId();
+        }
+
+        @Override
+        public HttpRequest getHttpRequest() {
+            return request;
+        }
+    }
+
+    @Test
+    void aCanaryShareOutOfRangeFailsTheStartNamingIt() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-bad-canary", "lodestar.loadbalancer.canary.percent=150")
+                .run(context -> {
+                    FailureAnalysis analysis = new LodestarFailureAnalyzer().analyze(context.getStartupFailure());
+
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription())
+                            .contains("lodestar.loadbalancer.canary.percent must be between 0 and 100");
                 });
     }
 

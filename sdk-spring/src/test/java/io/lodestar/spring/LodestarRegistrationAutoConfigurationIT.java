@@ -82,7 +82,8 @@ class LodestarRegistrationAutoConfigurationIT {
                     assertThat((String) registry.getStatus(registration)).isEqualTo("OUT_OF_SERVICE");
                     assertThatThrownBy(() -> registry.setStatus(registration, "SLEEPING"))
                             .isInstanceOf(InvalidArgumentException.class)
-                            .hasMessageContaining("status must be one of [UP, DOWN, OUT_OF_SERVICE, STARTING").hasMessageContaining("but was SLEEPING");
+                            .hasMessageContaining("status must be one of [UP, DOWN, OUT_OF_SERVICE, STARTING")
+                            .hasMessageContaining("but was SLEEPING");
                 });
     }
 
