@@ -203,7 +203,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         client.addListener(new StateListener());
         this.commands = offlineCommands();
         try {
-            open();
+            openOnceMoreIfCutShort();
         } catch (RuntimeException e) {
             String reason = describe(e);
             if (isAccessDenied(reason)) {
@@ -219,6 +219,23 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             log.warn("Cannot connect to Redis at {} ({}); starting offline: reads serve what the snapshot directory"
                     + " holds, writes fail until a connection succeeds (retried in the background)", where, reason);
             connectInBackground();
+        }
+    }
+
+    /**
+     * Opens the connections; when the server closed one during the handshake, tries once more. Lettuce can report a
+     * refused AUTH as "Connection closed prematurely" when the close wins over the error reply, which would make a
+     * wrong password look like an unreachable server; the second attempt then tells which it is.
+     */
+    private void openOnceMoreIfCutShort() {
+        try {
+            open();
+        } catch (RuntimeException e) {
+            if (!describe(e).contains("closed prematurely")) {
+                throw e;
+            }
+            log.debug("Connecting to Redis at {} was cut short ({}); trying once more", where, describe(e));
+            open();
         }
     }
 
