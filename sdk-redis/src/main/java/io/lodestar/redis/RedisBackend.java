@@ -143,6 +143,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private final Set<RedisChannelHandler<?, ?>> lost = ConcurrentHashMap.newKeySet();
     /** Cluster: channels whose subscription was dropped or lost, waiting to be subscribed at their owner. */
     private final Set<String> orphans = ConcurrentHashMap.newKeySet();
+    /** Cluster: unsubscribes of ours whose confirmation has not come yet, per channel. */
+    private final Map<String, Integer> unsubscribing = new ConcurrentHashMap<>();
     /** Cluster: the node that last dropped a channel's subscription, and when (see {@link #subscribeAtOwner}). */
     private final Map<String, Drop> droppedBy = new ConcurrentHashMap<>();
     private final AtomicBoolean rehoming = new AtomicBoolean();
@@ -573,9 +575,28 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         orphans.remove(channel);
         droppedBy.remove(channel);
         String node = subscribedAt.remove(channel);
+        // Redis confirms with the same "sunsubscribe" message it sends when it drops a subscription: count ours,
+        // so that a subscribe of the same channel right after (a view reading it again) does not take the
+        // confirmation for a drop.
+        unsubscribing.merge(channel, 1, Integer::sum);
         return CompletableFuture.completedFuture(null)
                 .thenCompose(ignored -> node != null ? nodeConnection(node) : ownerConnection(channel).connection())
-                .thenCompose(connection -> connection.async().sunsubscribe(channel));
+                .thenCompose(connection -> connection.async().sunsubscribe(channel))
+                .whenComplete((ok, failure) -> {
+                    if (failure != null) {
+                        confirmedUnsubscribe(channel); // no confirmation will come
+                    }
+                });
+    }
+
+    /** @return whether a pending unsubscribe of ours explains a "sunsubscribe" message for this channel */
+    private boolean confirmedUnsubscribe(String channel) {
+        boolean[] ours = new boolean[1];
+        unsubscribing.computeIfPresent(channel, (key, pending) -> {
+            ours[0] = true;
+            return pending > 1 ? pending - 1 : null;
+        });
+        return ours[0];
     }
 
     private StatefulRedisPubSubConnection<String, String> connectedPubSub() {
@@ -670,7 +691,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
 
     /** Redis said a subscription ended: ours on purpose (no longer wanted), or dropped because its slot moved. */
     private void dropped(RedisClusterNode node, String channel) {
-        if (closed || !wanted.contains(channel)) {
+        if (confirmedUnsubscribe(channel) || closed || !wanted.contains(channel)) {
             return;
         }
         String at = subscribedAt.get(channel);

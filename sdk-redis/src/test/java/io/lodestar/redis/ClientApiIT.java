@@ -80,8 +80,9 @@ class ClientApiIT extends PrivateRedisTest {
         CompletableFuture<String> configThread = reader.config().async().set("app", "a", ConfigFormat.TEXT)
                 .toCompletableFuture().thenApply(entry -> Thread.currentThread().getName());
 
-        assertThat(thread.join()).startsWith("1 on lodestar-listener-");
-        assertThat(configThread.join()).startsWith("lodestar-listener-");
+        // a Lodestar thread, or the caller's when the load was done before the stage was handed out
+        assertThat(thread.join()).startsWith("1 on ").doesNotContain("lettuce-").doesNotContain("EventLoop");
+        assertThat(configThread.join()).doesNotContain("lettuce-").doesNotContain("EventLoop");
         // once held, the answer is there at once
         assertThat(reader.discovery().async().getInstances("orders").toCompletableFuture()).isCompleted();
     }
@@ -95,7 +96,7 @@ class ClientApiIT extends PrivateRedisTest {
         CompletableFuture<String> first = reader.config().async().get("app").toCompletableFuture()
                 .thenApply(entry -> entry.orElseThrow().content() + " on " + Thread.currentThread().getName());
 
-        assertThat(first.join()).startsWith("v1 on lodestar-listener-");
+        assertThat(first.join()).startsWith("v1 on ").doesNotContain("lettuce-").doesNotContain("EventLoop");
         assertThat(reader.config().async().get("app").toCompletableFuture()).isCompleted();
         assertThat(reader.config().async().get("absent").toCompletableFuture().join()).isEmpty();
         assertThat(reader.config().async().get("not ok").toCompletableFuture()).failsWithin(BOUND)
