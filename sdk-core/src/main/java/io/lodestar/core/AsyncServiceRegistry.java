@@ -16,6 +16,18 @@ public interface AsyncServiceRegistry {
     /** @see ServiceRegistry#register(ServiceInstance) */
     CompletionStage<Registration> register(ServiceInstance instance);
 
+    /**
+     * Registers the instance as soon as Redis can be reached: while it cannot ({@link UnavailableException}, e.g.
+     * after an {@link StartupMode#OFFLINE} start or during an outage), the registration is retried with backoff
+     * (0.1 s doubling to 2 s, with jitter) until it succeeds or the client is closed. Any other failure (bad input,
+     * access denied, a script failure) completes the stage at once, as {@link #register} would. What a framework
+     * calls at start-up so that a brief Redis outage does not fail the application.
+     *
+     * @param instance the instance
+     * @return completes with the registration once Redis accepted it
+     */
+    CompletionStage<Registration> registerWhenAvailable(ServiceInstance instance);
+
     /** @see ServiceRegistry#renew(String, String) */
     CompletionStage<Void> renew(String serviceId, String instanceId);
 

@@ -588,6 +588,32 @@ final class RedisServiceRegistry implements ServiceRegistry {
         }
     }
 
+    /** One attempt of {@code registerWhenAvailable}; the next after {@code backoffMillis} (with jitter) if unavailable. */
+    private void registerUntilAvailable(ServiceInstance instance, CompletableFuture<Registration> registered,
+                                        long backoffMillis) {
+        register0(instance).whenComplete((registration, failure) -> {
+            if (failure == null) {
+                registered.complete(registration);
+                return;
+            }
+            LodestarException error = Errors.translate(failure, "register " + describe(instance), backend.where(),
+                    backend.timeout());
+            if (!(error instanceof UnavailableException) || closing) {
+                registered.completeExceptionally(error);
+                return;
+            }
+            log.info("Cannot register {} yet ({}); retrying in about {} ms", describe(instance), error.getMessage(),
+                    backoffMillis);
+            long delay = backoffMillis / 2 + ThreadLocalRandom.current().nextLong(backoffMillis / 2 + 1);
+            try {
+                scheduler.schedule(() -> registerUntilAvailable(instance, registered, Math.min(2_000,
+                        backoffMillis * 2)), delay, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                registered.completeExceptionally(backend.closedException());
+            }
+        });
+    }
+
     /** An async API stage: Lodestar exceptions only, completed on a Lodestar thread. */
     private <T> CompletionStage<T> published(CompletionStage<T> stage, String operation) {
         return Completions.publish(stage, operation, backend, callbacks);
@@ -598,6 +624,13 @@ final class RedisServiceRegistry implements ServiceRegistry {
         @Override
         public CompletionStage<Registration> register(ServiceInstance instance) {
             return published(register0(instance), "register " + describe(instance));
+        }
+
+        @Override
+        public CompletionStage<Registration> registerWhenAvailable(ServiceInstance instance) {
+            CompletableFuture<Registration> registered = new CompletableFuture<>();
+            registerUntilAvailable(instance, registered, 100);
+            return published(registered, "register " + describe(instance));
         }
 
         @Override

@@ -9,7 +9,10 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
-/** Test helper: one call of every {@link AsyncServiceRegistry} method, by name, on instances orders-1..3. */
+/**
+ * Test helper: one call of every {@link AsyncServiceRegistry} method, by name, on instances orders-1..3; except
+ * {@code registerWhenAvailable}, which retries while Redis is unreachable instead of failing (see ClientApiIT).
+ */
 final class AsyncRegistryCalls {
     private AsyncRegistryCalls() {
     }

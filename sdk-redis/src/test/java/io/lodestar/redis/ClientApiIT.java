@@ -254,6 +254,40 @@ class ClientApiIT extends PrivateRedisTest {
     }
 
     @Test
+    void registerWhenAvailableWaitsForRedisAndThenRegisters() {
+        // given a client that started while Redis was down
+        redis.kill();
+        LodestarClient offline = RedisLodestar.create(options(b -> b.startupMode(StartupMode.OFFLINE)));
+        try {
+            CompletableFuture<Registration> registered = offline.registry().async()
+                    .registerWhenAvailable(instance("orders", "orders-1")).toCompletableFuture();
+            assertThatThrownBy(() -> offline.registry().register(instance("orders", "orders-2")))
+                    .isInstanceOf(UnavailableException.class);
+            assertThat(registered).as("still waiting for Redis").isNotDone();
+
+            // when Redis comes back, then the registration goes through by itself
+            redis.restart();
+            assertThat(registered).succeedsWithin(BOUND).satisfies(registration ->
+                    assertThat(registration.instance().instanceId()).isEqualTo("orders-1"));
+            assertThat(offline.directDiscovery().getInstances("orders")).extracting(ServiceInstance::instanceId)
+                    .containsExactly("orders-1");
+        } finally {
+            offline.close();
+        }
+    }
+
+    @Test
+    void registerWhenAvailableFailsAtOnceForWhatWaitingCannotFix() {
+        LodestarClient client = clients.connect();
+        ServiceInstance unknownStatus = instance("orders", "orders-1").toBuilder().status(InstanceStatus.UNKNOWN)
+                .build();
+
+        assertThat(client.registry().async().registerWhenAvailable(unknownStatus).toCompletableFuture())
+                .failsWithin(BOUND).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withCauseInstanceOf(InvalidArgumentException.class);
+    }
+
+    @Test
     void closingARegistrationNeverThrowsEvenWithRedisDown() {
         LodestarClient owner = clients.connect();
         Registration registration = owner.registry().register(instance("orders", "orders-1"));
