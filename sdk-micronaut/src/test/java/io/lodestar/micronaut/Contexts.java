@@ -1,8 +1,12 @@
 package io.lodestar.micronaut;
 
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarOptions;
+import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.TestRedis;
 import io.micronaut.context.ApplicationContext;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -27,6 +31,12 @@ final class Contexts {
         properties.put("lodestar.reconcile-interval", "12h");
         properties.putAll(extra);
         return properties;
+    }
+
+    /** A plain client of the same namespace, as another application (or an operator) would have. */
+    static LodestarClient client(String namespace) {
+        return RedisLodestar.create(LodestarOptions.builder(TestRedis.standalone().uri()).namespace(namespace)
+                .reconcileInterval(Duration.ofHours(12)).build());
     }
 
     static ApplicationContext run(String namespace, Map<String, Object> extra) {

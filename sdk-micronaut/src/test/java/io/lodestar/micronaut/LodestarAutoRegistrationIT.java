@@ -1,14 +1,11 @@
 package io.lodestar.micronaut;
 
 import io.lodestar.core.LodestarClient;
-import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.event.InstanceDeregistered;
 import io.lodestar.core.event.InstanceUpdated;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
-import io.lodestar.redis.RedisLodestar;
-import io.lodestar.test.TestRedis;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import org.junit.jupiter.api.AfterEach;
@@ -29,8 +26,7 @@ class LodestarAutoRegistrationIT {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private final String namespace = Contexts.namespace();
-    private final LodestarClient other = RedisLodestar.create(LodestarOptions.builder(TestRedis.standalone().uri())
-            .namespace(namespace).reconcileInterval(Duration.ofHours(12)).build());
+    private final LodestarClient other = Contexts.client(namespace);
 
     @AfterEach
     void closeOther() {

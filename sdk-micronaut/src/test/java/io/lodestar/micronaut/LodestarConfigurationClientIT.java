@@ -1,10 +1,7 @@
 package io.lodestar.micronaut;
 
 import io.lodestar.core.LodestarClient;
-import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.model.ConfigFormat;
-import io.lodestar.redis.RedisLodestar;
-import io.lodestar.test.TestRedis;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.discovery.config.ConfigurationClient;
 import org.junit.jupiter.api.AfterEach;
@@ -26,8 +23,7 @@ class LodestarConfigurationClientIT {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private final String namespace = Contexts.namespace();
-    private final LodestarClient operator = RedisLodestar.create(LodestarOptions.builder(TestRedis.standalone().uri())
-            .namespace(namespace).reconcileInterval(Duration.ofHours(12)).build());
+    private final LodestarClient operator = Contexts.client(namespace);
 
     @AfterEach
     void closeOperator() {

@@ -1,11 +1,8 @@
 package io.lodestar.micronaut;
 
 import io.lodestar.core.LodestarClient;
-import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
-import io.lodestar.redis.RedisLodestar;
-import io.lodestar.test.TestRedis;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.discovery.DiscoveryClient;
 import io.micronaut.health.HealthStatus;
@@ -28,8 +25,7 @@ class LodestarDiscoveryClientIT {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private final String namespace = Contexts.namespace();
-    private final LodestarClient other = RedisLodestar.create(LodestarOptions.builder(TestRedis.standalone().uri())
-            .namespace(namespace).reconcileInterval(Duration.ofHours(12)).build());
+    private final LodestarClient other = Contexts.client(namespace);
 
     @AfterEach
     void closeOther() {
