@@ -97,10 +97,13 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
-     * RESP2: Lodestar needs nothing of RESP3, and Redis counts a RESP3 subscriber as a "normal" client, so
-     * operators' {@code CLIENT KILL TYPE pubsub} and pubsub output-buffer limits would miss our subscriptions.
+     * RESP3, never RESP2: over RESP2 a shard message that arrives while an SSUBSCRIBE or SUNSUBSCRIBE waits for
+     * its confirmation is taken by Lettuce (7.x) for that confirmation, so the event is lost and the subscribe
+     * completes with the message's text. RESP3 sends messages out of band (push), which Lettuce routes apart from
+     * replies. Sharded PubSub needs Redis 7, which always speaks RESP3, and a RESP3 subscriber is still a
+     * {@code pubsub} client to Redis (CLIENT LIST TYPE pubsub, pubsub output-buffer limits).
      */
-    private static final ProtocolVersion PROTOCOL = ProtocolVersion.RESP2;
+    private static final ProtocolVersion PROTOCOL = ProtocolVersion.RESP3;
     private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
     private static final long MAX_CONNECT_BACKOFF_MS = 2_000;
     private static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
