@@ -31,7 +31,8 @@ import java.util.function.Supplier;
  */
 final class Sweeper {
     private static final Logger log = LoggerFactory.getLogger(Sweeper.class);
-    private static final String BATCH = "256";
+    /** Overdue instances one sweep script looks at: bounds how long it holds Redis. */
+    private static final int BATCH = 256;
     /**
      * How much later than the first client an owner may come back from the same outage (its reconnect backoff and
      * jitter) and still find its instance: the sweep spares overdue instances this long plus their TTL.
@@ -135,9 +136,18 @@ final class Sweeper {
     }
 
     private CompletionStage<Void> sweep(String serviceId, boolean indexed, long outage) {
+        return sweep(serviceId, indexed, outage, 0, 0);
+    }
+
+    /**
+     * One call of the sweep script; while a call finds a full batch overdue, calls again at once, passing over what
+     * it spared, so expiry takes TTL plus one sweep interval at any size and no single script runs long.
+     */
+    private CompletionStage<Void> sweep(String serviceId, boolean indexed, long outage, long passOver,
+                                        long expiredBefore) {
         return Scripts.SWEEP_SERVICE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                keys.service(serviceId).all(), BATCH, Long.toString(outage),
-                Long.toString(RECONNECT_ALLOWANCE.toMillis())).thenCompose(reply -> {
+                keys.service(serviceId).all(), Integer.toString(BATCH), Long.toString(outage),
+                Long.toString(RECONNECT_ALLOWANCE.toMillis()), Long.toString(passOver)).thenCompose(reply -> {
                     long revision = (Long) reply.get(0);
                     long count = (Long) reply.get(1);
                     long expired = (Long) reply.get(2);
@@ -146,8 +156,11 @@ final class Sweeper {
                         log.debug("Expired {} instance(s) of {}; spared {} whose owners may still be reconnecting"
                                 + " after an outage", expired, serviceId, spared);
                     }
+                    if (expired + spared == BATCH) {
+                        return sweep(serviceId, indexed, outage, passOver + spared, expiredBefore + expired);
+                    }
                     boolean indexStale = indexed ? count == 0 : count > 0;
-                    return expired > 0 || indexStale
+                    return expiredBefore + expired > 0 || indexStale
                             ? registry.index(serviceId, revision, count).thenApply(changed -> (Void) null)
                             : CompletableFuture.<Void>completedFuture(null);
                 });

@@ -6,10 +6,11 @@
 -- instance is expired after that.
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
 -- KEYS[5] tombstones zset, KEYS[6] digest (see announce in common.lua)
--- ARGV[1] most instances to expire in one call (bounds the script's run time), ARGV[2] the outage marker (epoch ms,
--- 0 = none), ARGV[3] the allowance for owners to reconnect after an outage, in ms
--- Returns {revision, instance count, expired count, spared count}. Publishes one "expired" event per removed
--- instance.
+-- ARGV[1] most overdue instances to look at in one call (bounds the script's run time), ARGV[2] the outage marker
+-- (epoch ms, 0 = none), ARGV[3] the allowance for owners to reconnect after an outage, in ms, ARGV[4] how many
+-- overdue instances to pass over first (those an earlier call of the same round spared: they are still overdue)
+-- Returns {revision, instance count, expired count, spared count}; expired + spared = ARGV[1] means more may be
+-- overdue, and the sweeper calls again. Publishes one "expired" event per removed instance.
 --#include common.lua
 --#include checks.lua
 local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -18,7 +19,7 @@ local outage, allowance = tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = now_ms()
 
 redis.call('ZREMRANGEBYSCORE', tombstones, '-inf', '(' .. now)
-local due = redis.call('ZRANGEBYSCORE', deadlines, '-inf', '(' .. now, 'LIMIT', 0, tonumber(ARGV[1]))
+local due = redis.call('ZRANGEBYSCORE', deadlines, '-inf', '(' .. now, 'LIMIT', tonumber(ARGV[4]), tonumber(ARGV[1]))
 local expired, spared = 0, 0
 for _, id in ipairs(due) do
   if outage > 0 and now < outage + allowance + stored_ttl(instances, id) then
