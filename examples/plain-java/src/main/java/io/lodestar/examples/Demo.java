@@ -28,7 +28,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -53,6 +55,7 @@ public final class Demo {
     private static final Duration PATIENCE = Duration.ofSeconds(10);
     private static final int VIEW_READS = 20_000;
     private static final int DIRECT_READS = 500;
+    private static final Set<String> ABC = Set.of("orders-a", "orders-b", "orders-c");
 
     private Demo() {
     }
@@ -111,12 +114,17 @@ public final class Demo {
                 if (event instanceof InstanceRegistered registered) {
                     heard.add("[gateway] event: " + registered.instance().instanceId() + " registered (revision "
                             + registered.revision() + ")");
+                    heard.instances.add(registered.instance().instanceId());
                 } else if (event instanceof InstanceExpired gone) {
                     heard.add("[gateway] event: " + gone.instanceId() + " expired (revision " + gone.revision() + ")");
+                    heard.instances.remove(gone.instanceId());
                 } else if (event instanceof ServiceResynced resynced) {
                     heard.add("[gateway] event: view resynced from Redis, " + resynced.snapshot().instances().size()
                             + " instances");
+                    heard.instances.retainAll(ids(resynced.snapshot().instances()));
+                    heard.instances.addAll(ids(resynced.snapshot().instances()));
                 }
+                heard.serviceEvents.incrementAndGet();
             });
 
             register(ordersApp, gateway, heard, out);
@@ -145,6 +153,7 @@ public final class Demo {
         long registered = System.nanoTime();
         long inView = await("the gateway's view to hold the 3 instances",
                 () -> gateway.discovery().getInstances(SERVICE).size() == 3);
+        await("the gateway's listener to hear the 3 instances", () -> heard.instances.equals(ABC));
         heard.flush();
         out.printf("   3 writes took %s; the gateway's view held all 3 %s after the last one%n",
                 millis(registered - start), millis(inView - registered));
@@ -193,6 +202,8 @@ public final class Demo {
         }
         long gone = await("orders-tmp to expire from the gateway's view", () -> gateway.discovery()
                 .getInstances(SERVICE).stream().noneMatch(i -> i.instanceId().equals("orders-tmp")));
+        await("the gateway's listener to hear orders-tmp come and go", () -> heard.serviceEvents.get() >= 5
+                && heard.instances.equals(ABC));
         heard.flush();
         out.printf("   gone from the gateway's view %.1f s after its last renewal (TTL 2 s + sweep every 1 s)%n",
                 seconds(gone - start));
@@ -278,12 +289,15 @@ public final class Demo {
 
         out.println("\n10. Redis comes back on the same port (empty: this private Redis keeps no data)");
         connected.set(0);
+        heard.serviceEvents.set(0);
         long restartStart = System.nanoTime();
         redis.restart(); // returns once Redis answers PING
         long answering = System.nanoTime();
         long fresh = await("the gateway's view to be fresh again", () -> !view.status().stale());
         long back = await("the orders instances to be back in the gateway's view",
-                () -> ids(view.getInstances(SERVICE)).equals(List.of("orders-a", "orders-b", "orders-c")));
+                () -> Set.copyOf(ids(view.getInstances(SERVICE))).equals(ABC));
+        await("the gateway's listener to hear them back", () -> heard.serviceEvents.get() > 0
+                && heard.instances.equals(ABC));
         long healthy = await("the gateway's health() to be healthy", () -> gateway.health().healthy());
         await("the gateway's connection listener to hear it connect again", () -> connected.get() > 0);
         heard.flush();
@@ -379,6 +393,9 @@ public final class Demo {
     private static final class Heard {
         private final PrintStream out;
         private final Queue<String> lines = new ConcurrentLinkedQueue<>();
+        /** The orders instances as the listener heard them: what a listener-fed cache would hold. */
+        final Set<String> instances = ConcurrentHashMap.newKeySet();
+        final AtomicInteger serviceEvents = new AtomicInteger();
 
         Heard(PrintStream out) {
             this.out = out;
@@ -386,10 +403,6 @@ public final class Demo {
 
         void add(String line) {
             lines.add(line);
-        }
-
-        int count() {
-            return lines.size();
         }
 
         void flush() {
