@@ -216,11 +216,11 @@ public final class Demo {
             heard.add("[gateway] config event: " + event.getClass().getSimpleName() + " version " + event.version());
             versions.incrementAndGet();
         });
-        ordersApp.config().set("orders/limits", "max-requests: 100\n", ConfigFormat.YAML);
+        ConfigEntry first = ordersApp.config().set("orders/limits", "max-requests: 100\n", ConfigFormat.YAML);
         ordersApp.config().set("orders/limits", "max-requests: 500\n", ConfigFormat.YAML);
-        ordersApp.config().rollback("orders/limits", 1);
-        await("the gateway to see version 3 of orders/limits", () -> gateway.config().get("orders/limits")
-                .map(entry -> entry.version() == 3).orElse(false));
+        long rolledBack = ordersApp.config().rollback("orders/limits", first.version()).version();
+        await("the gateway to see version " + rolledBack + " of orders/limits", () -> gateway.config()
+                .get("orders/limits").map(entry -> entry.version() == rolledBack).orElse(false));
         await("the gateway's listener to hear 3 versions", () -> versions.get() >= 3);
         heard.flush();
         ConfigEntry limits = gateway.config().get("orders/limits").orElseThrow();
