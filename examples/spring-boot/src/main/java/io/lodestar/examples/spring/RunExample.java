@@ -131,8 +131,21 @@ public final class RunExample {
                 + "an empty line stops.%n", port);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = in.readLine(); line != null && !line.isBlank(); line = in.readLine()) {
+            long setAt = System.nanoTime();
             operator.config().set(TEMPLATE_ID, "greeting.template=" + line.strip(), ConfigFormat.PROPERTIES);
-            System.out.println("Set. Now: " + hello.get().uri("/hello?name=Ada").retrieve().body(String.class));
+            String answer = awaitAnswer(hello, line.strip().replace("{name}", "Ada"), setAt + 10_000_000_000L);
+            System.out.printf("Set in Redis; after %d ms: %s%n", (System.nanoTime() - setAt) / 1_000_000, answer);
+        }
+    }
+
+    /** @return the first answer with this message, or the last one at the deadline */
+    private static String awaitAnswer(RestClient hello, String message, long deadline) throws InterruptedException {
+        while (true) {
+            Answer answer = call(hello);
+            if (answer.message().equals(message) || System.nanoTime() > deadline) {
+                return hello.get().uri("/hello?name=Ada").retrieve().body(String.class);
+            }
+            Thread.sleep(5);
         }
     }
 
