@@ -72,9 +72,8 @@ public final class RunExample {
 
     private static void run(String uri, LodestarClient operator, List<ConfigurableApplicationContext> apps)
             throws Exception {
-        if (operator.config().get(TEMPLATE_ID).isEmpty()) {
-            operator.config().set(TEMPLATE_ID, "greeting.template=Hello, {name}!", ConfigFormat.PROPERTIES);
-        }
+        // Every run starts from the same template, also in a Redis of your own (namespace "example").
+        operator.config().set(TEMPLATE_ID, "greeting.template=Hello, {name}!", ConfigFormat.PROPERTIES);
         int port = Integer.getInteger("example.port", 8080);
         List<Instance> instances = List.of(new Instance(port + 1, 1, "eu-1"), new Instance(port + 2, 3, "eu-1"),
                 new Instance(port + 3, 2, "eu-2"));
