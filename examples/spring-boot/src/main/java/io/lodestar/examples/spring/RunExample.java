@@ -183,7 +183,9 @@ public final class RunExample {
         List<String> args = new ArrayList<>(List.of("--server.port=" + port, "--lodestar.redis-uri=" + redisUri,
                 "--lodestar.namespace=" + namespace, "--lodestar.registration.host=127.0.0.1",
                 "--spring.main.banner-mode=off", "--logging.level.root=warn",
-                "--spring.main.register-shutdown-hook=false")); // RunExample closes them, before the Redis
+                "--spring.main.register-shutdown-hook=false", // RunExample closes them, before the Redis
+                // Several applications in one JVM share HTTP client threads, which Tomcat takes for leaks.
+                "--logging.level.org.apache.catalina.loader.WebappClassLoaderBase=error"));
         args.addAll(List.of(more));
         return args.toArray(String[]::new);
     }
