@@ -110,12 +110,14 @@ public final class RunExample {
         List<RestClient> direct = instances.stream()
                 .map(instance -> RestClient.create("http://localhost:" + instance.port())).toList();
         long deadline = changedAt + 10_000_000_000L;
-        while (direct.stream().anyMatch(greeting -> !expected.equals(greeting.get().uri("/greeting?name=Ada")
-                .retrieve().body(Answer.class).message())) && System.nanoTime() < deadline) {
+        boolean everyInstance;
+        while (!(everyInstance = direct.stream().allMatch(greeting -> expected.equals(greeting.get()
+                .uri("/greeting?name=Ada").retrieve().body(Answer.class).message())))
+                && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
         System.out.printf("%nTemplate set to '%s' in Redis; %s after %d ms, without a restart:%n", template,
-                System.nanoTime() < deadline ? "every instance answers with it" : "NOT every instance answers with it",
+                everyInstance ? "every instance answers with it" : "NOT every instance answers with it",
                 (System.nanoTime() - changedAt) / 1_000_000);
         System.out.println(hello.get().uri("/hello?name=Ada").retrieve().body(String.class));
 
