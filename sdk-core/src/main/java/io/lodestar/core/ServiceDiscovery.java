@@ -94,6 +94,16 @@ public interface ServiceDiscovery {
      */
     Subscription subscribeServices(ServicesListener listener);
 
+    /**
+     * What a local view holds now, for monitoring (an actuator endpoint): no load, no Redis call, and not counted
+     * as a read, so a service only looked at this way still leaves the view when idle.
+     *
+     * @return the snapshots held, by service id in id order; empty for a direct reader (which holds nothing)
+     */
+    default java.util.SortedMap<String, ServiceSnapshot> heldSnapshots() {
+        return java.util.Collections.emptySortedMap();
+    }
+
     /** @return how current this view is (a direct reader is never stale) */
     ViewStatus status();
 

@@ -106,6 +106,11 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
     }
 
     @Override
+    public java.util.SortedMap<String, ServiceSnapshot> heldSnapshots() {
+        return services.peekHeld();
+    }
+
+    @Override
     public ViewStatus status() {
         return SyncedView.combined(services.status(), index.status());
     }

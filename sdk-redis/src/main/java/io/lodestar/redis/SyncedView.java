@@ -325,6 +325,18 @@ final class SyncedView<V, E> implements AutoCloseable {
         return List.copyOf(readable.keySet());
     }
 
+    /** The values held now, by id, without counting a read or touching their idle time (monitoring). */
+    java.util.SortedMap<String, V> peekHeld() {
+        java.util.SortedMap<String, V> held = new java.util.TreeMap<>();
+        readable.forEach((id, topic) -> {
+            Versioned<V> current = topic.current;
+            if (current != null) {
+                held.put(id, current.value);
+            }
+        });
+        return java.util.Collections.unmodifiableSortedMap(held);
+    }
+
     /** Runs pending expiry now (tests; Caffeine otherwise does it on its own schedule). */
     void cleanUp() {
         topics.cleanUp();
