@@ -99,6 +99,15 @@ class LodestarStartWithoutRedisIT {
     }
 
     @Test
+    void withFailFastAnExplicitlyOfflineClientStillFailsTheStartAtRegistration() {
+        Throwable failure = catchStartFailure(web("offline-fail-fast-app")
+                .properties("lodestar.fail-fast=true", "lodestar.startup-mode=offline"));
+
+        assertThat(failure).hasStackTraceContaining("register offline-fail-fast-app/");
+        assertThat(new LodestarUnavailableFailureAnalyzer().analyze(failure)).isNotNull();
+    }
+
+    @Test
     void anOptionalImportIsSkippedWhileRedisIsDownAndArrivesOnceItIsBack() {
         try (ConfigurableApplicationContext app = imports("optional:lodestar:orders/offline").run()) {
             assertThat(app.getEnvironment().getProperty("offline.limit")).isNull();
