@@ -4,9 +4,11 @@ import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.concurrent.Executor;
 
 /**
@@ -100,8 +102,8 @@ public interface ServiceDiscovery {
      *
      * @return the snapshots held, by service id in id order; empty for a direct reader (which holds nothing)
      */
-    default java.util.SortedMap<String, ServiceSnapshot> heldSnapshots() {
-        return java.util.Collections.emptySortedMap();
+    default SortedMap<String, ServiceSnapshot> heldSnapshots() {
+        return Collections.emptySortedMap();
     }
 
     /** @return how current this view is (a direct reader is never stale) */

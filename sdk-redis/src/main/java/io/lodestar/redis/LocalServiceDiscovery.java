@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -106,7 +107,7 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
     }
 
     @Override
-    public java.util.SortedMap<String, ServiceSnapshot> heldSnapshots() {
+    public SortedMap<String, ServiceSnapshot> heldSnapshots() {
         return services.peekHeld();
     }
 

@@ -18,12 +18,15 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -326,15 +329,15 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** The values held now, by id, without counting a read or touching their idle time (monitoring). */
-    java.util.SortedMap<String, V> peekHeld() {
-        java.util.SortedMap<String, V> held = new java.util.TreeMap<>();
+    SortedMap<String, V> peekHeld() {
+        SortedMap<String, V> held = new TreeMap<>();
         readable.forEach((id, topic) -> {
             Versioned<V> current = topic.current;
             if (current != null) {
                 held.put(id, current.value);
             }
         });
-        return java.util.Collections.unmodifiableSortedMap(held);
+        return Collections.unmodifiableSortedMap(held);
     }
 
     /** Runs pending expiry now (tests; Caffeine otherwise does it on its own schedule). */
