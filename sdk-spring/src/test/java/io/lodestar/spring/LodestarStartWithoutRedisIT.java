@@ -11,6 +11,7 @@ import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -24,8 +25,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -135,6 +139,36 @@ class LodestarStartWithoutRedisIT {
         assertThat(analysis.getDescription()).startsWith("Lodestar could not read lodestar:orders/needed");
         assertThat(analysis.getAction()).contains("lodestar.redis-uri").contains("optional:lodestar:orders/needed")
                 .contains("lodestar.config-snapshot-directory");
+    }
+
+    @Test
+    void aNonOptionalImportReadsTheLastGoodCopyFromTheSnapshotDirectoryWhileRedisIsDown(@TempDir Path snapshots)
+            throws IOException {
+        // given an earlier start that read the entry while Redis was up, with a snapshot directory
+        redis.restart();
+        try (LodestarClient admin = RedisLodestar.create(LodestarOptions.builder(redis.uri())
+                .namespace(NAMESPACE).reconcileInterval(Duration.ofHours(1)).build())) {
+            admin.config().set("orders/snapshotted", "snapshotted.limit=9", ConfigFormat.PROPERTIES);
+        }
+        try (ConfigurableApplicationContext earlier = imports("lodestar:orders/snapshotted")
+                .properties("lodestar.config-snapshot-directory=" + snapshots).run()) {
+            assertThat(earlier.getEnvironment().getProperty("snapshotted.limit")).isEqualTo("9");
+        }
+        await().atMost(BACK_WITHIN).until(() -> hasFiles(snapshots));
+
+        // when Redis is down at the next start
+        redis.kill();
+        try (ConfigurableApplicationContext app = imports("lodestar:orders/snapshotted")
+                .properties("lodestar.config-snapshot-directory=" + snapshots).run()) {
+            // then the import is served from disk
+            assertThat(app.getEnvironment().getProperty("snapshotted.limit")).isEqualTo("9");
+        }
+    }
+
+    private static boolean hasFiles(Path directory) throws IOException {
+        try (Stream<Path> files = Files.walk(directory)) {
+            return files.anyMatch(Files::isRegularFile);
+        }
     }
 
     @Test
