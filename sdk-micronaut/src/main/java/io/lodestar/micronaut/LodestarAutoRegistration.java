@@ -72,7 +72,10 @@ final class LodestarAutoRegistration
                     + "be reached (lodestar.fail-fast=true stops the start instead)", instance.serviceId(),
                     instance.instanceId(), e.getMessage());
             client.registry().async().registerWhenAvailable(instance).whenComplete((registration, failure) -> {
-                if (failure != null) {
+                if (failure != null && stopped) { // closing the client ends the retries
+                    LOG.info("Not registered {}/{} with Lodestar: the server stopped before Redis could be reached",
+                            instance.serviceId(), instance.instanceId());
+                } else if (failure != null) {
                     LOG.error("Gave up registering {}/{} with Lodestar", instance.serviceId(), instance.instanceId(),
                             failure);
                 } else if (stopped) { // Redis came back while the server was stopping
@@ -86,6 +89,7 @@ final class LodestarAutoRegistration
 
     @Override
     public CompletionStage<?> shutdownGracefully() {
+        stopped = true;
         client.drain();
         return CompletableFuture.completedFuture(null);
     }

@@ -74,7 +74,10 @@ class LodestarAutoRegistration implements SmartLifecycle {
                     + "be reached (lodestar.fail-fast=true fails the start instead)", instance.serviceId(),
                     instance.instanceId(), e.getMessage());
             lodestar.registry().async().registerWhenAvailable(instance).whenComplete((registration, failure) -> {
-                if (failure != null) {
+                if (failure != null && stopped) { // closing the client ends the retries
+                    LOG.info("Not registered {}/{} with Lodestar: the application stopped before Redis could be reached",
+                            instance.serviceId(), instance.instanceId());
+                } else if (failure != null) {
                     LOG.error("Gave up registering {}/{} with Lodestar", instance.serviceId(), instance.instanceId(),
                             failure);
                 } else if (stopped) { // Redis came back while the application was shutting down
