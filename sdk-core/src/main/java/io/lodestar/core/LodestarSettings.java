@@ -38,7 +38,7 @@ public class LodestarSettings {
                 .deregisterOnClose(deregisterOnClose)
                 .clientName(clientName)
                 .tlsTrustedCertificates(tlsTrustedCertificates)
-                .startupMode(startupMode)
+                .startupMode(getStartupMode()) // the framework adapters derive it from lodestar.fail-fast
                 .preloadServices(preloadServices)
                 .build();
     }

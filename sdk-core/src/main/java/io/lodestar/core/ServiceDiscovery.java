@@ -4,9 +4,11 @@ import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.concurrent.Executor;
 
 /**
@@ -93,6 +95,16 @@ public interface ServiceDiscovery {
      * @return the subscription; close it to stop
      */
     Subscription subscribeServices(ServicesListener listener);
+
+    /**
+     * What a local view holds now, for monitoring (an actuator endpoint): no load, no Redis call, and not counted
+     * as a read, so a service only looked at this way still leaves the view when idle.
+     *
+     * @return the snapshots held, by service id in id order; empty for a direct reader (which holds nothing)
+     */
+    default SortedMap<String, ServiceSnapshot> heldSnapshots() {
+        return Collections.emptySortedMap();
+    }
 
     /** @return how current this view is (a direct reader is never stale) */
     ViewStatus status();

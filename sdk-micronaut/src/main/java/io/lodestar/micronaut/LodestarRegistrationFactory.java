@@ -13,7 +13,8 @@ class LodestarRegistrationFactory {
 
     @Singleton
     LodestarAutoRegistration lodestarAutoRegistration(LodestarClient client,
-                                                      LodestarRegistrationConfiguration configuration) {
-        return new LodestarAutoRegistration(client, configuration);
+                                                      LodestarRegistrationConfiguration configuration,
+                                                      LodestarConfiguration settings) {
+        return new LodestarAutoRegistration(client, configuration, settings.isFailFast());
     }
 }

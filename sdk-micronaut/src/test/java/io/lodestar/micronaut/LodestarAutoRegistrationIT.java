@@ -1,11 +1,15 @@
 package io.lodestar.micronaut;
 
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.event.InstanceDeregistered;
 import io.lodestar.core.event.InstanceUpdated;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.redis.RedisLodestar;
+import io.lodestar.test.RedisServer;
+import io.lodestar.test.TestRedis;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import org.junit.jupiter.api.AfterEach;
@@ -121,6 +125,41 @@ class LodestarAutoRegistrationIT {
             assertThat(other.directDiscovery().getInstances("orders")).isEmpty();
         } finally {
             server.stop();
+        }
+    }
+
+    @Test
+    void aServerStartedWhileRedisIsDownStartsAndRegistersOnceRedisIsBack() {
+        try (RedisServer redis = TestRedis.startStandalone()) {
+            redis.kill();
+            EmbeddedServer server = start(Map.of("lodestar.redis-uri", redis.uri(), "lodestar.command-timeout", "1s"));
+            try {
+                assertThat(server.isRunning()).isTrue();
+                LodestarClient client = server.getApplicationContext().getBean(LodestarClient.class);
+                assertThat(client.health().registrations().held()).as("not registered yet").isZero();
+
+                redis.restart();
+
+                try (LodestarClient observer = RedisLodestar.create(LodestarOptions.builder(redis.uri())
+                        .namespace(namespace).reconcileInterval(Duration.ofHours(12)).build())) {
+                    await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                            assertThat(observer.directDiscovery().getInstances("orders"))
+                                    .extracting(ServiceInstance::port).containsExactly(server.getPort()));
+                }
+            } finally {
+                server.stop();
+            }
+        }
+    }
+
+    @Test
+    void withFailFastRedisDownStopsTheStart() {
+        try (RedisServer redis = TestRedis.startStandalone()) {
+            redis.kill();
+
+            assertThatThrownBy(() -> start(Map.of("lodestar.redis-uri", redis.uri(), "lodestar.fail-fast", "true",
+                    "lodestar.command-timeout", "1s")))
+                    .hasStackTraceContaining("Cannot connect to Redis at " + redis.uri());
         }
     }
 

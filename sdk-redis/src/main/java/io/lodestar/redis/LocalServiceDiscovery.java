@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -103,6 +104,11 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
     public Subscription subscribeServices(ServicesListener listener) {
         Validation.requireNonNull("listener", listener);
         return index.subscribeAttached(IndexSource.TOPIC, listener::onChange);
+    }
+
+    @Override
+    public SortedMap<String, ServiceSnapshot> heldSnapshots() {
+        return services.peekHeld();
     }
 
     @Override

@@ -61,6 +61,25 @@ public final class RedisLodestar {
     }
 
     /**
+     * Publishes the metrics of a client created without a registry, for a client that exists before the registry
+     * does (the Spring starter's {@code spring.config.import} client): the meters of
+     * {@link #create(LodestarOptions, MeterRegistry)} except Lettuce's command latencies, which only a registry given
+     * at creation records. Binding the same client to the same registry again changes nothing.
+     *
+     * @param client        a client this class created
+     * @param meterRegistry where to publish
+     * @throws io.lodestar.core.InvalidArgumentException when the client is not one this class created
+     */
+    public static void bindMetrics(LodestarClient client, MeterRegistry meterRegistry) {
+        Validation.requireNonNull("meterRegistry", meterRegistry);
+        if (!(client instanceof RedisLodestarClient redisClient)) {
+            throw new io.lodestar.core.InvalidArgumentException(new io.lodestar.core.Violation("client",
+                    String.valueOf(client), "a client created by RedisLodestar"));
+        }
+        Metrics.bind(redisClient, meterRegistry);
+    }
+
+    /**
      * For an application that shares resources with the client (an application server, a Spring or Micronaut
      * context): Lettuce resources, a scheduler, a thread factory, a meter registry. The client closes only what it
      * created itself, never what it was given (Lettuce's rule for {@code ClientResources}).

@@ -18,12 +18,15 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -323,6 +326,18 @@ final class SyncedView<V, E> implements AutoCloseable {
     /** Ids of the topics held. */
     List<String> held() {
         return List.copyOf(readable.keySet());
+    }
+
+    /** The values held now, by id, without counting a read or touching their idle time (monitoring). */
+    SortedMap<String, V> peekHeld() {
+        SortedMap<String, V> held = new TreeMap<>();
+        readable.forEach((id, topic) -> {
+            Versioned<V> current = topic.current;
+            if (current != null) {
+                held.put(id, current.value);
+            }
+        });
+        return Collections.unmodifiableSortedMap(held);
     }
 
     /** Runs pending expiry now (tests; Caffeine otherwise does it on its own schedule). */

@@ -58,6 +58,25 @@ class ClientApiIT extends PrivateRedisTest {
     }
 
     @Test
+    void heldSnapshotsShowWhatTheViewHoldsWithoutLoadingOrCountingAsARead() {
+        LodestarClient writer = clients.connect();
+        long revision = writer.registry().register(instance("orders", "orders-1")).revision();
+        RedisLodestarClient client = (RedisLodestarClient) clients.connect();
+        assertThat(client.discovery().heldSnapshots()).as("nothing read yet").isEmpty();
+
+        client.discovery().getInstances("orders");
+        long reads = client.serviceView.reads.sum();
+
+        assertThat(client.discovery().heldSnapshots()).containsOnlyKeys("orders")
+                .hasEntrySatisfying("orders", snapshot -> {
+                    assertThat(snapshot.revision()).isEqualTo(revision);
+                    assertThat(snapshot.instances()).hasSize(1);
+                });
+        assertThat(client.serviceView.reads.sum()).as("not a read").isEqualTo(reads);
+        assertThat(client.directDiscovery().heldSnapshots()).as("a direct reader holds nothing").isEmpty();
+    }
+
+    @Test
     void preloadCompletesOnceEveryServiceIsHeld() {
         RedisLodestarClient client = (RedisLodestarClient) clients.connect();
 

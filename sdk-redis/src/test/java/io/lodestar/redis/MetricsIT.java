@@ -47,4 +47,21 @@ class MetricsIT {
             assertThat(meters.find("lettuce.command.completion").timers()).isNotEmpty();
         }
     }
+
+    @Test
+    void aClientCreatedWithoutARegistryPublishesItsViewMetersOnceBound() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        String namespace = "m-" + UUID.randomUUID().toString().substring(0, 8);
+        try (LodestarClient client = RedisLodestar.create(LodestarOptions.builder(TestRedis.standalone().uri())
+                .namespace(namespace).build())) {
+            client.discovery().getInstances("orders");
+
+            RedisLodestar.bindMetrics(client, meters);
+            RedisLodestar.bindMetrics(client, meters); // again: nothing changes
+
+            assertThat(meters.get("lodestar.view.topics").tag("view", "service").tag("namespace", namespace).gauges())
+                    .singleElement().satisfies(topics -> assertThat(topics.value()).isEqualTo(1));
+            assertThat(meters.find("lettuce.command.completion").timers()).as("only at creation").isEmpty();
+        }
+    }
 }

@@ -7,6 +7,7 @@ import io.lodestar.core.LodestarOptions;
 import io.lodestar.redis.RedisLodestar;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -59,6 +60,16 @@ public class LodestarAutoConfiguration {
         @ConditionalOnMissingBean(name = "lodestarMeterRegistryCustomizer")
         LodestarClientBuilderCustomizer lodestarMeterRegistryCustomizer(ObjectProvider<MeterRegistry> registry) {
             return builder -> registry.ifUnique(builder::meterRegistry);
+        }
+
+        /** The client of {@code spring.config.import} existed before the registry: bound once every bean exists. */
+        @Bean
+        @ConditionalOnMissingBean(name = "lodestarImportedClientMetrics")
+        SmartInitializingSingleton lodestarImportedClientMetrics(
+                ObjectProvider<LodestarConfigDataLocationResolver.ImportedClient> imported,
+                ObjectProvider<MeterRegistry> registry) {
+            return () -> imported.ifAvailable(client ->
+                    registry.ifUnique(meters -> RedisLodestar.bindMetrics(client.client(), meters)));
         }
     }
 }

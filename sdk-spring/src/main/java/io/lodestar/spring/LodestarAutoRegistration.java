@@ -2,6 +2,7 @@ package io.lodestar.spring;
 
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.UnavailableException;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.loadbalancer.Selectors;
 import org.slf4j.Logger;
@@ -17,6 +18,10 @@ import java.util.function.Supplier;
  * first thing at shutdown: it stops before the web server's graceful shutdown (which closes the port at once, then
  * waits for requests in flight), so consumers stop choosing this instance before the port closes.
  * {@link LodestarDeregistration} removes the instances once those requests have finished.
+ *
+ * <p>When Redis cannot be reached at start-up, {@code lodestar.fail-fast=true} fails the start (the
+ * {@link UnavailableException} reaches the context); by default the application starts anyway and the registration
+ * is retried in the background ({@code registerWhenAvailable}) until Redis answers or the client closes.
  */
 class LodestarAutoRegistration implements SmartLifecycle {
     /** After the web server starts, before its graceful shutdown stops (stop runs in reverse phase order). */
@@ -27,13 +32,16 @@ class LodestarAutoRegistration implements SmartLifecycle {
     private final LodestarProperties.AutoRegistration properties;
     private final String applicationName;
     private final Supplier<String> defaultHost;
+    private final boolean failFast;
     private volatile Integer webServerPort;
     private volatile ServiceInstance registered;
     private volatile boolean running;
+    private volatile boolean stopped;
 
     LodestarAutoRegistration(LodestarClient lodestar, LodestarProperties.AutoRegistration properties,
-                             String applicationName, Supplier<String> defaultHost) {
+                             String applicationName, Supplier<String> defaultHost, boolean failFast) {
         this.lodestar = lodestar;
+        this.failFast = failFast;
         this.properties = properties;
         this.applicationName = applicationName;
         this.defaultHost = defaultHost;
@@ -50,15 +58,46 @@ class LodestarAutoRegistration implements SmartLifecycle {
         if (port == null) {
             LOG.info("Not registering with Lodestar: no web server started and lodestar.registration.port is not set");
         } else {
-            ServiceInstance instance = instance(port);
-            registered = lodestar.registry().register(instance).instance();
-            LOG.info("Registered {}/{} at {} with Lodestar", instance.serviceId(), instance.instanceId(),
-                    instance.uri());
+            register(instance(port));
         }
         running = true;
     }
 
-    /** @return the instance registered when the context started, or null (not yet, or nothing to register) */
+    private void register(ServiceInstance instance) {
+        try {
+            registered(lodestar.registry().register(instance).instance());
+        } catch (UnavailableException e) {
+            if (failFast) {
+                throw e;
+            }
+            LOG.warn("Cannot register {}/{} with Lodestar yet ({}); starting anyway and registering once Redis can "
+                    + "be reached (lodestar.fail-fast=true fails the start instead)", instance.serviceId(),
+                    instance.instanceId(), e.getMessage());
+            lodestar.registry().async().registerWhenAvailable(instance).whenComplete((registration, failure) -> {
+                if (failure != null && stopped) { // closing the client ends the retries
+                    LOG.info("Not registered {}/{} with Lodestar: the application stopped before Redis could be reached",
+                            instance.serviceId(), instance.instanceId());
+                } else if (failure != null) {
+                    LOG.error("Gave up registering {}/{} with Lodestar", instance.serviceId(), instance.instanceId(),
+                            failure);
+                } else if (stopped) { // Redis came back while the application was shutting down
+                    registration.close();
+                } else {
+                    registered(registration.instance());
+                }
+            });
+        }
+    }
+
+    private void registered(ServiceInstance instance) {
+        registered = instance;
+        LOG.info("Registered {}/{} at {} with Lodestar", instance.serviceId(), instance.instanceId(), instance.uri());
+    }
+
+    /**
+     * @return the instance registered when the context started (or, after a start without Redis, once Redis could be
+     *     reached), or null (not yet, or nothing to register)
+     */
     ServiceInstance registered() {
         return registered;
     }
@@ -67,6 +106,7 @@ class LodestarAutoRegistration implements SmartLifecycle {
     @Override
     public void stop() {
         running = false;
+        stopped = true;
         lodestar.drain();
     }
 

@@ -21,7 +21,9 @@ import java.util.List;
  * Resolves {@code spring.config.import=lodestar:<config-id>} (and {@code optional:lodestar:…}). The client that
  * reads the imports is created once, from the {@code lodestar.*} properties known at that point, and handed to the
  * application context as its {@code lodestarClient} bean when the bootstrap phase ends: one client, one set of
- * connections, closed with the context.
+ * connections, closed with the context. It is created before the application context (so without Boot's Lettuce
+ * {@code ClientResources} and {@code LodestarClientBuilderCustomizer}s); its meters are bound to the application's
+ * {@code MeterRegistry} once that exists.
  *
  * <p>A Spring Cloud refresh re-runs the imports with the same bootstrap context (Spring Cloud Context keeps it as
  * its {@code bootstrapContext} bean), so it reuses this client; {@code LodestarConfigRefreshIT} checks that no
@@ -63,6 +65,15 @@ class LodestarConfigDataLocationResolver implements ConfigDataLocationResolver<L
         LodestarConfigImports imports = bootstrap.get(LodestarConfigImports.class);
         beans.registerBeanDefinition("lodestarConfigImports",
                 new RootBeanDefinition(LodestarConfigImports.class, () -> imports));
+        beans.registerBeanDefinition("lodestarImportedClient", new RootBeanDefinition(ImportedClient.class,
+                () -> new ImportedClient(client)));
+    }
+
+    /**
+     * Marks the application's client as the one created for the imports, before the application's
+     * {@code MeterRegistry} existed: {@code LodestarAutoConfiguration} binds its meters once the registry does.
+     */
+    record ImportedClient(LodestarClient client) {
     }
 
     private static LodestarClient connect(Binder binder) {

@@ -5,14 +5,21 @@ import org.springframework.boot.context.config.ConfigDataResource;
 /** One {@code lodestar:<config-id>} entry of {@code spring.config.import}. */
 final class LodestarConfigDataResource extends ConfigDataResource {
     private final String configId;
+    private final boolean optional;
 
     LodestarConfigDataResource(String configId, boolean optional) {
         super(optional);
         this.configId = configId;
+        this.optional = optional;
     }
 
     String configId() {
         return configId;
+    }
+
+    /** @return whether it was imported with {@code optional:} (Boot's own accessor is not public) */
+    boolean optional() {
+        return optional;
     }
 
     @Override

@@ -23,7 +23,8 @@ final class LodestarRegistration implements Registration {
         ServiceInstance instance = registered.get();
         if (instance == null) {
             throw new IllegalStateException("The application is not registered with Lodestar (yet): it registers "
-                    + "once the context has started, when its web server listens or lodestar.registration.port is set");
+                    + "once the context has started, when its web server listens or lodestar.registration.port is set, "
+                    + "and Redis can be reached");
         }
         return instance;
     }

@@ -35,7 +35,7 @@ public class LodestarRegistrationAutoConfiguration {
                                                       Environment environment, ObjectProvider<InetUtils> inetUtils) {
         return new LodestarAutoRegistration(lodestar, properties.getRegistration(),
                 environment.getProperty("spring.application.name"),
-                () -> firstNonLoopbackAddress(inetUtils.getIfAvailable()));
+                () -> firstNonLoopbackAddress(inetUtils.getIfAvailable()), properties.isFailFast());
     }
 
     /** Spring Cloud's choice of address (its {@code spring.cloud.inetutils.*} apply when its bean is there). */

@@ -87,6 +87,26 @@ class LodestarActuatorWebIT {
         }
     }
 
+    @Test
+    void lodestarEndpointShowsTheRevisionOfEachServiceTheViewHoldsWithoutLoadingAny() throws Exception {
+        String uri = TestRedis.standalone().uri();
+        try (ConfigurableApplicationContext app = start(uri, "revisions-app");
+             LodestarClient observer = RedisLodestar.create(LodestarOptions.builder(uri)
+                     .namespace("spring-actuator").reconcileInterval(Duration.ofHours(1)).build())) {
+            String endpoint = base(app) + "/actuator/lodestar";
+            assertThat(JSON.std.mapFrom(get(endpoint).body()).get("held")).as("nothing read yet")
+                    .asInstanceOf(InstanceOfAssertFactories.MAP).doesNotContainKey("revisions-app");
+
+            app.getBean(LodestarClient.class).discovery().getInstances("revisions-app");
+            long revision = observer.directDiscovery().getSnapshot("revisions-app").revision();
+
+            Object held = JSON.std.mapFrom(get(endpoint).body()).get("held");
+            assertThat(held).asInstanceOf(InstanceOfAssertFactories.map(String.class, Object.class))
+                    .extractingByKey("revisions-app").asInstanceOf(InstanceOfAssertFactories.MAP)
+                    .containsEntry("revision", (int) revision).containsEntry("instances", 1);
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> lodestar(HttpResponse<String> health) throws IOException {
         Map<String, Object> components = (Map<String, Object>) JSON.std.mapFrom(health.body()).get("components");

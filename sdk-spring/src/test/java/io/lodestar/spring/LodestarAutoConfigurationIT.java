@@ -5,6 +5,7 @@ import io.lettuce.core.resource.DefaultClientResources;
 import io.lodestar.core.ClientClosedException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.StartupMode;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.TestRedis;
@@ -85,13 +86,9 @@ class LodestarAutoConfigurationIT {
     }
 
     @Test
-    void anUnreachableRedisFailsTheStartWithAReportNamingTheUriPropertyAndTheOfflineMode() throws IOException {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
-        runner.withPropertyValues("lodestar.redis-uri=redis://127.0.0.1:" + closedPort,
-                "lodestar.command-timeout=500ms").run(context -> {
+    void withFailFastAnUnreachableRedisFailsTheStartWithAReportNamingTheUriPropertyAndTheWayOut() throws IOException {
+        runner.withPropertyValues("lodestar.redis-uri=redis://127.0.0.1:" + closedPort(),
+                "lodestar.command-timeout=500ms", "lodestar.fail-fast=true").run(context -> {
                     assertThat(context).hasFailed();
                     FailureAnalysis analysis = new LodestarUnavailableFailureAnalyzer()
                             .analyze(context.getStartupFailure());
@@ -99,8 +96,38 @@ class LodestarAutoConfigurationIT {
                     assertThat(analysis).isNotNull();
                     assertThat(analysis.getDescription()).startsWith("Lodestar could not reach Redis");
                     assertThat(analysis.getAction()).contains("lodestar.redis-uri")
-                            .contains("lodestar.startup-mode=offline");
+                            .contains("lodestar.fail-fast");
                 });
+    }
+
+    @Test
+    void byDefaultAnUnreachableRedisStartsTheClientOffline() throws IOException {
+        runner.withPropertyValues("lodestar.redis-uri=redis://127.0.0.1:" + closedPort(),
+                "lodestar.command-timeout=500ms").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(LodestarClient.class).health().healthy()).isFalse();
+                });
+    }
+
+    @Test
+    void theStartupModeFollowsFailFastUnlessSetItself() {
+        runner.withPropertyValues("lodestar.fail-fast=true").run(context ->
+                assertThat(context.getBean(LodestarProperties.class).toOptions().startupMode())
+                        .isEqualTo(StartupMode.FAIL_FAST));
+        runner.run(context -> assertThat(context.getBean(LodestarProperties.class).toOptions().startupMode())
+                .isEqualTo(StartupMode.OFFLINE));
+        runner.withPropertyValues("lodestar.fail-fast=true", "lodestar.startup-mode=offline").run(context ->
+                assertThat(context.getBean(LodestarProperties.class).toOptions().startupMode())
+                        .isEqualTo(StartupMode.OFFLINE));
+        runner.withPropertyValues("lodestar.startup-mode=fail-fast").run(context ->
+                assertThat(context.getBean(LodestarProperties.class).toOptions().startupMode())
+                        .isEqualTo(StartupMode.FAIL_FAST));
+    }
+
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     @Test

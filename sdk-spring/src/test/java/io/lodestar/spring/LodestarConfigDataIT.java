@@ -5,6 +5,8 @@ import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.TestRedis;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
@@ -12,6 +14,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.config.ConfigDataResourceNotFoundException;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.time.Duration;
@@ -63,6 +66,19 @@ class LodestarConfigDataIT {
     }
 
     @Test
+    void theImportsClientPublishesItsMetersToTheApplicationsRegistryOnceItExists() {
+        admin.config().set("orders/metered", "metered=true", ConfigFormat.PROPERTIES);
+
+        try (ConfigurableApplicationContext app = builder("lodestar:orders/metered").sources(Meters.class).run()) {
+            MeterRegistry registry = app.getBean(MeterRegistry.class);
+
+            assertThat(registry.find("lodestar.view.topics").tags("namespace", NAMESPACE, "view", "config").gauge())
+                    .as("the config view's gauge of the one client").isNotNull()
+                    .satisfies(topics -> assertThat(topics.value()).isEqualTo(1.0));
+        }
+    }
+
+    @Test
     void aMissingEntryFailsTheStartUnlessOptional() {
         assertThatThrownBy(() -> start("lodestar:nowhere/to-be-found"))
                 .isInstanceOf(ConfigDataResourceNotFoundException.class).hasMessageContaining("nowhere/to-be-found");
@@ -82,5 +98,13 @@ class LodestarConfigDataIT {
     @Configuration(proxyBeanMethods = false)
     @EnableAutoConfiguration
     static class App {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Meters {
+        @Bean
+        MeterRegistry meterRegistry() {
+            return new SimpleMeterRegistry();
+        }
     }
 }

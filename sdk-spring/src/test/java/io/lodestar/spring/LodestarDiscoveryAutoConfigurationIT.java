@@ -1,8 +1,11 @@
 package io.lodestar.spring;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.test.RedisServer;
 import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -80,15 +83,32 @@ class LodestarDiscoveryAutoConfigurationIT {
 
     @Test
     void theReactiveClientNeverLoadsOnTheSubscribingThread() {
-        runner.withPropertyValues("lodestar.namespace=spring-discovery-thread").run(context -> {
-            Thread caller = Thread.currentThread();
-            CompletableFuture<Thread> emittedOn = new CompletableFuture<>();
+        try (RedisServer redis = TestRedis.startStandalone()) {
+            runner.withPropertyValues("lodestar.redis-uri=" + redis.uri(), "lodestar.namespace=spring-discovery-thread")
+                    .run(context -> {
+                        Thread caller = Thread.currentThread();
+                        CompletableFuture<Thread> emittedOn = new CompletableFuture<>();
+                        // every command waits a second, so the load cannot be done when subscribe returns (without
+                        // the pause a fast load may complete first, and Reactor then emits on the caller: a race)
+                        pauseClients(redis, Duration.ofSeconds(1));
 
-            context.getBean(ReactiveDiscoveryClient.class).getInstances("not-loaded-yet").collectList()
-                    .subscribe(list -> emittedOn.complete(Thread.currentThread()), emittedOn::completeExceptionally);
+                        context.getBean(ReactiveDiscoveryClient.class).getInstances("not-loaded-yet").collectList()
+                                .subscribe(list -> emittedOn.complete(Thread.currentThread()),
+                                        emittedOn::completeExceptionally);
 
-            assertThat(emittedOn.get(5, TimeUnit.SECONDS)).isNotSameAs(caller);
-        });
+                        assertThat(emittedOn).as("subscribe returned without waiting for the load").isNotDone();
+                        assertThat(emittedOn.get(5, TimeUnit.SECONDS)).isNotSameAs(caller);
+                    });
+        }
+    }
+
+    private static void pauseClients(RedisServer redis, Duration pause) {
+        RedisClient admin = RedisClient.create(redis.uri());
+        try (StatefulRedisConnection<String, String> connection = admin.connect()) {
+            connection.sync().clientPause(pause.toMillis());
+        } finally {
+            admin.shutdown();
+        }
     }
 
     @Test
