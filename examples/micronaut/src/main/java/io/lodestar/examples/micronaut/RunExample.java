@@ -9,9 +9,12 @@ import io.lodestar.examples.micronaut.client.Greeting;
 import io.lodestar.examples.micronaut.greeting.GreetingApplication;
 import io.lodestar.test.RedisServer;
 import io.lodestar.test.TestRedis;
+import io.micronaut.context.ApplicationContext;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.client.HttpClient;
+import io.micronaut.inject.qualifiers.Qualifiers;
 import io.micronaut.runtime.server.EmbeddedServer;
+import io.micronaut.scheduling.TaskExecutors;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -20,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
 
 /**
  * Runs the example in one JVM: two greeting-service instances (greeting-1: weight 1, zone eu-1; greeting-2:
@@ -50,8 +54,6 @@ public final class RunExample {
         System.out.println("Redis: " + (started == null ? LodestarOptions.redact(uri)
                 : uri + " (started for this example: " + TestRedis.describeSource() + ")"));
         RunExample example = new RunExample();
-        Thread onCtrlC = new Thread(example::stopAll, "stop-example");
-        Runtime.getRuntime().addShutdownHook(onCtrlC);
         try (LodestarClient operator = Lodestar.connect(LodestarOptions.builder(uri).build())) {
             if (operator.config().get(TEMPLATE_CONFIG).isEmpty()) {
                 operator.config().set(TEMPLATE_CONFIG, "greeting.template=Hello, {name}!", ConfigFormat.PROPERTIES);
@@ -60,7 +62,6 @@ public final class RunExample {
             example.commands(operator);
         } finally {
             example.stopAll();
-            Runtime.getRuntime().removeShutdownHook(onCtrlC);
             if (started != null) {
                 started.close();
             }
@@ -142,7 +143,8 @@ public final class RunExample {
         System.out.printf("40 calls: %s; last answer: %s%n", answered, last);
     }
 
-    private synchronized void stopAll() {
+    /** On Ctrl+C this does not run: Micronaut's shutdown hooks stop each application, the test kit stops Redis. */
+    private void stopAll() {
         if (client != null) {
             stop(client);
             client = null;
@@ -151,11 +153,18 @@ public final class RunExample {
         greetings.clear();
     }
 
-    /** Stopping the server deregisters the instance; closing its context closes its Lodestar client. */
+    /**
+     * Stopping the server deregisters the instance; closing its context closes its Lodestar client. Micronaut 4.10
+     * does not shut its IO executor down with the context: its idle threads (not daemons) would keep this JVM alive
+     * for their 60 s keep-alive, so that is done here.
+     */
     private static void stop(EmbeddedServer server) {
+        ApplicationContext context = server.getApplicationContext();
+        ExecutorService io = context.getBean(ExecutorService.class, Qualifiers.byName(TaskExecutors.IO));
         server.stop();
-        if (server.getApplicationContext().isRunning()) {
-            server.getApplicationContext().close();
+        if (context.isRunning()) {
+            context.close();
         }
+        io.shutdown();
     }
 }
