@@ -71,7 +71,7 @@ public final class RunExample {
     private void start(String uri) {
         greetings.put("greeting-1", greeting(uri, "greeting-1", 1, "eu-1"));
         greetings.put("greeting-2", greeting(uri, "greeting-2", 3, "eu-2"));
-        client = ClientApplication.builder().properties(Map.of(
+        client = ClientApplication.builder().banner(false).properties(Map.of(
                 "lodestar.redis-uri", uri,
                 "micronaut.server.port", Integer.getInteger("client.port", 8080))).run(EmbeddedServer.class);
         greetings.forEach((name, server) -> System.out.printf("greeting-service %s: %s%n", name, server.getURL()));
@@ -89,7 +89,7 @@ public final class RunExample {
     }
 
     private static EmbeddedServer greeting(String uri, String name, int weight, String zone) {
-        return GreetingApplication.builder().properties(Map.of(
+        return GreetingApplication.builder().banner(false).properties(Map.of(
                 "lodestar.redis-uri", uri,
                 "micronaut.server.port", -1,
                 "lodestar.registration.instance-id", name,

@@ -62,13 +62,17 @@ class MicronautExampleIT {
     @Test
     void callsThroughTheClientSplitOneToThreeByWeight() {
         Map<String, Integer> answered = new HashMap<>();
+        Map<String, String> zones = new HashMap<>();
         for (int i = 0; i < 400; i++) {
-            answered.merge(hello().instance(), 1, Integer::sum);
+            Greeting greeting = hello();
+            answered.merge(greeting.instance(), 1, Integer::sum);
+            zones.put(greeting.instance(), greeting.zone());
         }
 
         // Expected 100 : 300; one standard deviation of heavy's count is about 8.7, so this is ~5.8 of them.
         assertThat(answered).containsOnlyKeys("light", "heavy");
         assertThat(answered.get("heavy")).as("calls answered by heavy, of 400: %s", answered).isBetween(250, 350);
+        assertThat(zones).containsEntry("light", "eu-1").containsEntry("heavy", "eu-2");
     }
 
     @Test
