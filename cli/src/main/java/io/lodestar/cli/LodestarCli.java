@@ -30,7 +30,7 @@ import java.util.Map;
  */
 @Command(name = "lodestar", mixinStandardHelpOptions = true, versionProvider = LodestarCli.Version.class,
         description = "Operator tools for Lodestar: the registry and configs of a namespace, on Redis.",
-        subcommands = {ConfigCommand.class, ConsoleCommand.class},
+        subcommands = {ConfigCommand.class, WatchCommand.class, ConsoleCommand.class},
         exitCodeOnInvalidInput = ExitCodes.USAGE, exitCodeOnExecutionException = ExitCodes.SOFTWARE,
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:not found (service, instance, config or version)",
