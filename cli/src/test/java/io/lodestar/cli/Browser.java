@@ -32,7 +32,7 @@ final class Browser {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(browser.get().toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1440,1000", "--no-first-run", "--no-default-browser-check");
+                "--window-size=1440,1040", "--no-first-run", "--no-default-browser-check");
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(driver.get().toFile()).usingAnyFreePort()
                 .withTimeout(Duration.ofSeconds(60)).build();

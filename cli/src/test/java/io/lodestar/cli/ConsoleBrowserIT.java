@@ -5,6 +5,7 @@ import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.StartupMode;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.RedisServer;
@@ -104,8 +105,14 @@ class ConsoleBrowserIT {
         startConsole(TestRedis.standalone());
         register("orders-1", 8080, "eu-1");
         register("orders-2", 8081, "eu-2");
+        sdk.registry().register(ServiceInstance.builder("orders", "orders-3").host("10.0.1.9").port(8080).weight(50)
+                .status(InstanceStatus.OUT_OF_SERVICE).metadata("zone", "eu-2").metadata("canary", "true")
+                .ttl(Duration.ofSeconds(15)).build());
+        sdk.registry().register(ServiceInstance.builder("billing", "billing-1").host("10.0.2.4").port(9090)
+                .metadata("zone", "eu-1").build());
         sdk.config().set("orders/limits", "max-requests: 100\ntimeout: 2s\n", ConfigFormat.YAML);
         sdk.config().set("orders/limits", "max-requests: 5\ntimeout: 2s\n", ConfigFormat.YAML);
+        sdk.config().set("billing/rates", "{\"vat\": 0.2}", ConfigFormat.JSON);
         chrome.get(console.url());
         awaitElement("#operator").sendKeys("alice");
         chrome.findElement(By.id("token")).sendKeys(TOKEN);
