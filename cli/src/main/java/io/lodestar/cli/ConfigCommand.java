@@ -187,6 +187,10 @@ final class ConfigCommand {
 
     private static String read(String file) {
         try {
+            if (file == null && System.console() != null) {
+                // nothing piped in: waiting for a terminal's end-of-file would look like a hang
+                throw new ExitCodes.UsageException("give the content as a FILE, pipe it in, or type it after '-'");
+            }
             if (file == null || file.equals("-")) {
                 InputStream in = System.in;
                 return new String(in.readAllBytes(), StandardCharsets.UTF_8);
