@@ -155,6 +155,41 @@ class ConsoleBrowserIT {
     }
 
     @Test
+    void anEditIsACompareAndSetOnTheVersionItStartedFrom() {
+        startConsole(TestRedis.standalone());
+        sdk.config().set("orders/limits", "max-requests: 100", ConfigFormat.YAML);
+        chrome.get(console.url());
+        awaitElement("#token").sendKeys(TOKEN);
+        awaitElement("#configs tr[data-config='orders/limits']").click();
+        WebElement editor = awaitElement("#config-content");
+        await("the content").atMost(UI).until(() -> editor.getAttribute("value").equals("max-requests: 100"));
+        editor.clear();
+        editor.sendKeys("max-requests: 200");
+
+        sdk.config().set("orders/limits", "max-requests: 300", ConfigFormat.YAML);
+        await("the page learns of version 2").atMost(UI).untilAsserted(() -> assertThat(
+                chrome.findElement(By.id("config-version")).getText()).isEqualTo("version 2"));
+        chrome.findElement(By.id("config-save")).click();
+
+        await("the conflict").atMost(UI).untilAsserted(() -> assertThat(
+                chrome.findElement(By.id("message")).getText()).startsWith("Failed:").contains("Conflict"));
+        assertThat(sdk.config().get("orders/limits").orElseThrow().content()).isEqualTo("max-requests: 300");
+
+        chrome.navigate().refresh();
+        WebElement token = awaitElement("#token");
+        token.clear(); // the page keeps the token for the browser tab
+        token.sendKeys(TOKEN);
+        awaitElement("#configs tr[data-config='orders/limits']").click();
+        await("the current content").atMost(UI).until(() -> chrome.findElement(By.id("config-content"))
+                .getAttribute("value").equals("max-requests: 300"));
+        chrome.findElement(By.id("config-content")).sendKeys("\ntimeout: 2s");
+        chrome.findElement(By.id("config-save")).click();
+
+        await("the edit in Redis").atMost(UI).untilAsserted(() -> assertThat(
+                sdk.config().get("orders/limits").orElseThrow().content()).isEqualTo("max-requests: 300\ntimeout: 2s"));
+    }
+
+    @Test
     void aBannerSaysSoWhileRedisIsUnreachable() {
         RedisServer own = TestRedis.startStandalone();
         startConsole(own);

@@ -143,12 +143,19 @@ async function openConfig(id) {
   const current = view.current;
   $('#config-version').textContent = current ? 'version ' + current.version : 'removed';
   $('#config-version').dataset.version = current ? current.version : 0;
-  $('#save-version').textContent = current ? current.version : '0 (absent)';
-  if (changedId || !$('#config-content').dataset.dirty) {
-    $('#config-content').value = current ? current.content : '';
-    $('#config-content').dataset.dirty = '';
+  const editor = $('#config-content');
+  if (changedId || !editor.dataset.dirty) {
+    // the version an edit starts from: saving is a compare-and-set on it, so a change made meanwhile by someone
+    // else is a conflict, never silently overwritten
+    editor.value = current ? current.content : '';
+    editor.dataset.dirty = '';
+    editor.dataset.base = current ? current.version : 0;
     if (current) $('#config-format').value = current.format.toUpperCase();
+  } else if (current && String(current.version) !== editor.dataset.base) {
+    message('Version ' + current.version + ' arrived while you were editing version ' + editor.dataset.base
+      + ': saving will be refused as a conflict', 'error');
   }
+  $('#save-version').textContent = Number(editor.dataset.base) > 0 ? editor.dataset.base : '0 (absent)';
   $('#history tbody').replaceChildren(...view.history.map((h) => el('tr', { 'data-version': h.version },
     el('td', {}, h.version), el('td', {}, h.format), el('td', {}, h.size),
     el('td', {}, new Date(h.updatedAt).toLocaleString()),
@@ -176,21 +183,22 @@ async function showDiff(id, from) {
 async function rollback(id, version) {
   const expected = Number($('#config-version').dataset.version);
   await write('/api/config/rollback?id=' + encodeURIComponent(id), { version, expectedVersion: expected })
-    .then((entry) => message(id + ': version ' + entry.version + ' (content of version ' + version + ')', 'ok'),
-      () => {});
-  openConfig(id);
+    .then((entry) => {
+      message(id + ': version ' + entry.version + ' (content of version ' + version + ')', 'ok');
+      openConfig(id);
+    }, () => {});
 }
 
 async function save() {
   const id = state.config;
-  const expected = Number($('#config-version').dataset.version);
+  const expected = Number($('#config-content').dataset.base);
   await write('/api/config/set?id=' + encodeURIComponent(id), {
     content: $('#config-content').value, format: $('#config-format').value, expectedVersion: expected,
   }).then((entry) => {
     $('#config-content').dataset.dirty = '';
     message(id + ': version ' + entry.version, 'ok');
-  }, () => {});
-  openConfig(id);
+    openConfig(id);
+  }, () => {}); // the refusal or conflict stays on screen; the edit stays in the editor
 }
 
 // ---- audit
