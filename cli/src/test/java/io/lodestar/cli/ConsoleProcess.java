@@ -23,6 +23,7 @@ final class ConsoleProcess implements AutoCloseable {
     private final Process process;
     private final List<String> lines = new ArrayList<>();
     private final String url;
+    private final Thread stopOnExit;
 
     ConsoleProcess(String redisUri, String namespace, String... extra) {
         List<String> args = new ArrayList<>(List.of("--uri", redisUri, "--namespace", namespace, "console",
@@ -33,6 +34,12 @@ final class ConsoleProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        // if the test JVM is stopped before close() (a fork timeout), the console goes with it
+        stopOnExit = new Thread(() -> {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }, "console-stop");
+        Runtime.getRuntime().addShutdownHook(stopOnExit);
         Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
                     StandardCharsets.UTF_8))) {
@@ -92,6 +99,11 @@ final class ConsoleProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(stopOnExit);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or about to: nothing left to do
         }
     }
 }

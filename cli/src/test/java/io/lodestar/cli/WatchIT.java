@@ -123,6 +123,10 @@ class WatchIT {
                 throw new UncheckedIOException(e);
             }
             resources.add(this);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+            }, "watch-stop"));
             Thread reader = new Thread(() -> {
                 byte[] buffer = new byte[8192];
                 try (InputStream in = process.getInputStream()) {
