@@ -169,12 +169,17 @@ class WatchIT {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             process.descendants().forEach(ProcessHandle::destroy);
             process.destroy();
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            try {
+                if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
             }
         }
     }
