@@ -44,6 +44,18 @@ final class ExitCodes {
         return SOFTWARE;
     }
 
+    /** The code's name in structured error output: {@code not_found}, {@code conflict}, ... */
+    static String name(int code) {
+        return switch (code) {
+            case OK -> "ok";
+            case NOT_FOUND -> "not_found";
+            case CONFLICT -> "conflict";
+            case UNAVAILABLE -> "unavailable";
+            case USAGE -> "usage";
+            default -> "failure";
+        };
+    }
+
     /**
      * The failure's message for stderr. The SDK's messages carry only redacted URIs; this redacts once more, so a
      * message from a lower layer can never echo a password either.

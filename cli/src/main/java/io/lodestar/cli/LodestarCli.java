@@ -98,14 +98,24 @@ public final class LodestarCli {
         cli.setExecutionExceptionHandler((failure, command, parseResult) -> {
             LodestarCli root = cli.getCommand();
             PrintWriter err = command.getErr();
-            err.println("lodestar: " + ExitCodes.describe(failure));
+            int code = ExitCodes.of(failure);
+            if (root.format != null && root.format != Output.Format.TABLE) {
+                // a script asked for structured output: its errors are structured too, on stderr
+                Map<String, Object> error = new LinkedHashMap<>();
+                error.put("error", ExitCodes.name(code));
+                error.put("exitCode", code);
+                error.put("message", ExitCodes.describe(failure));
+                new Output(root.format, err).value(error);
+            } else {
+                err.println("lodestar: " + ExitCodes.describe(failure));
+            }
             if (root.verbose) {
                 java.io.StringWriter trace = new java.io.StringWriter();
                 failure.printStackTrace(new PrintWriter(trace));
                 err.print(ExitCodes.Secrets.redactAll(trace.toString()));
             }
             err.flush();
-            return ExitCodes.of(failure);
+            return code;
         });
         return cli;
     }

@@ -162,10 +162,17 @@ class CliIT {
         sdk.config().set("orders/limits", "v2", ConfigFormat.TEXT);
 
         CliJar.Result stale = lodestarWithInput("v3", "config", "set", "orders/limits", "--if-version", "1");
+        CliJar.Result staleJson = lodestarWithInput("v3", "config", "set", "orders/limits", "--if-version", "1",
+                "-o", "json");
         CliJar.Result current = lodestarWithInput("v3", "config", "set", "orders/limits", "--if-version", "2");
 
         assertThat(stale.exitCode()).as(stale.toString()).isEqualTo(2);
         assertThat(stale.err()).contains("current version is 2");
+        assertThat(staleJson.out()).isEmpty();
+        JsonNode error = new CliJar.Result(0, staleJson.err(), "").json();
+        assertThat(error.get("error").asText()).isEqualTo("conflict");
+        assertThat(error.get("exitCode").asInt()).isEqualTo(2);
+        assertThat(error.get("message").asText()).contains("current version is 2");
         assertThat(current.exitCode()).as(current.toString()).isZero();
         assertThat(lodestar("config", "get", "orders/limits").out()).isEqualTo("v3");
     }
