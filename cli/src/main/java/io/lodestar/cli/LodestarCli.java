@@ -1,0 +1,271 @@
+package io.lodestar.cli;
+
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.NotFoundException;
+import io.lodestar.core.StartupMode;
+import io.lodestar.core.model.InstanceStatus;
+import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.core.model.ServiceSnapshot;
+import io.lodestar.redis.RedisLodestar;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ScopeType;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The {@code lodestar} command: operator tools for a Lodestar namespace, built only on the public SDK. Options given
+ * before or after the subcommand apply to it ({@link ScopeType#INHERIT}); the Redis URI is never printed, not even by
+ * {@code --verbose}, except {@linkplain LodestarOptions#redact(String) redacted}.
+ */
+@Command(name = "lodestar", mixinStandardHelpOptions = true, versionProvider = LodestarCli.Version.class,
+        description = "Operator tools for Lodestar: the registry and configs of a namespace, on Redis.",
+        subcommands = {ConfigCommand.class, WatchCommand.class, ConsoleCommand.class},
+        exitCodeOnInvalidInput = ExitCodes.USAGE, exitCodeOnExecutionException = ExitCodes.SOFTWARE,
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:ok", "1:not found (service, instance, config or version)",
+                "2:conflict (--if-version did not match)", "3:Redis unavailable or timed out",
+                "64:usage error (bad option or argument)", "70:any other failure"},
+        footerHeading = "%nEnvironment:%n",
+        footer = {"  LODESTAR_REDIS_URI   the Redis URI when --uri is not given (default redis://localhost:6379)",
+                "  LODESTAR_NAMESPACE   the namespace when --namespace is not given (default: default)"})
+public final class LodestarCli {
+    static final String DEFAULT_URI = "redis://localhost:6379";
+
+    @Option(names = "--uri", scope = ScopeType.INHERIT, paramLabel = "URI",
+            description = "Redis URI (default: $LODESTAR_REDIS_URI, else " + DEFAULT_URI + "); never echoed")
+    String uri;
+
+    @Option(names = {"-n", "--namespace"}, scope = ScopeType.INHERIT, paramLabel = "NAME",
+            defaultValue = "${env:LODESTAR_NAMESPACE:-default}",
+            description = "Lodestar namespace (default: $LODESTAR_NAMESPACE, else default)")
+    String namespace;
+
+    @Option(names = {"-o", "--output"}, scope = ScopeType.INHERIT, defaultValue = "table", paramLabel = "FORMAT",
+            converter = Output.FormatConverter.class,
+            description = "table, json or yaml (default: table)")
+    Output.Format format;
+
+    @Option(names = "--timeout", scope = ScopeType.INHERIT, defaultValue = "5s", paramLabel = "DURATION",
+            converter = DurationConverter.class, description = "Redis command timeout, e.g. 500ms, 5s (default: 5s)")
+    Duration timeout;
+
+    @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
+            description = "Say what is done (Redis URI redacted) and print stack traces of failures")
+    boolean verbose;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs one command line; returns its exit code (see {@link ExitCodes}). */
+    static int run(String... args) {
+        CommandLine cli = commandLine();
+        return cli.execute(args);
+    }
+
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new LodestarCli());
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        cli.setExecutionStrategy(parseResult -> {
+            LodestarCli root = cli.getCommand();
+            Logging.configure(root.verbose);
+            return new CommandLine.RunLast().execute(parseResult);
+        });
+        // Every subcommand's usage errors exit with 64 (picocli's own default is 2, our "conflict").
+        cli.setParameterExceptionHandler((failure, args) -> {
+            PrintWriter err = failure.getCommandLine().getErr();
+            err.println("lodestar: " + ExitCodes.Secrets.redactAll(String.valueOf(failure.getMessage())));
+            if (!CommandLine.UnmatchedArgumentException.printSuggestions(failure, err)) {
+                failure.getCommandLine().usage(err);
+            }
+            err.flush();
+            return ExitCodes.USAGE;
+        });
+        cli.setExecutionExceptionHandler((failure, command, parseResult) -> {
+            LodestarCli root = cli.getCommand();
+            PrintWriter err = command.getErr();
+            int code = ExitCodes.of(failure);
+            if (root.format != null && root.format != Output.Format.TABLE) {
+                // a script asked for structured output: its errors are structured too, on stderr
+                Map<String, Object> error = new LinkedHashMap<>();
+                error.put("error", ExitCodes.name(code));
+                error.put("exitCode", code);
+                error.put("message", ExitCodes.describe(failure));
+                new Output(root.format, err).value(error);
+            } else {
+                err.println("lodestar: " + ExitCodes.describe(failure));
+            }
+            if (root.verbose) {
+                java.io.StringWriter trace = new java.io.StringWriter();
+                failure.printStackTrace(new PrintWriter(trace));
+                err.print(ExitCodes.Secrets.redactAll(trace.toString()));
+            }
+            err.flush();
+            return code;
+        });
+        return cli;
+    }
+
+    /** The URI to connect to: --uri, else $LODESTAR_REDIS_URI, else localhost. */
+    String redisUri() {
+        if (uri != null && !uri.isBlank()) {
+            return uri;
+        }
+        String env = System.getenv("LODESTAR_REDIS_URI");
+        return env == null || env.isBlank() ? DEFAULT_URI : env;
+    }
+
+    /** Options for a client of the chosen namespace; {@code FAIL_FAST} for one-shot commands. */
+    LodestarOptions options(StartupMode mode) {
+        return LodestarOptions.builder(redisUri()).namespace(namespace).commandTimeout(timeout)
+                .clientName("lodestar-cli").startupMode(mode).build();
+    }
+
+    /** A connected client; fails fast with {@code UnavailableException} when Redis cannot be reached. */
+    LodestarClient connect() {
+        return connect(StartupMode.FAIL_FAST);
+    }
+
+    LodestarClient connect(StartupMode mode) {
+        LodestarOptions options = options(mode);
+        verbose("connecting to %s, namespace %s, timeout %s", options.redactedRedisUri(), namespace, timeout);
+        return RedisLodestar.create(options);
+    }
+
+    void verbose(String format, Object... args) {
+        if (verbose) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("lodestar: " + String.format(Locale.ROOT, format, args));
+            err.flush();
+        }
+    }
+
+    Output output() {
+        return new Output(format, spec.commandLine().getOut());
+    }
+
+    @Command(name = "services", description = "List the services of the namespace: instances, UP instances, revision.")
+    int services() {
+        try (LodestarClient client = connect()) {
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (String service : client.directDiscovery().getServices().stream().sorted().toList()) {
+                ServiceSnapshot snapshot = client.directDiscovery().getSnapshot(service);
+                rows.add(Views.service(snapshot));
+            }
+            output().table(rows, Views.SERVICE_COLUMNS, "no services in namespace " + namespace);
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "instances", description = "List the instances of a service (read from Redis, not a cache).")
+    int instances(@Parameters(paramLabel = "SERVICE", description = "the service id") String service) {
+        try (LodestarClient client = connect()) {
+            ServiceSnapshot snapshot = client.directDiscovery().getSnapshot(service);
+            if (snapshot.instances().isEmpty()) {
+                throw new NotFoundException("service", service, "No instances of '" + service
+                        + "' in namespace '" + namespace + "'");
+            }
+            Output out = output();
+            if (out.structured()) {
+                out.value(Views.serviceDetail(snapshot, Instant.now()));
+            } else {
+                out.table(Views.instances(snapshot, Instant.now()), Views.INSTANCE_COLUMNS, "");
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "evict", description = {"Remove an instance another client registered, and keep it removed:",
+            "its owner stops renewing it instead of registering it again."})
+    int evict(@Parameters(index = "0", paramLabel = "SERVICE") String service,
+              @Parameters(index = "1", paramLabel = "INSTANCE") String instance) {
+        try (LodestarClient client = connect()) {
+            if (!client.registry().evict(service, instance)) {
+                throw new NotFoundException("instance", service + "/" + instance,
+                        "No instance '" + instance + "' of '" + service + "' in namespace '" + namespace + "'");
+            }
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("service", service);
+            result.put("instance", instance);
+            result.put("evicted", true);
+            output().message(result, "evicted " + service + "/" + instance);
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "status", description = "Set an instance's status: up, down, out-of-service or starting.")
+    int status(@Parameters(index = "0", paramLabel = "SERVICE") String service,
+               @Parameters(index = "1", paramLabel = "INSTANCE") String instance,
+               @Parameters(index = "2", paramLabel = "STATUS", converter = StatusConverter.class,
+                       description = "up, down, out-of-service or starting") InstanceStatus status) {
+        try (LodestarClient client = connect()) {
+            ServiceInstance changed = client.registry().setStatus(service, instance, status);
+            output().message(Views.instance(changed, 0, Instant.now()),
+                    service + "/" + instance + " is now " + Views.statusName(changed.status()));
+            return ExitCodes.OK;
+        }
+    }
+
+    /** {@code out-of-service}, {@code OUT_OF_SERVICE} and {@code Out_Of_Service} all name the same status. */
+    static final class StatusConverter implements CommandLine.ITypeConverter<InstanceStatus> {
+        @Override
+        public InstanceStatus convert(String value) {
+            try {
+                return InstanceStatus.valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException("status must be one of up, down, out-of-service,"
+                        + " starting, but was '" + value + "'");
+            }
+        }
+    }
+
+    /** {@code 500ms}, {@code 5s}, {@code 2m} or an ISO-8601 duration. */
+    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            String v = value.trim().toLowerCase(Locale.ROOT);
+            try {
+                if (v.startsWith("pt") || v.startsWith("p")) {
+                    return Duration.parse(v.toUpperCase(Locale.ROOT));
+                }
+                if (v.endsWith("ms")) {
+                    return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+                }
+                if (v.endsWith("s")) {
+                    return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)));
+                }
+                if (v.endsWith("m")) {
+                    return Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1)));
+                }
+            } catch (RuntimeException e) {
+                // fall through to the message below
+            }
+            throw new CommandLine.TypeConversionException("duration must be like 500ms, 5s or 2m, but was '"
+                    + value + "'");
+        }
+    }
+
+    /** The version from the jar's manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = LodestarCli.class.getPackage().getImplementationVersion();
+            return new String[] {"lodestar " + (version == null ? "(development build)" : version)};
+        }
+    }
+
+}

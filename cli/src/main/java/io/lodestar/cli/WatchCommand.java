@@ -1,0 +1,226 @@
+package io.lodestar.cli;
+
+import io.lodestar.core.Initial;
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarException;
+import io.lodestar.core.StartupMode;
+import io.lodestar.core.Subscription;
+import io.lodestar.core.ViewStatus;
+import io.lodestar.core.event.InstanceDeregistered;
+import io.lodestar.core.event.InstanceExpired;
+import io.lodestar.core.event.InstanceRegistered;
+import io.lodestar.core.event.InstanceUpdated;
+import io.lodestar.core.event.ServiceEvent;
+import io.lodestar.core.event.ServiceResynced;
+import io.lodestar.core.model.ServiceSnapshot;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code lodestar watch [SERVICE]}: a live view of a service's instances (or of all services) from the SDK's local,
+ * PubSub-fed view. On a terminal it is a full-screen program: the alternate screen, the cursor hidden, the frame
+ * redrawn in place (ANSI) on every event and once a second for ages and staleness, and the terminal restored on
+ * Ctrl-C. Piped, it prints one frame per change, without escape codes.
+ */
+@Command(name = "watch", description = {"Watch a service's instances (or all services) live, until Ctrl-C.",
+        "Redraws on every change; shows the revision and how stale the view is while Redis is unreachable."})
+final class WatchCommand implements Callable<Integer> {
+    private static final String ESC = "\u001b[";
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss")
+            .withZone(ZoneId.systemDefault());
+
+    @ParentCommand
+    LodestarCli root;
+
+    @Parameters(arity = "0..1", paramLabel = "SERVICE", description = "the service (default: all services)")
+    String service;
+
+    private final Map<String, Subscription> watched = new ConcurrentHashMap<>();
+    private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
+    private volatile String lastEvent = "none yet";
+    private volatile boolean changed = true;
+    private String lastFrame = "";
+
+    @Override
+    public Integer call() throws Exception {
+        boolean terminal = System.console() != null && !"dumb".equals(System.getenv("TERM"));
+        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
+                StandardCharsets.UTF_8);
+        LodestarClient client = root.connect(StartupMode.OFFLINE);
+        ScheduledExecutorService screen = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "lodestar-watch");
+            thread.setDaemon(true);
+            return thread;
+        });
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            screen.shutdownNow();
+            try {
+                screen.awaitTermination(2, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (terminal) {
+                out.print(ESC + "?25h" + ESC + "?1049l");
+                out.flush();
+            }
+            subscriptions.forEach(Subscription::close);
+            watched.values().forEach(Subscription::close);
+            client.close();
+            stopped.countDown();
+        }, "lodestar-watch-exit"));
+        if (terminal) {
+            out.print(ESC + "?1049h" + ESC + "?25l");
+        }
+        if (service != null) {
+            screen.execute(() -> watch(client, service));
+        } else {
+            subscriptions.add(client.discovery().subscribeServices(change -> {
+                lastEvent = describe(change.added(), change.removed());
+                changed = true;
+                screen.execute(() -> change.added().forEach(id -> watch(client, id)));
+            }));
+            screen.execute(() -> {
+                try {
+                    client.discovery().getServices().forEach(id -> watch(client, id));
+                } catch (LodestarException offline) {
+                    // subscribeServices catches up once Redis answers
+                }
+            });
+        }
+        screen.scheduleWithFixedDelay(() -> draw(client, out, terminal), 0, 250, TimeUnit.MILLISECONDS);
+        stopped.await();
+        return ExitCodes.OK;
+    }
+
+    private void watch(LodestarClient client, String id) {
+        watched.computeIfAbsent(id, key -> client.discovery().subscribe(key, event -> {
+            lastEvent = describe(event) + " at " + CLOCK.format(Instant.now());
+            changed = true;
+        }, Initial.DELIVER));
+    }
+
+    /** Every 250 ms: draws when something changed, and on a terminal at least once a second (ages, staleness). */
+    private long lastDraw;
+
+    private void draw(LodestarClient client, PrintStream out, boolean terminal) {
+        try {
+            long now = System.nanoTime();
+            boolean due = terminal && now - lastDraw >= TimeUnit.SECONDS.toNanos(1);
+            if (!changed && !due) {
+                return;
+            }
+            changed = false;
+            String frame = frame(client);
+            if (!terminal && frame.equals(lastFrame)) {
+                return;
+            }
+            lastFrame = frame;
+            lastDraw = now;
+            if (terminal) {
+                StringBuilder screen = new StringBuilder(ESC + "H");
+                for (String line : frame.split("\n", -1)) {
+                    screen.append(line).append(ESC).append("K\n"); // the terminal (onlcr) adds the \r
+                }
+                out.print(screen.append(ESC).append("J"));
+            } else {
+                out.print(frame.replaceAll("\u001b\\[[0-9;]*m", "") + "\n");
+            }
+            out.flush();
+        } catch (RuntimeException e) {
+            lastEvent = "cannot read the view: " + ExitCodes.describe(e);
+        }
+    }
+
+    private String frame(LodestarClient client) {
+        ViewStatus status = client.discovery().status();
+        Instant now = Instant.now();
+        StringBuilder frame = new StringBuilder();
+        String title = service == null ? "all services" : service;
+        String live = status.stale()
+                ? ESC + "1;33;7m STALE " + Views.human(status.staleFor()) + ": Redis unreachable, showing the last"
+                + " known state " + ESC + "0m"
+                : ESC + "32mlive" + ESC + "0m";
+        List<Map<String, Object>> rows = new ArrayList<>();
+        long revision = 0;
+        if (service != null) {
+            ServiceSnapshot snapshot = snapshot(client, service);
+            revision = snapshot.revision();
+            rows.addAll(Views.instances(snapshot, now));
+        } else {
+            for (String id : watched.keySet().stream().sorted().toList()) {
+                ServiceSnapshot snapshot = snapshot(client, id);
+                if (!snapshot.instances().isEmpty()) {
+                    rows.add(Views.service(snapshot));
+                }
+            }
+        }
+        frame.append(ESC).append("1mlodestar watch ").append(title).append(ESC).append("0m")
+                .append("   namespace ").append(root.namespace);
+        if (service != null) {
+            frame.append("   revision ").append(revision);
+        }
+        frame.append("   ").append(live).append("   ").append(CLOCK.format(now)).append('\n').append('\n');
+        if (rows.isEmpty()) {
+            frame.append(service == null ? "no services yet" : "no instances of " + service + " yet").append('\n');
+        } else {
+            frame.append(Output.Table.render(rows, service == null ? Views.SERVICE_COLUMNS : Views.INSTANCE_COLUMNS));
+        }
+        frame.append('\n').append("last event: ").append(lastEvent).append('\n');
+        frame.append(ESC).append("2mCtrl-C to quit").append(ESC).append("0m");
+        return frame.toString();
+    }
+
+    private static ServiceSnapshot snapshot(LodestarClient client, String id) {
+        try {
+            return client.discovery().getSnapshot(id);
+        } catch (LodestarException offline) {
+            return ServiceSnapshot.empty(id);
+        }
+    }
+
+    static String describe(ServiceEvent event) {
+        String what;
+        if (event instanceof InstanceRegistered e) {
+            what = e.instance().instanceId() + " registered";
+        } else if (event instanceof InstanceUpdated e) {
+            what = e.instance().instanceId() + " updated (" + Views.statusName(e.instance().status()) + ", weight "
+                    + e.instance().weight() + ")";
+        } else if (event instanceof InstanceDeregistered e) {
+            what = e.instanceId() + " deregistered";
+        } else if (event instanceof InstanceExpired e) {
+            what = e.instanceId() + " expired";
+        } else if (event instanceof ServiceResynced e) {
+            what = "loaded " + e.snapshot().instances().size() + " instances";
+        } else {
+            what = event.getClass().getSimpleName();
+        }
+        return event.serviceId() + ": " + what + ", revision " + event.revision();
+    }
+
+    private static String describe(java.util.Set<String> added, java.util.Set<String> removed) {
+        List<String> parts = new ArrayList<>();
+        added.stream().sorted().forEach(id -> parts.add("+" + id));
+        removed.stream().sorted().forEach(id -> parts.add("-" + id));
+        return "services " + String.join(" ", parts);
+    }
+
+}

@@ -1,0 +1,241 @@
+// The Lodestar console page: everything it shows arrives as server-sent events from the console's SDK view
+// (/api/events); it fetches only when the operator opens something or an event says it changed. Never polls.
+'use strict';
+
+const $ = (selector) => document.querySelector(selector);
+const state = { service: null, config: null, readOnly: true, known: new Set() };
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (key === 'class') node.className = value;
+    else if (key.startsWith('on')) node.addEventListener(key.substring(2), value);
+    else if (value !== undefined && value !== null) node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+function message(text, kind) {
+  const box = $('#message');
+  box.textContent = text;
+  box.className = 'message ' + (kind || '');
+  box.hidden = false;
+  clearTimeout(message.timer);
+  message.timer = setTimeout(() => { box.hidden = true; }, 8000);
+}
+
+async function getJson(url) {
+  const response = await fetch(url, { cache: 'no-store' });
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.message || response.statusText);
+  return body;
+}
+
+async function write(url, payload) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Lodestar-Token': $('#token').value,
+      'X-Lodestar-Operator': $('#operator').value,
+    },
+    body: JSON.stringify(payload),
+  });
+  const body = await response.json();
+  if (!response.ok) {
+    const refused = response.status === 401 || response.status === 403;
+    message((refused ? 'Refused: ' : 'Failed: ') + body.message, 'error');
+    throw new Error(body.message);
+  }
+  return body;
+}
+
+// ---- services and instances
+
+function renderState(s) {
+  $('#namespace').textContent = s.namespace;
+  state.readOnly = s.readOnly;
+  $('#mode').textContent = s.readOnly ? 'read-only' : 'writes need the token';
+  $('#auth').hidden = s.readOnly;
+  $('#stale-banner').hidden = !s.stale;
+  $('#stale-for').textContent = s.staleForSeconds;
+  const body = $('#services tbody');
+  body.replaceChildren(...s.services.map((row) => el('tr', {
+    class: 'clickable' + (row.service === state.service ? ' selected' : ''),
+    'data-service': row.service,
+    onclick: () => selectService(row.service),
+  }, el('td', {}, row.service), el('td', {}, row.instances), el('td', {}, row.up), el('td', {}, row.revision))));
+  $('#no-services').hidden = s.services.length > 0;
+}
+
+async function selectService(id) {
+  state.service = id;
+  state.known = new Set();
+  document.querySelectorAll('#services tr').forEach((tr) => tr.classList.toggle('selected', tr.dataset.service === id));
+  try {
+    renderService(await getJson('/api/service?id=' + encodeURIComponent(id)));
+  } catch (e) {
+    message(e.message, 'error');
+  }
+}
+
+function renderService(s) {
+  if (s.service !== state.service) return;
+  $('#selected-service').textContent = s.service;
+  $('#selected-service').className = '';
+  $('#service-revision').textContent = 'revision ' + s.revision;
+  const first = state.known.size === 0;
+  const rows = s.instances.map((i) => {
+    const tags = Object.entries(i.metadata).map(([k, v]) => el('span', { class: 'meta-tag' }, k + '=' + v));
+    const fresh = !first && !state.known.has(i.id);
+    const actions = state.readOnly ? [] : [
+      el('button', { class: 'small', 'data-toggle': i.id,
+        onclick: () => setStatus(i.id, i.status === 'up' ? 'out-of-service' : 'up') },
+        i.status === 'up' ? 'take out' : 'put in'),
+      ' ',
+      el('button', { class: 'small', 'data-evict': i.id, onclick: () => evict(i.id) }, 'evict'),
+    ];
+    return el('tr', { 'data-instance': i.id, class: fresh ? 'flash' : '' },
+      el('td', {}, i.id), el('td', {}, i.address), el('td', {}, i.weight),
+      el('td', { class: 'status-' + i.status }, i.status), el('td', {}, i.zone || '–'), el('td', {}, tags),
+      el('td', {}, i.age || '–'), el('td', {}, i.ttl), el('td', {}, actions));
+  });
+  state.known = new Set(s.instances.map((i) => i.id));
+  $('#instances tbody').replaceChildren(...rows);
+}
+
+async function setStatus(id, status) {
+  await write('/api/instance/status?service=' + encodeURIComponent(state.service) + '&id=' + encodeURIComponent(id),
+    { status }).then(() => message(id + ' is now ' + status, 'ok'), () => {});
+}
+
+async function evict(id) {
+  await write('/api/instance/evict?service=' + encodeURIComponent(state.service) + '&id=' + encodeURIComponent(id),
+    {}).then(() => message(id + ' evicted', 'ok'), () => {});
+}
+
+// ---- configs
+
+async function loadConfigs() {
+  try {
+    const configs = await getJson('/api/configs');
+    $('#configs tbody').replaceChildren(...configs.map((c) => el('tr', {
+      class: 'clickable' + (c.id === state.config ? ' selected' : ''),
+      'data-config': c.id,
+      onclick: () => openConfig(c.id),
+    }, el('td', {}, c.id), el('td', {}, c.version), el('td', {}, c.format),
+    el('td', {}, new Date(c.updatedAt).toLocaleString()))));
+  } catch (e) {
+    message('Configs: ' + e.message, 'error');
+  }
+}
+
+async function openConfig(id) {
+  const changedId = state.config !== id;
+  state.config = id;
+  document.querySelectorAll('#configs tr').forEach((tr) => tr.classList.toggle('selected', tr.dataset.config === id));
+  const view = await getJson('/api/config?id=' + encodeURIComponent(id));
+  $('#config-panel').hidden = false;
+  $('#config-id').textContent = id;
+  const current = view.current;
+  $('#config-version').textContent = current ? 'version ' + current.version : 'removed';
+  $('#config-version').dataset.version = current ? current.version : 0;
+  const editor = $('#config-content');
+  if (changedId || !editor.dataset.dirty) {
+    // the version an edit starts from: saving is a compare-and-set on it, so a change made meanwhile by someone
+    // else is a conflict, never silently overwritten
+    editor.value = current ? current.content : '';
+    editor.dataset.dirty = '';
+    editor.dataset.base = current ? current.version : 0;
+    if (current) $('#config-format').value = current.format.toUpperCase();
+  } else if (current && String(current.version) !== editor.dataset.base) {
+    message('Version ' + current.version + ' arrived while you were editing version ' + editor.dataset.base
+      + ': saving will be refused as a conflict', 'error');
+  }
+  $('#save-version').textContent = Number(editor.dataset.base) > 0 ? editor.dataset.base : '0 (absent)';
+  $('#history tbody').replaceChildren(...view.history.map((h) => el('tr', { 'data-version': h.version },
+    el('td', {}, h.version), el('td', {}, h.format), el('td', {}, h.size),
+    el('td', {}, new Date(h.updatedAt).toLocaleString()),
+    el('td', {},
+      el('button', { class: 'small', 'data-diff': h.version, onclick: () => showDiff(id, h.version) }, 'diff'), ' ',
+      current && current.version === h.version || state.readOnly ? null
+        : el('button', { class: 'small', 'data-rollback': h.version, onclick: () => rollback(id, h.version) },
+          'roll back')))));
+  if (changedId) $('#diff').hidden = true;
+}
+
+async function showDiff(id, from) {
+  try {
+    const diff = await getJson('/api/config/diff?id=' + encodeURIComponent(id) + '&from=' + from);
+    const pre = $('#diff');
+    pre.replaceChildren(el('span', { class: 'muted' }, '--- version ' + diff.from + '\n+++ version ' + diff.to + '\n'),
+      ...diff.lines.map((l) => el('span', { class: l.op === '+' ? 'add' : l.op === '-' ? 'del' : '' },
+        l.op + ' ' + l.text + '\n')));
+    pre.hidden = false;
+  } catch (e) {
+    message(e.message, 'error');
+  }
+}
+
+async function rollback(id, version) {
+  const expected = Number($('#config-version').dataset.version);
+  await write('/api/config/rollback?id=' + encodeURIComponent(id), { version, expectedVersion: expected })
+    .then((entry) => {
+      message(id + ': version ' + entry.version + ' (content of version ' + version + ')', 'ok');
+      openConfig(id);
+    }, () => {});
+}
+
+async function save() {
+  const id = state.config;
+  const expected = Number($('#config-content').dataset.base);
+  await write('/api/config/set?id=' + encodeURIComponent(id), {
+    content: $('#config-content').value, format: $('#config-format').value, expectedVersion: expected,
+  }).then((entry) => {
+    $('#config-content').dataset.dirty = '';
+    message(id + ': version ' + entry.version, 'ok');
+    openConfig(id);
+  }, () => {}); // the refusal or conflict stays on screen; the edit stays in the editor
+}
+
+// ---- audit
+
+function auditItem(a) {
+  return el('li', {}, el('span', { class: 'muted' }, new Date(a.at).toLocaleTimeString() + ' '), a.who + ' ',
+    el('strong', {}, a.action), ' ' + a.target + ' — ' + a.outcome);
+}
+
+// ---- wiring
+
+function connect() {
+  const events = new EventSource('/api/events');
+  events.onopen = () => { $('#live').textContent = 'live'; $('#live').className = 'pill live'; };
+  events.onerror = () => { $('#live').textContent = 'reconnecting…'; $('#live').className = 'pill down'; };
+  events.addEventListener('state', (e) => renderState(JSON.parse(e.data)));
+  events.addEventListener('service', (e) => renderService(JSON.parse(e.data)));
+  events.addEventListener('config', (e) => {
+    const change = JSON.parse(e.data);
+    loadConfigs();
+    if (change.id === state.config) openConfig(change.id);
+  });
+  events.addEventListener('audit', (e) => $('#audit').prepend(auditItem(JSON.parse(e.data))));
+}
+
+document.addEventListener('DOMContentLoaded', async () => {
+  $('#token').value = sessionStorage.getItem('lodestar-token') || '';
+  $('#operator').value = localStorage.getItem('lodestar-operator') || '';
+  $('#token').addEventListener('change', () => sessionStorage.setItem('lodestar-token', $('#token').value));
+  $('#operator').addEventListener('change', () => localStorage.setItem('lodestar-operator', $('#operator').value));
+  $('#config-content').addEventListener('input', () => { $('#config-content').dataset.dirty = 'yes'; });
+  $('#config-save').addEventListener('click', save);
+  connect();
+  loadConfigs();
+  try {
+    (await getJson('/api/audit')).forEach((a) => $('#audit').append(auditItem(a)));
+  } catch (e) {
+    message(e.message, 'error');
+  }
+});

@@ -1,0 +1,100 @@
+package io.lodestar.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Runs the real, shaded {@code lodestar-cli} jar (built by {@code package}, before the integration tests) in its own
+ * JVM, as an operator's shell would: arguments, environment, standard input; every run bounded.
+ */
+final class CliJar {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    static final long TIMEOUT_SECONDS = 60;
+
+    private CliJar() {
+    }
+
+    /** What one run printed and how it exited. */
+    record Result(int exitCode, String out, String err) {
+        JsonNode json() {
+            try {
+                return JSON.readTree(out);
+            } catch (IOException e) {
+                throw new AssertionError("stdout is not JSON: " + out + "\nstderr: " + err, e);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    static Path jar() {
+        try (Stream<Path> files = Files.list(Path.of("target"))) {
+            return files.filter(p -> p.getFileName().toString().matches("lodestar-cli-.*\\.jar"))
+                    .filter(p -> !p.getFileName().toString().contains("sources"))
+                    .findFirst().orElseThrow(() -> new AssertionError(
+                            "no target/lodestar-cli-*.jar: run the integration tests with `verify`, after `package`"))
+                    .toAbsolutePath();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static List<String> command(List<String> args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // A short-lived tool: the C1 compiler and the serial collector start faster and cost the shared CI box less.
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-XX:+UseSerialGC");
+        command.add("-jar");
+        command.add(jar().toString());
+        command.addAll(args);
+        return command;
+    }
+
+    static Result run(Map<String, String> env, String stdin, String... args) {
+        ProcessBuilder builder = new ProcessBuilder(command(List.of(args)));
+        builder.environment().remove("LODESTAR_REDIS_URI");
+        builder.environment().remove("LODESTAR_NAMESPACE");
+        builder.environment().putAll(env);
+        try {
+            Path out = Files.createTempFile("lodestar-cli", ".out");
+            Path err = Files.createTempFile("lodestar-cli", ".err");
+            try {
+                Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+                try {
+                    process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+                    process.getOutputStream().close();
+                    if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                        throw new AssertionError("lodestar " + String.join(" ", args) + " still running after "
+                                + TIMEOUT_SECONDS + " s; stderr so far: " + Files.readString(err));
+                    }
+                } finally {
+                    process.destroyForcibly();
+                }
+                return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
+            } finally {
+                Files.deleteIfExists(out);
+                Files.deleteIfExists(err);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+}

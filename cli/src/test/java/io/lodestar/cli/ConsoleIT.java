@@ -1,0 +1,161 @@
+package io.lodestar.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.redis.RedisLodestar;
+import io.lodestar.test.RedisServer;
+import io.lodestar.test.TestRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The console's HTTP API and its safety rules, without a browser: the real jar against a real Redis.
+ */
+class ConsoleIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final RedisServer redis = TestRedis.standalone();
+    private final String namespace = "console-" + UUID.randomUUID().toString().substring(0, 8);
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private LodestarClient sdk;
+    private ConsoleProcess console;
+
+    @BeforeEach
+    void connect() {
+        sdk = RedisLodestar.create(LodestarOptions.builder(redis.uri()).namespace(namespace).build());
+        sdk.config().set("orders/limits", "v1", ConfigFormat.TEXT);
+    }
+
+    @AfterEach
+    void close() {
+        if (console != null) {
+            console.close();
+        }
+        sdk.close();
+    }
+
+    private HttpResponse<String> post(String path, String token, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(console.url() + path))
+                .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
+                .header("X-Lodestar-Operator", "carol").POST(HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            request.header("X-Lodestar-Token", token);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void bindsToLoopbackAndPrintsAWriteTokenThatWorks() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace);
+
+        HttpResponse<String> refused = post("api/config/set?id=orders/limits", "wrong-token-123",
+                "{\"content\":\"v2\",\"format\":\"TEXT\",\"expectedVersion\":1}");
+        HttpResponse<String> accepted = post("api/config/set?id=orders/limits", console.printedToken(),
+                "{\"content\":\"v2\",\"format\":\"TEXT\",\"expectedVersion\":1}");
+        HttpResponse<String> conflict = post("api/config/set?id=orders/limits", console.printedToken(),
+                "{\"content\":\"v3\",\"format\":\"TEXT\",\"expectedVersion\":1}");
+
+        assertThat(console.url()).startsWith("http://127.0.0.1:");
+        assertThat(refused.statusCode()).isEqualTo(401);
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(200);
+        assertThat(conflict.statusCode()).isEqualTo(409);
+        assertThat(JSON.readTree(conflict.body()).get("currentVersion").asLong()).isEqualTo(2);
+        assertThat(sdk.config().get("orders/limits").orElseThrow().content()).isEqualTo("v2");
+        await("the audit lines").atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(console.output())
+                .contains("AUDIT who=carol@127.0.0.1 action=config.set target=orders/limits refused: no valid token")
+                .contains("AUDIT who=carol@127.0.0.1 action=config.set target=orders/limits done: orders/limits"
+                        + " -> version 2")
+                .contains("action=config.set target=orders/limits failed: Conflict"));
+    }
+
+    @Test
+    void readOnlyRefusesEveryWriteAndPrintsNoToken() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--read-only", "--token", "a-token-given");
+
+        HttpResponse<String> write = post("api/config/rollback?id=orders/limits", "a-token-given",
+                "{\"version\":1}");
+
+        assertThat(write.statusCode()).isEqualTo(403);
+        assertThat(console.output()).contains("Read-only").doesNotContain("a-token-given");
+        assertThat(sdk.config().get("orders/limits").orElseThrow().version()).isEqualTo(1);
+    }
+
+    @Test
+    void aRequestForAnotherHostIsRefused() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", "a-token-given");
+        URI uri = URI.create(console.url());
+
+        String status;
+        try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET /api/state HTTP/1.1\r\nHost: attacker.example:" + uri.getPort()
+                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            status = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine();
+        }
+
+        assertThat(status).startsWith("HTTP/1.1 403");
+    }
+
+    @Test
+    void theEventStreamPushesARegistration() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", "a-token-given");
+        HttpResponse<InputStream> stream = http.send(HttpRequest.newBuilder(URI.create(console.url() + "api/events"))
+                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(stream.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("text/event-stream"));
+        try (BufferedReader events = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8))) {
+            CompletableFuture<JsonNode> registered = CompletableFuture.supplyAsync(() -> {
+                try {
+                    String event = "";
+                    for (String line = events.readLine(); line != null; line = events.readLine()) {
+                        if (line.startsWith("event: ")) {
+                            event = line.substring(7);
+                        } else if (line.startsWith("data: ") && event.equals("service")) {
+                            JsonNode data = JSON.readTree(line.substring(6));
+                            if (data.get("instances").size() == 1) {
+                                return data;
+                            }
+                        }
+                    }
+                    return null;
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+
+            sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080)
+                    .build());
+
+            JsonNode service = registered.get(30, TimeUnit.SECONDS);
+            assertThat(service.get("service").asText()).isEqualTo("orders");
+            assertThat(service.get("instances").get(0).get("id").asText()).isEqualTo("orders-1");
+            stream.body().close();
+        }
+    }
+}
