@@ -3,6 +3,7 @@ package io.lodestar.core;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
@@ -46,4 +47,7 @@ public interface AsyncServiceRegistry {
 
     /** @see ServiceRegistry#setStatus(String, String, InstanceStatus) */
     CompletionStage<ServiceInstance> setStatus(String serviceId, String instanceId, InstanceStatus status);
+
+    /** @see ServiceRegistry#timeToLive(String) */
+    CompletionStage<Map<String, Duration>> timeToLive(String serviceId);
 }

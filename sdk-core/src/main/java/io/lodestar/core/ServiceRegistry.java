@@ -3,6 +3,7 @@ package io.lodestar.core;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
@@ -92,6 +93,18 @@ public interface ServiceRegistry {
      * @throws NotFoundException when the instance is not registered
      */
     ServiceInstance setStatus(String serviceId, String instanceId, InstanceStatus status);
+
+    /**
+     * How long each ephemeral instance of a service has left before it expires unless renewed, read from Redis
+     * now and measured by Redis' clock (so the caller's clock does not matter). Renewals move deadlines without an
+     * event, so no view knows this: it is always a read from Redis. Persistent instances are absent; an instance
+     * past its deadline that the sweep has not removed yet maps to {@link Duration#ZERO}.
+     *
+     * @return instance id to time left, for the ephemeral instances of the service (empty when it has none)
+     * @throws InvalidArgumentException if {@code serviceId} breaks the id rules
+     * @throws UnavailableException if Redis cannot be reached
+     */
+    Map<String, Duration> timeToLive(String serviceId);
 
     /** @return the same operations, non-blocking */
     AsyncServiceRegistry async();

@@ -19,6 +19,8 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,6 +54,8 @@ final class RedisServiceRegistry implements ServiceRegistry {
     /** The shortest a tombstone is kept (deregister_instance.lua keeps it three TTLs of the instance if longer). */
     private static final Duration TOMBSTONE = Duration.ofMinutes(1);
     /** Replies of renew_instance.lua. */
+    /** Deadlines read per call of read_leases.lua. */
+    private static final int LEASE_PAGE = 10_000;
     private static final long RENEWED = 1;
     private static final long GONE = 0;
 
@@ -136,6 +140,11 @@ final class RedisServiceRegistry implements ServiceRegistry {
     }
 
     @Override
+    public Map<String, Duration> timeToLive(String serviceId) {
+        return Await.join(timeToLive0(serviceId), "read the leases of " + serviceId, backend);
+    }
+
+    @Override
     public AsyncServiceRegistry async() {
         return async;
     }
@@ -207,6 +216,29 @@ final class RedisServiceRegistry implements ServiceRegistry {
                             : CompletableFuture.completedFuture(null);
                     return indexed.thenCompose(ignored -> view.awaitRevision(instance.serviceId(), revision))
                             .thenApply(ignored -> new Written(registered, revision));
+                });
+    }
+
+    private CompletionStage<Map<String, Duration>> timeToLive0(String serviceId) {
+        return guarded(() -> {
+            Validation.collector().serviceId("serviceId", serviceId).throwIfInvalid();
+            return leasePages(keys.service(serviceId).deadlines(), 0, new LinkedHashMap<>());
+        });
+    }
+
+    /** read_leases.lua, a page at a time, until a page comes back short. */
+    private CompletionStage<Map<String, Duration>> leasePages(String deadlines, long offset,
+                                                              Map<String, Duration> left) {
+        return Scripts.READ_LEASES.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                new String[] {deadlines}, Long.toString(offset), Integer.toString(LEASE_PAGE)).thenCompose(page -> {
+                    long now = (Long) page.get(0);
+                    for (int i = 1; i + 1 < page.size(); i += 2) {
+                        long deadline = (long) Double.parseDouble((String) page.get(i + 1));
+                        left.put((String) page.get(i), Duration.ofMillis(Math.max(0, deadline - now)));
+                    }
+                    int read = (page.size() - 1) / 2;
+                    return read < LEASE_PAGE ? CompletableFuture.completedFuture(Collections.unmodifiableMap(left))
+                            : leasePages(deadlines, offset + read, left);
                 });
     }
 
@@ -668,6 +700,11 @@ final class RedisServiceRegistry implements ServiceRegistry {
                                                           InstanceStatus status) {
             return published(setStatus0(serviceId, instanceId, status),
                     operation("set status of", serviceId, instanceId));
+        }
+
+        @Override
+        public CompletionStage<Map<String, Duration>> timeToLive(String serviceId) {
+            return published(timeToLive0(serviceId), "read the leases of " + serviceId);
         }
     }
 }

@@ -11,6 +11,7 @@ final class Scripts {
     static final LuaScript READ_SERVICE = LuaScript.load("read_service");
     static final LuaScript INDEX_SERVICE = LuaScript.load("index_service");
     static final LuaScript READ_INDEX = LuaScript.load("read_index");
+    static final LuaScript READ_LEASES = LuaScript.load("read_leases");
 
     private Scripts() {
     }
