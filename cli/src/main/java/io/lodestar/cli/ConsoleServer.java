@@ -27,6 +27,7 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -164,7 +165,16 @@ final class ConsoleServer implements AutoCloseable {
     }
 
     private Map<String, Object> serviceView(String service) {
-        return Views.serviceDetail(client.discovery().getSnapshot(service), Instant.now());
+        return Views.serviceDetail(client.discovery().getSnapshot(service), Instant.now(), ttlLeft(service));
+    }
+
+    /** From Redis (no view knows deadlines); unknown while Redis cannot be asked: the banner says why. */
+    private Map<String, Duration> ttlLeft(String service) {
+        try {
+            return client.registry().timeToLive(service);
+        } catch (LodestarException unavailable) {
+            return Map.of();
+        }
     }
 
     private Map<String, Object> configView(String id) {
@@ -337,7 +347,7 @@ final class ConsoleServer implements AutoCloseable {
                     String instance = required(query, "id");
                     InstanceStatus status = new LodestarCli.StatusConverter().convert(text(body, "status"));
                     ServiceInstance changed = client.registry().setStatus(service, instance, status);
-                    result = Views.instance(changed, 0, Instant.now());
+                    result = Views.instance(changed, 0, Instant.now(), null);
                     detail = service + "/" + instance + " -> " + Views.statusName(status);
                 }
                 default -> {

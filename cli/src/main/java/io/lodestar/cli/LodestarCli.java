@@ -179,11 +179,12 @@ public final class LodestarCli {
                 throw new NotFoundException("service", service, "No instances of '" + service
                         + "' in namespace '" + namespace + "'");
             }
+            Map<String, Duration> ttlLeft = client.registry().timeToLive(service);
             Output out = output();
             if (out.structured()) {
-                out.value(Views.serviceDetail(snapshot, Instant.now()));
+                out.value(Views.serviceDetail(snapshot, Instant.now(), ttlLeft));
             } else {
-                out.table(Views.instances(snapshot, Instant.now()), Views.INSTANCE_COLUMNS, "");
+                out.table(Views.instances(snapshot, Instant.now(), ttlLeft), Views.INSTANCE_COLUMNS, "");
             }
             return ExitCodes.OK;
         }
@@ -214,7 +215,7 @@ public final class LodestarCli {
                        description = "up, down, out-of-service or starting") InstanceStatus status) {
         try (LodestarClient client = connect()) {
             ServiceInstance changed = client.registry().setStatus(service, instance, status);
-            output().message(Views.instance(changed, 0, Instant.now()),
+            output().message(Views.instance(changed, 0, Instant.now(), null),
                     service + "/" + instance + " is now " + Views.statusName(changed.status()));
             return ExitCodes.OK;
         }

@@ -4,6 +4,7 @@ import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -20,12 +21,12 @@ import java.util.Map;
 final class Views {
     static final List<String> SERVICE_COLUMNS = List.of("service", "instances", "up", "revision");
     /**
-     * The instance table. The SDK's public model carries each instance's TTL but not its deadline (renewals move it
-     * in Redis without an event), so the table shows the TTL an instance must be renewed within ("30s") and
-     * "persistent" for instances that never expire.
+     * The instance table. "TTL left" is read from Redis ({@code registry().timeToLive}): renewals move deadlines
+     * without an event, so no view knows it; "persistent" for instances that never expire, "?" when Redis could not
+     * be asked.
      */
     static final List<String> INSTANCE_COLUMNS =
-            List.of("id", "address", "weight", "status", "zone", "age", "ttl", "revision");
+            List.of("id", "address", "weight", "status", "zone", "age", "ttlLeft", "revision");
     static final List<String> CONFIG_COLUMNS = List.of("id", "version", "format", "size", "updatedAt");
     static final List<String> HISTORY_COLUMNS = List.of("version", "format", "size", "hash", "updatedAt");
 
@@ -41,23 +42,25 @@ final class Views {
         return row;
     }
 
-    static Map<String, Object> serviceDetail(ServiceSnapshot snapshot, Instant now) {
+    static Map<String, Object> serviceDetail(ServiceSnapshot snapshot, Instant now, Map<String, Duration> ttlLeft) {
         Map<String, Object> detail = new LinkedHashMap<>();
         detail.put("service", snapshot.serviceId());
         detail.put("revision", snapshot.revision());
-        detail.put("instances", instances(snapshot, now));
+        detail.put("instances", instances(snapshot, now, ttlLeft));
         return detail;
     }
 
-    static List<Map<String, Object>> instances(ServiceSnapshot snapshot, Instant now) {
+    /** @param ttlLeft time left per ephemeral instance, as {@code registry().timeToLive} read it (empty: unknown) */
+    static List<Map<String, Object>> instances(ServiceSnapshot snapshot, Instant now, Map<String, Duration> ttlLeft) {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (ServiceInstance instance : snapshot.instances()) {
-            rows.add(instance(instance, snapshot.revision(), now));
+            rows.add(instance(instance, snapshot.revision(), now, ttlLeft.get(instance.instanceId())));
         }
         return rows;
     }
 
-    static Map<String, Object> instance(ServiceInstance instance, long revision, Instant now) {
+    static Map<String, Object> instance(ServiceInstance instance, long revision, Instant now,
+                                        @Nullable Duration ttlLeft) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("id", instance.instanceId());
         row.put("service", instance.serviceId());
@@ -75,6 +78,8 @@ final class Views {
         row.put("ephemeral", instance.ephemeral());
         row.put("ttlSeconds", instance.ephemeral() ? instance.ttl().toSeconds() : null);
         row.put("ttl", instance.ephemeral() ? human(instance.ttl()) : "persistent");
+        row.put("ttlLeftSeconds", ttlLeft == null ? null : ttlLeft.toSeconds());
+        row.put("ttlLeft", !instance.ephemeral() ? "persistent" : ttlLeft == null ? "?" : human(ttlLeft));
         if (revision > 0) {
             row.put("revision", revision);
         }

@@ -164,7 +164,13 @@ final class WatchCommand implements Callable<Integer> {
         if (service != null) {
             ServiceSnapshot snapshot = snapshot(client, service);
             revision = snapshot.revision();
-            rows.addAll(Views.instances(snapshot, now));
+            Map<String, Duration> ttlLeft;
+            try {
+                ttlLeft = client.registry().timeToLive(service); // at most once a second: no view knows deadlines
+            } catch (LodestarException unavailable) {
+                ttlLeft = Map.of();
+            }
+            rows.addAll(Views.instances(snapshot, now, ttlLeft));
         } else {
             for (String id : watched.keySet().stream().sorted().toList()) {
                 ServiceSnapshot snapshot = snapshot(client, id);

@@ -87,8 +87,9 @@ class CliIT {
         assertThat(result.exitCode()).as(result.toString()).isZero();
         String[] lines = result.out().split("\n");
         assertThat(lines[0].split("\\s{2,}"))
-                .containsExactly("ID", "ADDRESS", "WEIGHT", "STATUS", "ZONE", "AGE", "TTL", "REVISION");
-        assertThat(lines[1]).contains("orders-1", "10.0.0.7:8080", "40", "up", "eu-1", "30s");
+                .containsExactly("ID", "ADDRESS", "WEIGHT", "STATUS", "ZONE", "AGE", "TTL LEFT", "REVISION");
+        assertThat(lines[1]).contains("orders-1", "10.0.0.7:8080", "40", "up", "eu-1")
+                .containsPattern("\\b(2\\d|30)s\\b");
     }
 
     @Test
@@ -109,6 +110,7 @@ class CliIT {
         assertThat(instance.get("zone").asText()).isEqualTo("eu-1");
         assertThat(instance.get("metadata").get("version").asText()).isEqualTo("2.3");
         assertThat(instance.get("ttlSeconds").asLong()).isEqualTo(30);
+        assertThat(instance.get("ttlLeftSeconds").asLong()).isBetween(20L, 30L);
         assertThat(instance.get("ageSeconds").asLong()).isNotNegative();
     }
 

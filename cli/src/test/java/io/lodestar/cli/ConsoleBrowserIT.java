@@ -1,5 +1,7 @@
 package io.lodestar.cli;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.StartupMode;
@@ -93,11 +95,30 @@ class ConsoleBrowserIT {
         register("orders-2", 8081, "eu-2");
 
         WebElement row = awaitElement("#instances tr[data-instance='orders-2']");
-        assertThat(row.getText()).contains("10.0.0.7:8081", "eu-2", "version=2.3", "30s");
+        assertThat(row.getText()).contains("10.0.0.7:8081", "eu-2", "version=2.3").containsPattern("\\b(2\\d|30)s\\b");
         assertThat(chrome.executeScript("return window.notReloaded === true")).isEqualTo(true);
         await("the service's instance count").atMost(UI).untilAsserted(() -> assertThat(
                 chrome.findElement(By.cssSelector("#services tr[data-service='orders']")).getText())
                 .startsWith("orders 2 2"));
+    }
+
+    @Test
+    void theTimeLeftOfAnInstanceFollowsItsDeadlineInRedisWhichNoEventAnnounces() {
+        startConsole(TestRedis.standalone());
+        register("orders-1", 8080, "eu-1");
+        chrome.get(console.url());
+        awaitElement("#services tr[data-service='orders']").click();
+        awaitElement("#instances tr[data-instance='orders-1']");
+
+        // a renewal by another program moves the deadline two hours ahead: Redis changes, no event is published
+        try (RedisClient raw = RedisClient.create(redis.uri());
+             StatefulRedisConnection<String, String> connection = raw.connect()) {
+            connection.sync().zadd("lodestar:{" + namespace + ":orders}:deadlines",
+                    System.currentTimeMillis() + Duration.ofHours(2).toMillis(), "orders-1");
+        }
+
+        await("TTL left read again").atMost(UI).untilAsserted(() -> assertThat(chrome.findElement(
+                By.cssSelector("td[data-ttl-left='orders-1']")).getText()).matches("2h00m|1h59m"));
     }
 
     @Test

@@ -101,10 +101,26 @@ function renderService(s) {
     return el('tr', { 'data-instance': i.id, class: fresh ? 'flash' : '' },
       el('td', {}, i.id), el('td', {}, i.address), el('td', {}, i.weight),
       el('td', { class: 'status-' + i.status }, i.status), el('td', {}, i.zone || '–'), el('td', {}, tags),
-      el('td', {}, i.age || '–'), el('td', {}, i.ttl), el('td', {}, actions));
+      el('td', {}, i.age || '–'), el('td', { 'data-ttl-left': i.id }, i.ttlLeft), el('td', {}, actions));
   });
   state.known = new Set(s.instances.map((i) => i.id));
   $('#instances tbody').replaceChildren(...rows);
+}
+
+// Renewals move deadlines without an event, so "TTL left" is the one value the page asks for again: every 5 s, for
+// the service on screen, only those cells (instances themselves change through the event stream).
+async function refreshTtlLeft() {
+  if (!state.service) return;
+  try {
+    const s = await getJson('/api/service?id=' + encodeURIComponent(state.service));
+    if (s.service !== state.service) return;
+    s.instances.forEach((i) => {
+      const cell = document.querySelector('td[data-ttl-left="' + CSS.escape(i.id) + '"]');
+      if (cell) cell.textContent = i.ttlLeft;
+    });
+  } catch (e) {
+    // Redis unreachable: the staleness banner says so
+  }
 }
 
 async function setStatus(id, status) {
@@ -225,6 +241,7 @@ function connect() {
 }
 
 document.addEventListener('DOMContentLoaded', async () => {
+  setInterval(refreshTtlLeft, 5000);
   $('#token').value = sessionStorage.getItem('lodestar-token') || '';
   $('#operator').value = localStorage.getItem('lodestar-operator') || '';
   $('#token').addEventListener('change', () => sessionStorage.setItem('lodestar-token', $('#token').value));
