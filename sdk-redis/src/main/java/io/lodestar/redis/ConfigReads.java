@@ -37,13 +37,14 @@ final class ConfigReads {
         return ConfigScripts.READ_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                 keys.config(id).forRead()).thenApply(reply -> {
                     long revision = (Long) reply.get(0);
-                    if (reply.size() < 7) {
-                        return new SyncedView.Versioned<>(revision, Optional.<ConfigEntry>empty());
+                    String incarnation = incarnation((String) reply.get(1));
+                    if (reply.size() < 8) {
+                        return new SyncedView.Versioned<>(revision, Optional.<ConfigEntry>empty(), null, incarnation);
                     }
-                    ConfigEntry entry = new ConfigEntry(id, (String) reply.get(6), format((String) reply.get(2)),
-                            (Long) reply.get(1), (String) reply.get(3), Instant.ofEpochMilli((Long) reply.get(4)),
-                            Instant.ofEpochMilli((Long) reply.get(5)));
-                    return new SyncedView.Versioned<>(revision, Optional.of(entry));
+                    ConfigEntry entry = new ConfigEntry(id, (String) reply.get(7), format((String) reply.get(3)),
+                            (Long) reply.get(2), (String) reply.get(4), Instant.ofEpochMilli((Long) reply.get(5)),
+                            Instant.ofEpochMilli((Long) reply.get(6)));
+                    return new SyncedView.Versioned<>(revision, Optional.of(entry), null, incarnation);
                 });
     }
 
@@ -54,8 +55,8 @@ final class ConfigReads {
     CompletionStage<Since> since(String id, long since) {
         return ConfigScripts.READ_CONFIG_SINCE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                 keys.config(id).forReplay(), Long.toString(since)).thenApply(reply -> {
-                    List<Kept> newer = new ArrayList<>(reply.size() - 4);
-                    for (int i = 4; i < reply.size(); i++) {
+                    List<Kept> newer = new ArrayList<>(reply.size() - 5);
+                    for (int i = 5; i < reply.size(); i++) {
                         Map<String, Object> fields = Json.read((String) reply.get(i));
                         Object from = fields.get("from");
                         newer.add(new Kept(entry(id, fields), from == null ? 0 : ((Number) from).longValue()));
@@ -65,8 +66,8 @@ final class ConfigReads {
                         String json = (String) reply.get(3);
                         current = Optional.of(json.isEmpty() ? newest(id, newer) : entry(id, json));
                     }
-                    return new Since(new SyncedView.Versioned<>((Long) reply.get(0), current), (Long) reply.get(1),
-                            newer);
+                    return new Since(new SyncedView.Versioned<>((Long) reply.get(0), current, null,
+                            incarnation((String) reply.get(4))), (Long) reply.get(1), newer);
                 });
     }
 
@@ -77,6 +78,11 @@ final class ConfigReads {
                     + " keys written by another program?");
         }
         return newer.get(newer.size() - 1).entry();
+    }
+
+    /** An incarnation as read ('' when the entry's keys have none yet), or null. */
+    private static String incarnation(String read) {
+        return read == null || read.isEmpty() ? null : read;
     }
 
     /** A kept version; {@code from} is the version it rolled back to, or 0 when it was set. */
@@ -93,13 +99,16 @@ final class ConfigReads {
     }
 
     /**
-     * The revision and the current content hash ("" when there is no current entry), for the reconcile. Two reads,
-     * not one atomic step: a write in between makes them disagree, which costs one needless resync at worst.
+     * The revision, the current content hash ("" when there is no current entry) and the incarnation, for the
+     * reconcile. Separate reads, not one atomic step: a write in between makes them disagree, which costs one
+     * needless resync at worst.
      */
     CompletionStage<SyncedView.Versioned<Void>> stamp(String id) {
         Keys.ConfigKeys config = keys.config(id);
         return backend.commands().hget(config.current(), "hash").thenCombine(revision(id),
-                (hash, revision) -> new SyncedView.Versioned<>(revision, null, hash == null ? "" : hash));
+                (hash, revision) -> new SyncedView.Versioned<Void>(revision, null, hash == null ? "" : hash))
+                .thenCombine(backend.commands().get(config.incarnation()), (stamp, incarnation) ->
+                        new SyncedView.Versioned<>(stamp.revision(), null, stamp.digest(), incarnation(incarnation)));
     }
 
     /** The kept versions, newest first. */

@@ -155,11 +155,22 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /**
      * A value at a revision; {@code digest} chains every change of the topic (null when the source keeps none): two
-     * values at one revision with different digests are not the same state.
+     * values at one revision with different digests are not the same state. {@code incarnation} names the keys the
+     * revision counts in (null when unknown: the source keeps none, or nothing was written yet); revisions of two
+     * incarnations cannot be compared (see common.lua).
      */
-    record Versioned<V>(long revision, V value, String digest) {
+    record Versioned<V>(long revision, V value, String digest, String incarnation) {
         Versioned(long revision, V value) {
-            this(revision, value, null);
+            this(revision, value, null, null);
+        }
+
+        Versioned(long revision, V value, String digest) {
+            this(revision, value, digest, null);
+        }
+
+        /** Whether this value counts its revision in other keys than {@code incarnation} (both known). */
+        boolean otherIncarnation(String incarnation) {
+            return this.incarnation != null && incarnation != null && !this.incarnation.equals(incarnation);
         }
     }
 
@@ -172,6 +183,11 @@ final class SyncedView<V, E> implements AutoCloseable {
         String digest() {
             return fields.get("digest") instanceof String digest ? digest : null;
         }
+
+        /** The incarnation the event carries (see {@link Versioned}), or null. */
+        String incarnation() {
+            return fields.get("inc") instanceof String incarnation ? incarnation : null;
+        }
     }
 
     record Applied<V, E>(V value, E event) {
@@ -182,6 +198,8 @@ final class SyncedView<V, E> implements AutoCloseable {
     final LongAdder eventsApplied = new LongAdder();
     final LongAdder resyncs = new LongAdder();
     final LongAdder gaps = new LongAdder();
+    /** Events that came from other keys than the held ones (lost and written again): each made its topic resync. */
+    final LongAdder incarnations = new LongAdder();
     /** Events dropped by a bound (the view thread's inbox, a topic's load buffer, a listener's queue). */
     final LongAdder overflows = new LongAdder();
     private final AtomicInteger inbox = new AtomicInteger();
@@ -528,6 +546,18 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
         lastSyncNanos = ticker.read();
         Versioned<V> current = topic.current;
+        if (current != null && current.otherIncarnation(message.incarnation()) && !topic.syncing) {
+            // The topic's keys were lost and written again: its revisions count from 1 again, so this event is
+            // neither a duplicate nor a gap. Only a whole re-read tells the state (a replay would mix histories).
+            incarnations.increment();
+            log.warn("{} '{}': revision {} comes from other keys (incarnation {}) than the held revision {}"
+                    + " (incarnation {}): were they lost? Re-reading", name, Validation.show(topic.id),
+                    message.revision, Validation.show(message.incarnation()), current.revision,
+                    current.incarnation);
+            topic.untrusted = true;
+            sync(topic);
+            return;
+        }
         if (current != null && message.revision - current.revision > MAX_REVISION_STEP) {
             reject(topic.id, message.fields, "its revision " + message.revision + " is impossibly far past the held "
                     + current.revision);
@@ -594,7 +624,8 @@ final class SyncedView<V, E> implements AutoCloseable {
             sync(topic);
             return false;
         }
-        topic.current = new Versioned<>(message.revision, applied.value(), message.digest());
+        String incarnation = message.incarnation() != null ? message.incarnation() : topic.current.incarnation();
+        topic.current = new Versioned<>(message.revision, applied.value(), message.digest(), incarnation);
         eventsApplied.increment();
         dispatch(topic, applied.event());
         topic.releaseWaiters();
@@ -752,7 +783,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.startListeners();
         if (before != null) {
             resyncs.increment();
-            if (reloaded.events() != null && before == held) {
+            if (reloaded.events() != null && before == held && !held.otherIncarnation(loaded.incarnation())) {
                 reloaded.events().forEach(event -> dispatch(topic, event));
             } else {
                 dispatch(topic, source.resynced(topic.id, before, loaded));
@@ -761,9 +792,13 @@ final class SyncedView<V, E> implements AutoCloseable {
         // An event heard before this load started was published after Redis counted its revision (the scripts
         // count, then publish): if the load found less, Redis never had it. Keeping it would resync for ever.
         List<Message> buffered = new ArrayList<>();
+        boolean keysChangedAgain = false;
         for (int i = 0; i < topic.buffer.size(); i++) {
             Message message = topic.buffer.get(i);
-            if (i < topic.heardBeforeLoad && message.revision > loaded.revision()) {
+            if (loaded.otherIncarnation(message.incarnation())) {
+                // heard before the load: of the keys the load replaced; after: the keys changed again since
+                keysChangedAgain |= i >= topic.heardBeforeLoad;
+            } else if (i < topic.heardBeforeLoad && message.revision > loaded.revision()) {
                 reject(topic.id, message.fields, "its revision " + message.revision + " is past the "
                         + loaded.revision() + " Redis holds");
             } else {
@@ -791,7 +826,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         // Load again when the connection dropped after this load started (it may have read Redis before changes it
         // then missed) and is back: a reconnect that came while it was under way skipped it.
         boolean missedDuringLoad = epoch < disconnects.get() && backend.isConnected();
-        if ((syncAgain || missedDuringLoad) && !topic.syncing) {
+        if ((syncAgain || keysChangedAgain || missedDuringLoad) && !topic.syncing) {
             sync(topic);
         }
         topic.releaseWaiters();
@@ -914,7 +949,8 @@ final class SyncedView<V, E> implements AutoCloseable {
                 if (failure == null) {
                     lastSyncNanos = ticker.read();
                     // A digest only Redis has means the held value came from an event Redis never published.
-                    boolean sameRevision = topic.current != null && topic.current.revision == stamp.revision();
+                    boolean sameRevision = topic.current != null && topic.current.revision == stamp.revision()
+                            && !topic.current.otherIncarnation(stamp.incarnation());
                     if (sameRevision && stamp.digest() != null
                             && !stamp.digest().equals(source.digest(topic.current))) {
                         topic.untrusted = true; // same revision, another state: the view applied a forged event
