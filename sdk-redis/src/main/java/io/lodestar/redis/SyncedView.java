@@ -184,6 +184,11 @@ final class SyncedView<V, E> implements AutoCloseable {
             return fields.get("digest") instanceof String digest ? digest : null;
         }
 
+        /** Whether the event says the topic's keys were purged (purge_service.lua, purge_config.lua). */
+        boolean purged() {
+            return "purged".equals(fields.get("type"));
+        }
+
         /** The incarnation the event carries (see {@link Versioned}), or null. */
         String incarnation() {
             return fields.get("inc") instanceof String incarnation ? incarnation : null;
@@ -561,6 +566,16 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (current != null && message.revision - current.revision > MAX_REVISION_STEP) {
             reject(topic.id, message.fields, "its revision " + message.revision + " is impossibly far past the held "
                     + current.revision);
+            return;
+        }
+        if (message.purged()) {
+            // Redis now holds the topic empty at revision 0: no event leads there, only a re-read.
+            if (topic.syncing) {
+                topic.syncAgain = true;
+            } else if (current != null) {
+                topic.untrusted = true;
+                sync(topic);
+            }
             return;
         }
         if (topic.syncing) {

@@ -13,7 +13,12 @@ check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones,
 local id, keep = ARGV[1], tonumber(ARGV[2])
 local now = now_ms()
 
-redis.call('ZADD', tombstones, now + math.max(keep, 3 * stored_ttl(instances, id)), id)
+local keep_until = now + math.max(keep, 3 * stored_ttl(instances, id))
+redis.call('ZADD', tombstones, keep_until, id)
+local ttl = redis.call('PTTL', tombstones) -- a purge (purge_service.lua) leaves the key to expire with its last one
+if ttl > 0 and ttl < keep_until - now then
+  redis.call('PEXPIRE', tombstones, keep_until - now + 1)
+end
 redis.call('ZREM', deadlines, id)
 local rev
 local removed = redis.call('HDEL', instances, id)
