@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Reads of config entries straight from Redis (the view's loads, history, list), and the one place that turns a
@@ -26,6 +27,8 @@ final class ConfigReads {
 
     private final RedisBackend backend;
     private final Keys keys;
+    /** Pages of {@link #since} read so far (tests). */
+    final LongAdder sincePages = new LongAdder();
 
     ConfigReads(RedisBackend backend, Keys keys) {
         this.backend = backend;
@@ -50,24 +53,35 @@ final class ConfigReads {
 
     /**
      * What a view that holds version {@code since} missed: the current state, the oldest kept version and every
-     * kept version after {@code since}, oldest first (see read_config_since.lua).
+     * kept version after {@code since}, oldest first (see read_config_since.lua). Read in pages of at most
+     * {@link #HISTORY_PAGE_BYTES} (past their first entry), like {@link #history}: each page is atomic, the state is
+     * the last page's (the newest), and a page never repeats or skips a version of the one before.
      */
     CompletionStage<Since> since(String id, long since) {
+        return sinceAfter(id, since, new ArrayList<>());
+    }
+
+    private CompletionStage<Since> sinceAfter(String id, long after, List<Kept> newer) {
         return ConfigScripts.READ_CONFIG_SINCE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                keys.config(id).forReplay(), Long.toString(since)).thenApply(reply -> {
-                    List<Kept> newer = new ArrayList<>(reply.size() - 5);
-                    for (int i = 5; i < reply.size(); i++) {
+                keys.config(id).forReplay(), Long.toString(after), Integer.toString(HISTORY_PAGE_BYTES))
+                .thenCompose(reply -> {
+                    sincePages.increment();
+                    for (int i = 6; i < reply.size(); i++) {
                         Map<String, Object> fields = Json.read((String) reply.get(i));
                         Object from = fields.get("from");
                         newer.add(new Kept(entry(id, fields), from == null ? 0 : ((Number) from).longValue()));
+                    }
+                    if ((Long) reply.get(5) == 1L && reply.size() > 6) {
+                        return sinceAfter(id, newer.get(newer.size() - 1).entry().version(), newer);
                     }
                     Optional<ConfigEntry> current = Optional.empty();
                     if ((Long) reply.get(2) == 1L) {
                         String json = (String) reply.get(3);
                         current = Optional.of(json.isEmpty() ? newest(id, newer) : entry(id, json));
                     }
-                    return new Since(new SyncedView.Versioned<>((Long) reply.get(0), current, null,
-                            incarnation((String) reply.get(4))), (Long) reply.get(1), newer);
+                    return CompletableFuture.completedFuture(new Since(new SyncedView.Versioned<>(
+                            (Long) reply.get(0), current, null, incarnation((String) reply.get(4))),
+                            (Long) reply.get(1), newer));
                 });
     }
 
