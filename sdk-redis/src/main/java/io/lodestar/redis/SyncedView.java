@@ -16,7 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -36,7 +35,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -246,11 +244,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final java.util.concurrent.ScheduledFuture<?> ticking;
     private final Duration timeout;
     private final long idleNanos;
-    private volatile long staleSinceNanos;
-    /** +1 per disconnect: a topic loaded since the last one missed nothing and needs no resync on reconnect. */
-    private final AtomicLong disconnects = new AtomicLong();
-    private volatile long lastSyncNanos;
-    private volatile boolean restoredFromDisk;
+    private final ViewHealth health;
     private volatile boolean closed;
     // view thread only:
     /** Topics waiting for a resync slot, in order, each once. */
@@ -283,6 +277,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         this.listenerPool = listenerPool;
         this.timeout = backend.timeout();
         this.idleNanos = idleTimeout.toNanos();
+        this.health = new ViewHealth(ticker);
         this.topics = Caffeine.newBuilder()
                 .scheduler(expiryScheduler)
                 .ticker(ticker)
@@ -359,25 +354,16 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** The status of two views read together: the staler one, restored from disk if either is. */
     static ViewStatus combined(ViewStatus a, ViewStatus b) {
-        ViewStatus staler = a.staleFor().compareTo(b.staleFor()) >= 0 ? a : b;
-        return new ViewStatus(staler.stale(), staler.staleFor(), staler.lastSyncAt(),
-                a.restoredFromDisk() || b.restoredFromDisk());
+        return ViewHealth.combined(a, b);
     }
 
     ViewStatus status() {
-        long staleSince = staleSinceNanos;
-        long lastSync = lastSyncNanos;
-        long now = ticker.read();
-        Instant lastSyncAt = lastSync == 0 ? null : Instant.now().minusNanos(now - lastSync);
-        return staleSince == 0
-                ? new ViewStatus(false, Duration.ZERO, lastSyncAt, restoredFromDisk)
-                : new ViewStatus(true, Duration.ofNanos(now - staleSince), lastSyncAt, restoredFromDisk);
+        return health.status();
     }
 
     /** Nanoseconds since the view last heard from Redis, or -1 if never. */
     long nanosSinceLastSync() {
-        long lastSync = lastSyncNanos;
-        return lastSync == 0 ? -1 : ticker.read() - lastSync;
+        return health.nanosSinceLastSync();
     }
 
     private Versioned<V> load(String id) {
@@ -549,7 +535,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (closed || readable.get(topic.id) != topic) {
             return;
         }
-        lastSyncNanos = ticker.read();
+        health.heard();
         Versioned<V> current = topic.current;
         if (current != null && current.otherIncarnation(message.incarnation()) && !topic.syncing) {
             // The topic's keys were lost and written again: its revisions count from 1 again, so this event is
@@ -673,8 +659,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                 reached.complete(null);
                 return;
             }
-            Waiter waiter = new Waiter(revision, reached);
-            topic.waiters.add(waiter);
+            RevisionWaiters.Waiter waiter = topic.waiters.add(revision, reached);
             // a revision that never comes (Redis restarted and counts from 1 again) must not keep its waiter
             reached.whenComplete((ok, failure) -> viewThread.execute(() -> topic.waiters.remove(waiter)));
             scheduler.schedule(() -> viewThread.execute(() -> {
@@ -746,7 +731,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.attempt = new CompletableFuture<>();
         CompletableFuture<Versioned<V>> attempt = topic.attempt;
         Versioned<V> held = topic.current;
-        long epoch = disconnects.get();
+        long epoch = health.epoch();
         if (held != null || topic.pinned()) {
             resyncsInFlight++;
             peakResyncsInFlight = Math.max(peakResyncsInFlight, resyncsInFlight);
@@ -791,7 +776,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.loadedEpoch = epoch;
         boolean syncAgain = topic.syncAgain;
         topic.syncAgain = false;
-        lastSyncNanos = ticker.read();
+        health.heard();
         Versioned<V> before = topic.current;
         Versioned<V> loaded = reloaded.value();
         topic.current = loaded;
@@ -840,14 +825,14 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
         // Load again when the connection dropped after this load started (it may have read Redis before changes it
         // then missed) and is back: a reconnect that came while it was under way skipped it.
-        boolean missedDuringLoad = epoch < disconnects.get() && backend.isConnected();
+        boolean missedDuringLoad = epoch < health.epoch() && backend.isConnected();
         if ((syncAgain || keysChangedAgain || missedDuringLoad) && !topic.syncing) {
             sync(topic);
         }
         topic.releaseWaiters();
         attempt.complete(topic.current);
-        if (!anySyncing()) {
-            staleSinceNanos = backend.isConnected() ? 0 : staleSinceNanos;
+        if (!anySyncing() && backend.isConnected()) {
+            health.markFresh();
         }
     }
 
@@ -902,11 +887,11 @@ final class SyncedView<V, E> implements AutoCloseable {
      */
     void resyncAll() {
         viewThread.execute(() -> {
-            long epoch = disconnects.get();
+            long epoch = health.epoch();
             resyncWhenFree(readable.values().stream().filter(topic -> !topic.syncing
                     && (topic.current != null || topic.pinned()) && topic.loadedEpoch < epoch).toList());
             if (!anySyncing() && backend.isConnected()) {
-                staleSinceNanos = 0;
+                health.markFresh();
             }
         });
     }
@@ -962,7 +947,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             }
             source.stamp(topic.id).whenComplete((stamp, failure) -> viewThread.execute(() -> {
                 if (failure == null) {
-                    lastSyncNanos = ticker.read();
+                    health.heard();
                     // A digest only Redis has means the held value came from an event Redis never published.
                     boolean sameRevision = topic.current != null && topic.current.revision == stamp.revision()
                             && !topic.current.otherIncarnation(stamp.incarnation());
@@ -997,14 +982,11 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     void markStale() {
-        disconnects.incrementAndGet();
-        if (staleSinceNanos == 0) {
-            staleSinceNanos = ticker.read();
-        }
+        health.markStale();
     }
 
     void markRestoredFromDisk() {
-        restoredFromDisk = true;
+        health.markRestoredFromDisk();
     }
 
     private void drop(Topic topic) {
@@ -1048,7 +1030,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         boolean syncAgain;
         /** Events of this topic were dropped because the view thread was far behind (any thread). */
         final AtomicBoolean overflowed = new AtomicBoolean();
-        final List<Waiter> waiters = new ArrayList<>();
+        final RevisionWaiters waiters = new RevisionWaiters();
         int failures;
         /** Set when the held value proved to be one Redis never had (a forged event): the next sync loads whole. */
         boolean untrusted;
@@ -1076,18 +1058,9 @@ final class SyncedView<V, E> implements AutoCloseable {
         void releaseWaiters() {
             Versioned<V> now = current;
             if (now != null) {
-                waiters.removeIf(waiter -> {
-                    if (now.revision >= waiter.revision) {
-                        waiter.reached.complete(null);
-                        return true;
-                    }
-                    return false;
-                });
+                waiters.release(now.revision);
             }
         }
-    }
-
-    private record Waiter(long revision, CompletableFuture<Void> reached) {
     }
 
     /**
