@@ -445,16 +445,16 @@ final class SyncedView<V, E> implements AutoCloseable {
     /** Like {@link #subscribe(String, Consumer, Consumer)}, calling the listener on the given executor, serially. */
     Subscription subscribe(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart, Executor executor) {
         requireOpen();
-        AtomicReference<Listener> attached = new AtomicReference<>();
+        AtomicReference<ViewListener<V, E>> attached = new AtomicReference<>();
         // Attach inside the map's compute: a topic that expires or is removed (a failed first load) at this very
         // moment either keeps the listener or is replaced by a new one that has it, never drops it.
         Topic topic = topics.asMap().compute(id, (key, existing) -> {
             Topic held = existing != null && readable.get(key) == existing ? existing : create(key);
-            attached.set(new Listener(held, listener, onStart, executor));
+            attached.set(new ViewListener<>(held, listener, onStart, executor));
             held.listeners.add(attached.get());
             return held;
         });
-        Listener slot = attached.get();
+        ViewListener<V, E> slot = attached.get();
         pin(id, topic);
         viewThread.execute(() -> {
             if (topic.current != null) {
@@ -635,8 +635,8 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     private void dispatch(Topic topic, E event) {
         if (event != null) {
-            for (Listener listener : topic.listeners) {
-                if (listener.started) {
+            for (ViewListener<V, E> listener : topic.listeners) {
+                if (listener.started()) {
                     listener.deliver(event, topic.current);
                 }
             }
@@ -1009,10 +1009,10 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     // ---------------------------------------------------------------- state of one topic
 
-    private final class Topic {
+    private final class Topic implements ViewListener.Topic<V, E> {
         final String id;
         final String channel;
-        final List<Listener> listeners = new CopyOnWriteArrayList<>();
+        final List<ViewListener<V, E>> listeners = new CopyOnWriteArrayList<>();
         /** The {@link #tick} of the last read reported to Caffeine; racy on purpose (a lost update costs nothing). */
         long readAt = -1;
         /** Written on the view thread only, read anywhere. */
@@ -1048,83 +1048,47 @@ final class SyncedView<V, E> implements AutoCloseable {
 
         /** Starts the listeners that waited for the first value (view thread). */
         void startListeners() {
-            for (Listener listener : listeners) {
-                if (!listener.started) {
+            for (ViewListener<V, E> listener : listeners) {
+                if (!listener.started()) {
                     listener.start(current);
                 }
             }
+        }
+
+        @Override
+        public void onViewThread(Runnable task) {
+            viewThread.execute(task);
+        }
+
+        @Override
+        public boolean follows(ViewListener<V, E> listener) {
+            return !closed && listeners.contains(listener);
+        }
+
+        @Override
+        public Versioned<V> current() {
+            return current;
+        }
+
+        @Override
+        public E resynced(Versioned<V> before, Versioned<V> after) {
+            return source.resynced(id, before, after);
+        }
+
+        @Override
+        public void overflowed() {
+            overflows.increment();
+        }
+
+        @Override
+        public String describe() {
+            return name + " '" + id + "'";
         }
 
         void releaseWaiters() {
             Versioned<V> now = current;
             if (now != null) {
                 waiters.release(now.revision);
-            }
-        }
-    }
-
-    /**
-     * One listener: events reach it in order on its own serial executor, from the value it started at. Its queue
-     * is bounded ({@link #MAX_LISTENER_QUEUE}): a listener that falls that far behind (stuck, or far too slow) gets
-     * no more single events; once it has worked off its queue it gets one event from the state it last had queued
-     * to the current one ({@link Source#resynced}), so it is never left wrong and never holds up the view.
-     */
-    private final class Listener {
-        final Topic topic;
-        final Consumer<E> consumer;
-        final Consumer<Versioned<V>> onStart;
-        final SerialExecutor executor;
-        // view thread only:
-        /** Events are dispatched once the listener knows the value they follow. */
-        boolean started;
-        /** The state after the last event queued for it. */
-        Versioned<V> queuedState;
-        /** Its queue overflowed: events are skipped until it catches up. */
-        boolean lagging;
-
-        Listener(Topic topic, Consumer<E> consumer, Consumer<Versioned<V>> onStart, Executor executor) {
-            this.topic = topic;
-            this.consumer = consumer;
-            this.onStart = onStart;
-            this.executor = new SerialExecutor(executor, MAX_LISTENER_QUEUE,
-                    () -> viewThread.execute(this::catchUp));
-        }
-
-        void start(Versioned<V> value) {
-            if (!started) {
-                started = true;
-                queuedState = value;
-                if (onStart != null) {
-                    executor.execute(() -> onStart.accept(value));
-                }
-            }
-        }
-
-        void deliver(E event, Versioned<V> state) {
-            if (lagging) {
-                return;
-            }
-            if (executor.offer(() -> consumer.accept(event))) {
-                queuedState = state;
-            } else {
-                lagging = true;
-                overflows.increment();
-                log.warn("{} '{}': a listener is {} events behind (stuck or too slow); it gets the current state"
-                        + " in one event once it catches up", name, topic.id, MAX_LISTENER_QUEUE);
-            }
-        }
-
-        private void catchUp() {
-            if (!lagging || closed || !topic.listeners.contains(this)) {
-                return;
-            }
-            lagging = false;
-            Versioned<V> now = topic.current;
-            E event = source.resynced(topic.id, queuedState, now);
-            if (event != null) {
-                deliver(event, now);
-            } else {
-                queuedState = now;
             }
         }
     }
