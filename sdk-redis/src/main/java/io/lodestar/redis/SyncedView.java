@@ -1,9 +1,5 @@
 package io.lodestar.redis;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
-import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Scheduler;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.lodestar.core.ClientClosedException;
@@ -25,7 +21,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutionException;
@@ -57,10 +52,17 @@ import java.util.function.UnaryOperator;
  *   <li>a periodic reconcile compares each topic's revision with Redis and resyncs those that differ;</li>
  *   <li>a failed load is retried with backoff while anyone needs the topic; a failure is never cached;</li>
  *   <li>a first load that fails because Redis cannot be reached may serve the source's local copy
- *       ({@link Source#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis.</li>
+ *       ({@link Source#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis;</li>
+ *   <li>an event of another incarnation than the held value's (the keys were lost and written again), or a
+ *       {@code purged} event, makes the topic load whole, whatever its revision.</li>
  * </ul>
  * Topics nobody read for the idle timeout are dropped and unsubscribed (Caffeine's expiry); topics with listeners
  * are kept.
+ *
+ * <p>This class is the sync state machine (subscribe, load, buffer, apply, resync). Its other concerns live in
+ * classes of their own, each with its own unit test: {@link TopicTable} (the topics by id and channel, idle
+ * expiry, pins), {@link ViewListener} (one listener's bounded queue and catch-up), {@link RevisionWaiters}
+ * (read-your-writes) and {@link ViewHealth} (staleness, last sync).
  *
  * @param <V> the value of one topic (immutable)
  * @param <E> the event listeners get
@@ -225,25 +227,12 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final String name;
     private final Source<V, E> source;
     private final Transport backend;
-    private final Ticker ticker;
     private final Executor viewThread;
     private final ScheduledExecutorService scheduler;
     private final Executor listenerPool;
-    /** Owns the topics and expires idle ones. */
-    private final Cache<String, Topic> topics;
-    /**
-     * The same topics, for the read path: a plain map lookup, cheaper than Caffeine's read with variable expiry.
-     * Reads tell Caffeine about themselves at most once per {@link #tick}, which is all idle expiry needs. A topic
-     * is alive (subscribed, applying events, served) exactly while it is in this map: Caffeine may hide an expired
-     * topic a while before it evicts it, and until then the topic must stay current.
-     */
-    private final Map<String, Topic> readable = new ConcurrentHashMap<>();
-    private final Map<String, Topic> byChannel = new ConcurrentHashMap<>();
-    /** A coarse clock for the read path: +1 every idle timeout / 8 (between 10 ms and 1 s). */
-    private volatile long tick;
-    private final java.util.concurrent.ScheduledFuture<?> ticking;
+    /** The topics by id and by channel; expires idle ones. */
+    private final TopicTable<Topic> topics;
     private final Duration timeout;
-    private final long idleNanos;
     private final ViewHealth health;
     private volatile boolean closed;
     // view thread only:
@@ -269,65 +258,23 @@ final class SyncedView<V, E> implements AutoCloseable {
                ScheduledExecutorService scheduler, Executor listenerPool, Duration idleTimeout, Ticker ticker,
                Scheduler expiryScheduler) {
         this.name = name;
-        this.ticker = ticker;
         this.source = source;
         this.backend = backend;
         this.viewThread = viewThread;
         this.scheduler = scheduler;
         this.listenerPool = listenerPool;
         this.timeout = backend.timeout();
-        this.idleNanos = idleTimeout.toNanos();
         this.health = new ViewHealth(ticker);
-        this.topics = Caffeine.newBuilder()
-                .scheduler(expiryScheduler)
-                .ticker(ticker)
-                .expireAfter(new Expiry<String, Topic>() {
-                    @Override
-                    public long expireAfterCreate(String id, Topic topic, long now) {
-                        return topic.pinned() ? Long.MAX_VALUE : idleNanos;
-                    }
-
-                    @Override
-                    public long expireAfterUpdate(String id, Topic topic, long now, long remaining) {
-                        return expireAfterCreate(id, topic, now);
-                    }
-
-                    @Override
-                    public long expireAfterRead(String id, Topic topic, long now, long remaining) {
-                        return expireAfterCreate(id, topic, now);
-                    }
-                })
-                .evictionListener((String id, Topic topic, RemovalCause cause) -> readable.remove(id, topic))
-                .removalListener((String id, Topic topic, RemovalCause cause) -> {
-                    if (topic != null && !closed) { // on close the connection goes anyway: nothing to unsubscribe
-                        viewThread.execute(() -> drop(topic));
-                    }
-                })
-                .build();
-        long tickMillis = Math.max(10, Math.min(1000, idleTimeout.toMillis() / 8));
-        this.ticking = scheduler.scheduleAtFixedRate(() -> tick++, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
-    }
-
-    /** Creates a topic in the cache (called by Caffeine, atomically per id) and makes it readable. */
-    private Topic create(String id) {
-        Topic topic = new Topic(id);
-        readable.put(id, topic);
-        return topic;
+        this.topics = new TopicTable<>(Topic::new, idleTimeout, ticker, expiryScheduler, scheduler, topic -> {
+            if (!closed) { // on close the connection goes anyway: nothing to unsubscribe
+                viewThread.execute(() -> drop(topic));
+            }
+        });
     }
 
     /** Removes a topic that failed its first load, unless a listener attached meanwhile (atomically with it). */
     private void removeUnpinned(String id, Topic topic) {
-        boolean[] removed = new boolean[1];
-        topics.asMap().computeIfPresent(id, (key, held) -> {
-            if (held == topic && topic.current == null && !topic.pinned()) {
-                removed[0] = true;
-                return null;
-            }
-            return held;
-        });
-        if (removed[0]) {
-            readable.remove(id, topic);
-        }
+        topics.removeIf(id, topic, held -> held.current == null && !held.pinned());
     }
 
     // ---------------------------------------------------------------- reads (any thread)
@@ -340,7 +287,7 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** Ids of the topics held. */
     List<String> held() {
-        return List.copyOf(readable.keySet());
+        return topics.ids();
     }
 
     /** Runs pending expiry now (tests; Caffeine otherwise does it on its own schedule). */
@@ -349,7 +296,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     int size() {
-        return readable.size();
+        return topics.size();
     }
 
     /** The status of two views read together: the staler one, restored from disk if either is. */
@@ -384,7 +331,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      */
     CompletableFuture<Versioned<V>> loadAsync(String id) {
         requireOpen();
-        Topic topic = topics.get(id, this::create);
+        Topic topic = topics.getOrCreate(id);
         CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
         executeOrClosed(() -> {
             Versioned<V> current = topic.current;
@@ -448,11 +395,9 @@ final class SyncedView<V, E> implements AutoCloseable {
         AtomicReference<ViewListener<V, E>> attached = new AtomicReference<>();
         // Attach inside the map's compute: a topic that expires or is removed (a failed first load) at this very
         // moment either keeps the listener or is replaced by a new one that has it, never drops it.
-        Topic topic = topics.asMap().compute(id, (key, existing) -> {
-            Topic held = existing != null && readable.get(key) == existing ? existing : create(key);
+        Topic topic = topics.attach(id, held -> {
             attached.set(new ViewListener<>(held, listener, onStart, executor));
             held.listeners.add(attached.get());
-            return held;
         });
         ViewListener<V, E> slot = attached.get();
         pin(id, topic);
@@ -470,22 +415,16 @@ final class SyncedView<V, E> implements AutoCloseable {
         };
     }
 
-    /**
-     * Re-evaluates a topic's expiry (pinned: never; else the idle timeout) through a write, which Caffeine always
-     * applies: it can drop a change made on its read path (setExpiresAfter) under load, which left an unpinned
-     * topic held for good. Serialized per topic, so a subscribe's pin cannot land after a close's unpin.
-     */
+    /** Re-evaluates a topic's expiry: pinned (with listeners), never; else the idle timeout. */
     private void pin(String id, Topic topic) {
-        synchronized (topic) {
-            topics.asMap().replace(id, topic, topic); // the same instance: no removal is reported
-        }
+        topics.pin(id, topic);
     }
 
     // ---------------------------------------------------------------- events (view thread)
 
     /** Routes a PubSub message; called on Lettuce's I/O thread, so it only hands over. */
     boolean offer(String channel, Map<String, Object> fields) {
-        Topic topic = byChannel.get(channel);
+        Topic topic = topics.following(channel);
         if (topic == null) {
             return false;
         }
@@ -503,7 +442,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                         + " topic instead", name, topic.id, MAX_INBOX);
                 viewThread.execute(() -> {
                     topic.overflowed.set(false);
-                    if (!closed && readable.get(topic.id) == topic && topic.current != null) {
+                    if (!closed && topics.isLive(topic) && topic.current != null) {
                         sync(topic);
                     }
                 });
@@ -532,7 +471,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     private void onMessage(Topic topic, Message message) {
-        if (closed || readable.get(topic.id) != topic) {
+        if (closed || !topics.isLive(topic)) {
             return;
         }
         health.heard();
@@ -649,7 +588,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * topic is re-read.
      */
     CompletableFuture<Void> awaitRevision(String id, long revision) {
-        Topic topic = topics.getIfPresent(id);
+        Topic topic = topics.ifPresent(id);
         if (topic == null || topic.current == null || topic.current.revision >= revision) {
             return CompletableFuture.completedFuture(null);
         }
@@ -703,15 +642,11 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** The value if held (no loading, no allocation), else null. */
     V getIfHeld(String id) {
-        Topic topic = readable.get(id);
+        Topic topic = topics.live(id);
         if (topic != null) {
             Versioned<V> current = topic.current;
             if (current != null) {
-                long now = tick;
-                if (topic.readAt != now) { // at most once per tick: tells Caffeine the topic is still in use
-                    topic.readAt = now;
-                    topics.getIfPresent(id);
-                }
+                topics.touch(topic); // at most once per tick: tells Caffeine the topic is still in use
                 reads.increment();
                 return current.value;
             }
@@ -740,7 +675,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                 startWaitingResyncs();
             });
         }
-        byChannel.put(topic.channel, topic);
+        topics.follow(topic);
         // A held value Redis never had cannot be the start of a replay (config history): load it whole.
         boolean replay = held != null && !topic.untrusted;
         backend.subscribe(topic.channel)
@@ -755,7 +690,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     private void finishSync(Topic topic, CompletableFuture<Versioned<V>> attempt, Versioned<V> held, long epoch,
                             Reloaded<V, E> reloaded, Throwable failure) {
         topic.syncing = false;
-        if (closed || readable.get(topic.id) != topic) {
+        if (closed || !topics.isLive(topic)) {
             attempt.completeExceptionally(closed ? backend.closedException() : new LodestarException("view closed"));
             return;
         }
@@ -873,7 +808,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (!waitingResyncs.isEmpty()) {
             return true;
         }
-        for (Topic topic : readable.values()) {
+        for (Topic topic : topics.all()) {
             if (topic.syncing) {
                 return true;
             }
@@ -888,7 +823,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     void resyncAll() {
         viewThread.execute(() -> {
             long epoch = health.epoch();
-            resyncWhenFree(readable.values().stream().filter(topic -> !topic.syncing
+            resyncWhenFree(topics.all().stream().filter(topic -> !topic.syncing
                     && (topic.current != null || topic.pinned()) && topic.loadedEpoch < epoch).toList());
             if (!anySyncing() && backend.isConnected()) {
                 health.markFresh();
@@ -904,12 +839,12 @@ final class SyncedView<V, E> implements AutoCloseable {
      * @return whether this view follows the channel
      */
     boolean resyncChannel(String channel) {
-        Topic topic = byChannel.get(channel);
+        Topic topic = topics.following(channel);
         if (topic == null) {
             return false;
         }
         viewThread.execute(() -> {
-            if (closed || readable.get(topic.id) != topic) {
+            if (closed || !topics.isLive(topic)) {
                 return;
             }
             if (topic.syncing) {
@@ -932,7 +867,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         while (resyncsInFlight < MAX_CONCURRENT_RESYNCS && waiting.hasNext()) {
             Topic topic = waiting.next();
             waiting.remove();
-            if (!closed && !topic.syncing && readable.get(topic.id) == topic) {
+            if (!closed && !topic.syncing && topics.isLive(topic)) {
                 sync(topic);
             }
         }
@@ -940,7 +875,7 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** Compares every held topic's revision with Redis; resyncs those that differ. */
     void reconcile() {
-        for (Topic topic : readable.values()) {
+        for (Topic topic : topics.all()) {
             Versioned<V> held = topic.current;
             if (held == null || topic.syncing) {
                 continue;
@@ -990,7 +925,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     private void drop(Topic topic) {
-        if (byChannel.remove(topic.channel, topic) && !closed) {
+        if (topics.unfollow(topic) && !closed) {
             backend.unsubscribe(topic.channel).whenComplete((ok, failure) -> {
                 if (failure != null) {
                     log.debug("Could not unsubscribe {}: {}", topic.channel, failure.toString());
@@ -1002,19 +937,13 @@ final class SyncedView<V, E> implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        ticking.cancel(false);
-        topics.invalidateAll();
-        readable.clear();
+        topics.close();
     }
 
     // ---------------------------------------------------------------- state of one topic
 
-    private final class Topic implements ViewListener.Topic<V, E> {
-        final String id;
-        final String channel;
+    private final class Topic extends TopicTable.Entry implements ViewListener.Topic<V, E> {
         final List<ViewListener<V, E>> listeners = new CopyOnWriteArrayList<>();
-        /** The {@link #tick} of the last read reported to Caffeine; racy on purpose (a lost update costs nothing). */
-        long readAt = -1;
         /** Written on the view thread only, read anywhere. */
         volatile Versioned<V> current;
         // view thread only:
@@ -1038,10 +967,10 @@ final class SyncedView<V, E> implements AutoCloseable {
         long loadedEpoch = -1;
 
         Topic(String id) {
-            this.id = id;
-            this.channel = source.channel(id);
+            super(id, source.channel(id));
         }
 
+        @Override
         boolean pinned() {
             return !listeners.isEmpty();
         }
