@@ -37,7 +37,7 @@ class IncarnationIT extends NamespaceTest {
     @Test
     void aViewWhoseServiceKeysWereLostAndWrittenAgainConvergesToTheNewKeys() {
         LodestarClient writer = clients.connect();
-        LodestarClient reader = clients.connect();
+        RedisLodestarClient reader = (RedisLodestarClient) clients.connect();
         for (int i = 1; i <= 5; i++) {
             writer.registry().register(persistent("old-" + i));
         }
@@ -49,12 +49,13 @@ class IncarnationIT extends NamespaceTest {
 
         await().atMost(CONVERGED).untilAsserted(() -> assertThat(reader.discovery().getInstances("orders"))
                 .extracting(ServiceInstance::instanceId).containsExactly("new-1", "new-2"));
+        assertThat(reader.serviceView.incarnations.sum()).as("told by the incarnation").isPositive();
     }
 
     @Test
     void aViewWhoseConfigKeysWereLostAndWrittenAgainConvergesAndTellsItsListener() {
         LodestarClient writer = clients.connect();
-        LodestarClient reader = clients.connect();
+        RedisLodestarClient reader = (RedisLodestarClient) clients.connect();
         for (int v = 1; v <= 3; v++) {
             writer.config().set("app", "v=" + v, ConfigFormat.PROPERTIES);
         }
@@ -70,6 +71,7 @@ class IncarnationIT extends NamespaceTest {
             assertThat(events).last().isInstanceOfSatisfying(ConfigChanged.class,
                     changed -> assertThat(changed.entry().content()).isEqualTo("lost=yes"));
         });
+        assertThat(reader.views().get("config").incarnations.sum()).as("told by the incarnation").isPositive();
     }
 
     private static ServiceInstance persistent(String id) {
