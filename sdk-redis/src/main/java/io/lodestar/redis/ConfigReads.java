@@ -156,12 +156,13 @@ final class ConfigReads {
     CompletionStage<SyncedView.Versioned<Set<String>>> index() {
         Keys.IndexKeys index = keys.configs();
         return ConfigScripts.READ_CONFIG_INDEX.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                new String[] {index.index(), index.revision()}).thenApply(reply -> {
+                index.forRead()).thenApply(reply -> {
                     Set<String> ids = new TreeSet<>();
-                    for (int i = 1; i < reply.size(); i++) {
+                    for (int i = 2; i < reply.size(); i++) {
                         ids.add((String) reply.get(i));
                     }
-                    return new SyncedView.Versioned<>((Long) reply.get(0), Collections.unmodifiableSet(ids));
+                    return new SyncedView.Versioned<>((Long) reply.get(0), Collections.unmodifiableSet(ids), null,
+                            incarnation((String) reply.get(1)));
                 });
     }
 

@@ -19,6 +19,7 @@ import io.lodestar.core.model.Namespace;
  * lodestar:{ns}:services           HASH   service id -&gt; last reported revision (negative: removed at that revision)
  * lodestar:{ns}:services:revision  STRING index revision
  * lodestar:{ns}:services:events    shard channel of "added"/"removed" services
+ * lodestar:{ns}:services:incarnation STRING random id of the index's keys (see common.lua)
  * lodestar:{ns}:sweeper            STRING short lock: which client sweeps this interval
  * lodestar:{ns}:outage             STRING when a client last came back from an outage (epoch ms, Redis time)
  * lodestar:{ns:cfg:id}:current     HASH   the current entry: version, format, hash, createdAt, updatedAt, content
@@ -30,6 +31,7 @@ import io.lodestar.core.model.Namespace;
  * lodestar:{ns}:configs            HASH   config id -&gt; last reported version (negative: removed at that version)
  * lodestar:{ns}:configs:revision   STRING config index revision: +1 per config added or removed
  * lodestar:{ns}:configs:events     shard channel of "added"/"removed" configs of the namespace
+ * lodestar:{ns}:configs:incarnation STRING random id of the config index's keys (see common.lua)
  * </pre>
  */
 final class Keys {
@@ -50,10 +52,10 @@ final class Keys {
                 tag + "tombstones", tag + "digest", tag + "incarnation");
     }
 
-    /** Keys of the namespace's service index: index hash, index revision, index channel. */
+    /** Keys of the namespace's service index: index hash, index revision, index channel, incarnation. */
     IndexKeys services() {
         return new IndexKeys(namespaceTag + "services", namespaceTag + "services:revision",
-                namespaceTag + "services:events");
+                namespaceTag + "services:events", namespaceTag + "services:incarnation");
     }
 
     /** Keys of one config entry. */
@@ -63,10 +65,10 @@ final class Keys {
                 tag + "incarnation");
     }
 
-    /** Keys of the namespace's config index: index hash, index revision, index channel. */
+    /** Keys of the namespace's config index: index hash, index revision, index channel, incarnation. */
     IndexKeys configs() {
         return new IndexKeys(namespaceTag + "configs", namespaceTag + "configs:revision",
-                namespaceTag + "configs:events");
+                namespaceTag + "configs:events", namespaceTag + "configs:incarnation");
     }
 
     /** The lock that elects one sweeper per namespace and interval. */
@@ -91,9 +93,13 @@ final class Keys {
         }
     }
 
-    record IndexKeys(String index, String revision, String channel) {
+    record IndexKeys(String index, String revision, String channel, String incarnation) {
         String[] all() {
-            return new String[] {index, revision, channel};
+            return new String[] {index, revision, channel, incarnation};
+        }
+
+        String[] forRead() {
+            return new String[] {index, revision, incarnation};
         }
     }
 

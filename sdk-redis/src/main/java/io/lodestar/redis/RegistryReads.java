@@ -75,12 +75,14 @@ final class RegistryReads {
     CompletionStage<SyncedView.Versioned<Set<String>>> services() {
         Keys.IndexKeys index = keys.services();
         return Scripts.READ_INDEX.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                new String[] {index.index(), index.revision()}).thenApply(reply -> {
+                index.forRead()).thenApply(reply -> {
                     Set<String> services = new TreeSet<>();
-                    for (int i = 1; i < reply.size(); i++) {
+                    for (int i = 2; i < reply.size(); i++) {
                         services.add((String) reply.get(i));
                     }
-                    return new SyncedView.Versioned<>((Long) reply.get(0), Collections.unmodifiableSet(services));
+                    String incarnation = (String) reply.get(1);
+                    return new SyncedView.Versioned<>((Long) reply.get(0), Collections.unmodifiableSet(services),
+                            null, incarnation.isEmpty() ? null : incarnation);
                 });
     }
 

@@ -53,6 +53,29 @@ class IncarnationIT extends NamespaceTest {
     }
 
     @Test
+    void theNamespaceIndexesOfAViewWhoseKeysWereLostConvergeToTheNewKeys() {
+        LodestarClient writer = clients.connect();
+        RedisLodestarClient reader = (RedisLodestarClient) clients.connect();
+        for (String service : List.of("orders", "payments", "stock")) {
+            writer.registry().register(persistent(service, service + "-1"));
+        }
+        writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        writer.config().set("db", "url=x", ConfigFormat.PROPERTIES);
+        assertThat(reader.discovery().getServices()).hasSize(3); // the index view holds revision 3
+        assertThat(reader.config().list()).hasSize(2);
+
+        deleteNamespaceKeys();
+        writer.registry().register(persistent("billing", "billing-1")); // index revision 1 of new keys
+        writer.config().set("flags", "on=true", ConfigFormat.PROPERTIES);
+
+        await().atMost(CONVERGED).untilAsserted(() -> {
+            assertThat(reader.discovery().getServices()).containsExactly("billing");
+            assertThat(reader.config().list()).containsExactly("flags");
+        });
+        assertThat(reader.indexView.incarnations.sum()).as("told by the incarnation").isPositive();
+    }
+
+    @Test
     void aViewWhoseConfigKeysWereLostAndWrittenAgainConvergesAndTellsItsListener() {
         LodestarClient writer = clients.connect();
         RedisLodestarClient reader = (RedisLodestarClient) clients.connect();
@@ -75,7 +98,11 @@ class IncarnationIT extends NamespaceTest {
     }
 
     private static ServiceInstance persistent(String id) {
-        return ServiceInstance.builder("orders", id).host("10.0.0.1").port(8080).ttl(Duration.ZERO).build();
+        return persistent("orders", id);
+    }
+
+    private static ServiceInstance persistent(String service, String id) {
+        return ServiceInstance.builder(service, id).host("10.0.0.1").port(8080).ttl(Duration.ZERO).build();
     }
 
     /** What a data loss leaves: none of the namespace's keys (its services' and configs' included). */
