@@ -52,6 +52,19 @@ public interface ConfigService {
      */
     boolean remove(String configId);
 
+    /**
+     * An operator action: removes what a {@linkplain #remove removed} config left in Redis (its history and its
+     * version counter), so that configs that are gone for good do not accumulate keys. Purged versions cannot be
+     * rolled back to; if the config is set again later, it starts over at version 1 (views notice the new
+     * incarnation and re-read it).
+     *
+     * @param configId the config id
+     * @return true if something was removed, false if the config left nothing behind
+     * @throws ConflictException when the config exists (remove it first); {@link ConflictException#id()} is the
+     *     config, {@link ConflictException#currentVersion()} its current version. Nothing is removed then.
+     */
+    boolean purge(String configId);
+
     /** @return the ids of the entries that currently exist in the namespace (read from Redis) */
     Set<String> list();
 

@@ -16,8 +16,21 @@ public class ConflictException extends LodestarException {
      * @param currentVersion  the version actually found (0 = absent)
      */
     public ConflictException(String id, long expectedVersion, long currentVersion) {
-        super("Conflict on '" + id + "': expected version " + expectedVersion + " but the current version is "
-                + currentVersion);
+        this("Conflict on '" + id + "': expected version " + expectedVersion + " but the current version is "
+                + currentVersion, id, expectedVersion, currentVersion);
+    }
+
+    /**
+     * A write that needs another state than the one found, with its own message (e.g. a purge of something that
+     * still exists).
+     *
+     * @param message         what was refused, and why
+     * @param id              the entry or service written
+     * @param expectedVersion the version the write needed (0 = absent)
+     * @param currentVersion  the version or revision actually found
+     */
+    public ConflictException(String message, String id, long expectedVersion, long currentVersion) {
+        super(message);
         this.id = id;
         this.expectedVersion = expectedVersion;
         this.currentVersion = currentVersion;

@@ -106,6 +106,20 @@ public interface ServiceRegistry {
      */
     Map<String, Duration> timeToLive(String serviceId);
 
+    /**
+     * An operator action: removes what a service that is gone for good left in Redis (its revision counter,
+     * digest and incarnation; tombstones that still guard against renewals are kept until they run out), so that
+     * short-lived service names do not accumulate keys. Views that hold the service show it empty, as before; if
+     * it is registered again later, it starts over at revision 1 (views notice the new incarnation and re-read it).
+     *
+     * @param serviceId the service
+     * @return true if something was removed, false if the service left nothing behind
+     * @throws ConflictException when the service still has instances (an expired one counts until the sweep
+     *     removes it); {@link ConflictException#id()} is the service, {@link ConflictException#currentVersion()}
+     *     its revision. Nothing is removed then.
+     */
+    boolean purge(String serviceId);
+
     /** @return the same operations, non-blocking */
     AsyncServiceRegistry async();
 }

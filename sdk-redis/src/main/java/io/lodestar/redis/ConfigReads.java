@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Reads of config entries straight from Redis (the view's loads, history, list), and the one place that turns a
@@ -26,6 +27,8 @@ final class ConfigReads {
 
     private final RedisBackend backend;
     private final Keys keys;
+    /** Pages of {@link #since} read so far (tests). */
+    final LongAdder sincePages = new LongAdder();
 
     ConfigReads(RedisBackend backend, Keys keys) {
         this.backend = backend;
@@ -37,36 +40,48 @@ final class ConfigReads {
         return ConfigScripts.READ_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                 keys.config(id).forRead()).thenApply(reply -> {
                     long revision = (Long) reply.get(0);
-                    if (reply.size() < 7) {
-                        return new SyncedView.Versioned<>(revision, Optional.<ConfigEntry>empty());
+                    String incarnation = incarnation((String) reply.get(1));
+                    if (reply.size() < 8) {
+                        return new SyncedView.Versioned<>(revision, Optional.<ConfigEntry>empty(), null, incarnation);
                     }
-                    ConfigEntry entry = new ConfigEntry(id, (String) reply.get(6), format((String) reply.get(2)),
-                            (Long) reply.get(1), (String) reply.get(3), Instant.ofEpochMilli((Long) reply.get(4)),
-                            Instant.ofEpochMilli((Long) reply.get(5)));
-                    return new SyncedView.Versioned<>(revision, Optional.of(entry));
+                    ConfigEntry entry = new ConfigEntry(id, (String) reply.get(7), format((String) reply.get(3)),
+                            (Long) reply.get(2), (String) reply.get(4), Instant.ofEpochMilli((Long) reply.get(5)),
+                            Instant.ofEpochMilli((Long) reply.get(6)));
+                    return new SyncedView.Versioned<>(revision, Optional.of(entry), null, incarnation);
                 });
     }
 
     /**
      * What a view that holds version {@code since} missed: the current state, the oldest kept version and every
-     * kept version after {@code since}, oldest first (see read_config_since.lua).
+     * kept version after {@code since}, oldest first (see read_config_since.lua). Read in pages of at most
+     * {@link #HISTORY_PAGE_BYTES} (past their first entry), like {@link #history}: each page is atomic, the state is
+     * the last page's (the newest), and a page never repeats or skips a version of the one before.
      */
     CompletionStage<Since> since(String id, long since) {
+        return sinceAfter(id, since, new ArrayList<>());
+    }
+
+    private CompletionStage<Since> sinceAfter(String id, long after, List<Kept> newer) {
         return ConfigScripts.READ_CONFIG_SINCE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                keys.config(id).forReplay(), Long.toString(since)).thenApply(reply -> {
-                    List<Kept> newer = new ArrayList<>(reply.size() - 4);
-                    for (int i = 4; i < reply.size(); i++) {
+                keys.config(id).forReplay(), Long.toString(after), Integer.toString(HISTORY_PAGE_BYTES))
+                .thenCompose(reply -> {
+                    sincePages.increment();
+                    for (int i = 6; i < reply.size(); i++) {
                         Map<String, Object> fields = Json.read((String) reply.get(i));
                         Object from = fields.get("from");
                         newer.add(new Kept(entry(id, fields), from == null ? 0 : ((Number) from).longValue()));
+                    }
+                    if ((Long) reply.get(5) == 1L && reply.size() > 6) {
+                        return sinceAfter(id, newer.get(newer.size() - 1).entry().version(), newer);
                     }
                     Optional<ConfigEntry> current = Optional.empty();
                     if ((Long) reply.get(2) == 1L) {
                         String json = (String) reply.get(3);
                         current = Optional.of(json.isEmpty() ? newest(id, newer) : entry(id, json));
                     }
-                    return new Since(new SyncedView.Versioned<>((Long) reply.get(0), current), (Long) reply.get(1),
-                            newer);
+                    return CompletableFuture.completedFuture(new Since(new SyncedView.Versioned<>(
+                            (Long) reply.get(0), current, null, incarnation((String) reply.get(4))),
+                            (Long) reply.get(1), newer));
                 });
     }
 
@@ -77,6 +92,11 @@ final class ConfigReads {
                     + " keys written by another program?");
         }
         return newer.get(newer.size() - 1).entry();
+    }
+
+    /** An incarnation as read ('' when the entry's keys have none yet), or null. */
+    private static String incarnation(String read) {
+        return read == null || read.isEmpty() ? null : read;
     }
 
     /** A kept version; {@code from} is the version it rolled back to, or 0 when it was set. */
@@ -93,13 +113,16 @@ final class ConfigReads {
     }
 
     /**
-     * The revision and the current content hash ("" when there is no current entry), for the reconcile. Two reads,
-     * not one atomic step: a write in between makes them disagree, which costs one needless resync at worst.
+     * The revision, the current content hash ("" when there is no current entry) and the incarnation, for the
+     * reconcile. Separate reads, not one atomic step: a write in between makes them disagree, which costs one
+     * needless resync at worst.
      */
     CompletionStage<SyncedView.Versioned<Void>> stamp(String id) {
         Keys.ConfigKeys config = keys.config(id);
         return backend.commands().hget(config.current(), "hash").thenCombine(revision(id),
-                (hash, revision) -> new SyncedView.Versioned<>(revision, null, hash == null ? "" : hash));
+                (hash, revision) -> new SyncedView.Versioned<Void>(revision, null, hash == null ? "" : hash))
+                .thenCombine(backend.commands().get(config.incarnation()), (stamp, incarnation) ->
+                        new SyncedView.Versioned<>(stamp.revision(), null, stamp.digest(), incarnation(incarnation)));
     }
 
     /** The kept versions, newest first. */
@@ -133,12 +156,13 @@ final class ConfigReads {
     CompletionStage<SyncedView.Versioned<Set<String>>> index() {
         Keys.IndexKeys index = keys.configs();
         return ConfigScripts.READ_CONFIG_INDEX.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                new String[] {index.index(), index.revision()}).thenApply(reply -> {
+                index.forRead()).thenApply(reply -> {
                     Set<String> ids = new TreeSet<>();
-                    for (int i = 1; i < reply.size(); i++) {
+                    for (int i = 2; i < reply.size(); i++) {
                         ids.add((String) reply.get(i));
                     }
-                    return new SyncedView.Versioned<>((Long) reply.get(0), Collections.unmodifiableSet(ids));
+                    return new SyncedView.Versioned<>((Long) reply.get(0), Collections.unmodifiableSet(ids), null,
+                            incarnation((String) reply.get(1)));
                 });
     }
 

@@ -10,6 +10,7 @@ final class ConfigScripts {
     static final LuaScript READ_CONFIG_HISTORY = LuaScript.load("read_config_history");
     static final LuaScript INDEX_CONFIG = LuaScript.load("index_config");
     static final LuaScript READ_CONFIG_INDEX = LuaScript.load("read_config_index");
+    static final LuaScript PURGE_CONFIG = LuaScript.load("purge_config");
 
     private ConfigScripts() {
     }

@@ -13,21 +13,25 @@ import io.lodestar.core.model.Namespace;
  * lodestar:{ns:svc}:deadlines      ZSET   instance id -&gt; deadline (epoch ms, Redis time); ephemeral only
  * lodestar:{ns:svc}:revision       STRING service revision, +1 per change
  * lodestar:{ns:svc}:digest         STRING SHA-1 chaining every event of the service (see common.lua)
+ * lodestar:{ns:svc}:incarnation    STRING random id of these keys, made by the first write (see common.lua)
  * lodestar:{ns:svc}:events         shard channel of the service's events
  * lodestar:{ns:svc}:tombstones     ZSET   instance id -&gt; until (epoch ms): deregistered or evicted on purpose
  * lodestar:{ns}:services           HASH   service id -&gt; last reported revision (negative: removed at that revision)
  * lodestar:{ns}:services:revision  STRING index revision
  * lodestar:{ns}:services:events    shard channel of "added"/"removed" services
+ * lodestar:{ns}:services:incarnation STRING random id of the index's keys (see common.lua)
  * lodestar:{ns}:sweeper            STRING short lock: which client sweeps this interval
  * lodestar:{ns}:outage             STRING when a client last came back from an outage (epoch ms, Redis time)
  * lodestar:{ns:cfg:id}:current     HASH   the current entry: version, format, hash, createdAt, updatedAt, content
  * lodestar:{ns:cfg:id}:history     HASH   version -&gt; entry JSON, the newest N content versions
  * lodestar:{ns:cfg:id}:versions    ZSET   the version numbers kept in history (score = version)
  * lodestar:{ns:cfg:id}:revision    STRING version counter: +1 per set, rollback or remove; survives a remove
+ * lodestar:{ns:cfg:id}:incarnation STRING random id of these keys, made by the first write (see common.lua)
  * lodestar:{ns:cfg:id}:events      shard channel of the entry's events ("changed", "rolledback", "removed")
  * lodestar:{ns}:configs            HASH   config id -&gt; last reported version (negative: removed at that version)
  * lodestar:{ns}:configs:revision   STRING config index revision: +1 per config added or removed
  * lodestar:{ns}:configs:events     shard channel of "added"/"removed" configs of the namespace
+ * lodestar:{ns}:configs:incarnation STRING random id of the config index's keys (see common.lua)
  * </pre>
  */
 final class Keys {
@@ -45,25 +49,26 @@ final class Keys {
     ServiceKeys service(String serviceId) {
         String tag = PREFIX + "{" + namespace + ":" + serviceId + "}:";
         return new ServiceKeys(tag + "instances", tag + "deadlines", tag + "revision", tag + "events",
-                tag + "tombstones", tag + "digest");
+                tag + "tombstones", tag + "digest", tag + "incarnation");
     }
 
-    /** Keys of the namespace's service index: index hash, index revision, index channel. */
+    /** Keys of the namespace's service index: index hash, index revision, index channel, incarnation. */
     IndexKeys services() {
         return new IndexKeys(namespaceTag + "services", namespaceTag + "services:revision",
-                namespaceTag + "services:events");
+                namespaceTag + "services:events", namespaceTag + "services:incarnation");
     }
 
     /** Keys of one config entry. */
     ConfigKeys config(String configId) {
         String tag = PREFIX + "{" + namespace + ":cfg:" + configId + "}:";
-        return new ConfigKeys(tag + "current", tag + "history", tag + "versions", tag + "revision", tag + "events");
+        return new ConfigKeys(tag + "current", tag + "history", tag + "versions", tag + "revision", tag + "events",
+                tag + "incarnation");
     }
 
-    /** Keys of the namespace's config index: index hash, index revision, index channel. */
+    /** Keys of the namespace's config index: index hash, index revision, index channel, incarnation. */
     IndexKeys configs() {
         return new IndexKeys(namespaceTag + "configs", namespaceTag + "configs:revision",
-                namespaceTag + "configs:events");
+                namespaceTag + "configs:events", namespaceTag + "configs:incarnation");
     }
 
     /** The lock that elects one sweeper per namespace and interval. */
@@ -77,31 +82,36 @@ final class Keys {
     }
 
     record ServiceKeys(String instances, String deadlines, String revision, String channel, String tombstones,
-                       String digest) {
+                       String digest, String incarnation) {
         /** Every key of the service, in the order every service write script expects them. */
         String[] all() {
-            return new String[] {instances, deadlines, revision, channel, tombstones, digest};
+            return new String[] {instances, deadlines, revision, channel, tombstones, digest, incarnation};
         }
 
         String[] forRead() {
-            return new String[] {instances, deadlines, revision, digest};
+            return new String[] {instances, deadlines, revision, digest, incarnation};
         }
     }
 
-    record IndexKeys(String index, String revision, String channel) {
+    record IndexKeys(String index, String revision, String channel, String incarnation) {
         String[] all() {
-            return new String[] {index, revision, channel};
+            return new String[] {index, revision, channel, incarnation};
+        }
+
+        String[] forRead() {
+            return new String[] {index, revision, incarnation};
         }
     }
 
-    record ConfigKeys(String current, String history, String versions, String revision, String channel) {
+    record ConfigKeys(String current, String history, String versions, String revision, String channel,
+                      String incarnation) {
         /** Every key of the entry, in the order the config write scripts expect them. */
         String[] all() {
-            return new String[] {current, history, versions, revision, channel};
+            return new String[] {current, history, versions, revision, channel, incarnation};
         }
 
         String[] forRead() {
-            return new String[] {current, revision};
+            return new String[] {current, revision, incarnation};
         }
 
         String[] forHistory() {
@@ -109,7 +119,7 @@ final class Keys {
         }
 
         String[] forReplay() {
-            return new String[] {current, revision, history, versions};
+            return new String[] {current, revision, history, versions, incarnation};
         }
     }
 }

@@ -154,6 +154,11 @@ final class RedisConfigService implements ConfigService {
     }
 
     @Override
+    public boolean purge(String configId) {
+        return Await.join(purge0(configId), "purge config '" + configId + "'", backend);
+    }
+
+    @Override
     public ConfigEntry rollback(String configId, long version) {
         return Await.join(rollback0(configId, version),
                 "roll config '" + configId + "' back to version " + version, backend);
@@ -205,6 +210,28 @@ final class RedisConfigService implements ConfigService {
                         return index(configId, version, false, "")
                                 .thenCompose(ignored -> entries.awaitRevision(configId, version))
                                 .thenApply(ignored -> removed);
+                    });
+        });
+    }
+
+    /**
+     * Purges the entry's keys, then its tombstone in the config index (another slot, so another script): without
+     * that, the index would take the reports of the entry's next life, counting from version 1, for late ones.
+     */
+    private CompletionStage<Boolean> purge0(String configId) {
+        return guarded(() -> {
+            Validation.requireConfigId(configId);
+            return ConfigScripts.PURGE_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                    keys.config(configId).all(), configId).thenCompose(reply -> {
+                        long version = (Long) reply.get(1);
+                        if ("conflict".equals(reply.get(0))) {
+                            throw new ConflictException("Cannot purge config '" + configId + "': it exists (version "
+                                    + version + "); remove it first", configId, 0, version);
+                        }
+                        boolean removed = (Long) reply.get(2) > 0;
+                        return Scripts.PURGE_INDEX_ENTRY.<Long>run(backend.commands(), ScriptOutputType.INTEGER,
+                                new String[] {keys.configs().index()}, configId, Long.toString(version))
+                                .thenApply(forgotten -> removed || forgotten == 1L);
                     });
         });
     }

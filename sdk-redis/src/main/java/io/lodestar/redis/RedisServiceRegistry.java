@@ -3,6 +3,7 @@ package io.lodestar.redis;
 import io.lettuce.core.ScriptOutputType;
 import io.lodestar.core.AsyncServiceRegistry;
 import io.lodestar.core.ClientHealth;
+import io.lodestar.core.ConflictException;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.Registration;
@@ -118,6 +119,11 @@ final class RedisServiceRegistry implements ServiceRegistry {
     @Override
     public boolean evict(String serviceId, String instanceId) {
         return Await.join(deregister0(serviceId, instanceId), operation("evict", serviceId, instanceId), backend);
+    }
+
+    @Override
+    public boolean purge(String serviceId) {
+        return Await.join(purge0(serviceId), "purge service '" + serviceId + "'", backend);
     }
 
     @Override
@@ -334,6 +340,30 @@ final class RedisServiceRegistry implements ServiceRegistry {
                                 ? index(serviceId, revision, 0) : CompletableFuture.completedFuture(null);
                         return indexed.thenCompose(ignored -> view.awaitRevision(serviceId, revision))
                                 .thenApply(ignored -> removed);
+                    });
+        });
+    }
+
+    /**
+     * Purges the service's keys, then its tombstone in the index (another slot, so another script): without that,
+     * the index would take the reports of the service's next life, counting from revision 1, for late ones.
+     */
+    private CompletionStage<Boolean> purge0(String serviceId) {
+        return guarded(() -> {
+            Validation.requireServiceId(serviceId);
+            return Scripts.PURGE_SERVICE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                    keys.service(serviceId).all(), serviceId).thenCompose(reply -> {
+                        long revision = (Long) reply.get(1);
+                        if ("conflict".equals(reply.get(0))) {
+                            long count = (Long) reply.get(2);
+                            throw new ConflictException("Cannot purge service '" + serviceId + "': it has " + count
+                                    + (count == 1 ? " instance" : " instances") + " (revision " + revision
+                                    + "); deregister or evict them first", serviceId, 0, revision);
+                        }
+                        boolean removed = (Long) reply.get(2) > 0;
+                        return Scripts.PURGE_INDEX_ENTRY.<Long>run(backend.commands(), ScriptOutputType.INTEGER,
+                                new String[] {keys.services().index()}, serviceId, Long.toString(revision))
+                                .thenApply(forgotten -> removed || forgotten == 1L);
                     });
         });
     }

@@ -39,8 +39,9 @@ final class RegistryReads {
                 keys.service(serviceId).forRead(), liveOnly ? "1" : "0").thenApply(reply -> {
                     long revision = (Long) reply.get(0);
                     String digest = (String) reply.get(1);
-                    List<ServiceInstance> instances = new ArrayList<>((reply.size() - 2) / 2);
-                    for (int i = 2; i + 1 < reply.size(); i += 2) {
+                    String incarnation = (String) reply.get(2);
+                    List<ServiceInstance> instances = new ArrayList<>((reply.size() - 3) / 2);
+                    for (int i = 3; i + 1 < reply.size(); i += 2) {
                         String instanceId = (String) reply.get(i);
                         try {
                             instances.add(Json.instance(serviceId, instanceId, (String) reply.get(i + 1)));
@@ -51,7 +52,7 @@ final class RegistryReads {
                         }
                     }
                     return new SyncedView.Versioned<>(revision, new ServiceSnapshot(serviceId, revision, instances),
-                            digest.isEmpty() ? null : digest);
+                            digest.isEmpty() ? null : digest, incarnation.isEmpty() ? null : incarnation);
                 });
     }
 
@@ -59,26 +60,29 @@ final class RegistryReads {
         return backend.counter(keys.service(serviceId).revision());
     }
 
-    /** Revision and digest of a service, read together (the reconcile compares both). */
+    /** Revision, digest and incarnation of a service, read together (the reconcile compares them). */
     CompletionStage<SyncedView.Versioned<Void>> serviceStamp(String serviceId) {
         Keys.ServiceKeys service = keys.service(serviceId);
-        return backend.commands().mget(service.revision(), service.digest()).thenApply(values -> {
-            String revision = values.get(0).getValueOrElse(null);
-            return new SyncedView.Versioned<>(revision == null ? 0L : Long.parseLong(revision), null,
-                    values.get(1).getValueOrElse(null));
-        });
+        return backend.commands().mget(service.revision(), service.digest(), service.incarnation())
+                .thenApply(values -> {
+                    String revision = values.get(0).getValueOrElse(null);
+                    return new SyncedView.Versioned<>(revision == null ? 0L : Long.parseLong(revision), null,
+                            values.get(1).getValueOrElse(null), values.get(2).getValueOrElse(null));
+                });
     }
 
     /** The index: revision first, then the sorted, unmodifiable set of services. */
     CompletionStage<SyncedView.Versioned<Set<String>>> services() {
         Keys.IndexKeys index = keys.services();
         return Scripts.READ_INDEX.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                new String[] {index.index(), index.revision()}).thenApply(reply -> {
+                index.forRead()).thenApply(reply -> {
                     Set<String> services = new TreeSet<>();
-                    for (int i = 1; i < reply.size(); i++) {
+                    for (int i = 2; i < reply.size(); i++) {
                         services.add((String) reply.get(i));
                     }
-                    return new SyncedView.Versioned<>((Long) reply.get(0), Collections.unmodifiableSet(services));
+                    String incarnation = (String) reply.get(1);
+                    return new SyncedView.Versioned<>((Long) reply.get(0), Collections.unmodifiableSet(services),
+                            null, incarnation.isEmpty() ? null : incarnation);
                 });
     }
 

@@ -12,6 +12,9 @@ final class Scripts {
     static final LuaScript INDEX_SERVICE = LuaScript.load("index_service");
     static final LuaScript READ_INDEX = LuaScript.load("read_index");
     static final LuaScript READ_LEASES = LuaScript.load("read_leases");
+    static final LuaScript PURGE_SERVICE = LuaScript.load("purge_service");
+    /** Shared by both namespace indexes (services, configs). */
+    static final LuaScript PURGE_INDEX_ENTRY = LuaScript.load("purge_index_entry");
 
     private Scripts() {
     }

@@ -1,9 +1,5 @@
 package io.lodestar.redis;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
-import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Scheduler;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.lodestar.core.ClientClosedException;
@@ -16,7 +12,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -29,7 +24,6 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutionException;
@@ -39,7 +33,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -62,10 +55,17 @@ import java.util.function.UnaryOperator;
  *   <li>a periodic reconcile compares each topic's revision with Redis and resyncs those that differ;</li>
  *   <li>a failed load is retried with backoff while anyone needs the topic; a failure is never cached;</li>
  *   <li>a first load that fails because Redis cannot be reached may serve the source's local copy
- *       ({@link Source#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis.</li>
+ *       ({@link Source#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis;</li>
+ *   <li>an event of another incarnation than the held value's (the keys were lost and written again), or a
+ *       {@code purged} event, makes the topic load whole, whatever its revision.</li>
  * </ul>
  * Topics nobody read for the idle timeout are dropped and unsubscribed (Caffeine's expiry); topics with listeners
  * are kept.
+ *
+ * <p>This class is the sync state machine (subscribe, load, buffer, apply, resync). Its other concerns live in
+ * classes of their own, each with its own unit test: {@link TopicTable} (the topics by id and channel, idle
+ * expiry, pins), {@link ViewListener} (one listener's bounded queue and catch-up), {@link RevisionWaiters}
+ * (read-your-writes) and {@link ViewHealth} (staleness, last sync).
  *
  * @param <V> the value of one topic (immutable)
  * @param <E> the event listeners get
@@ -158,11 +158,22 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /**
      * A value at a revision; {@code digest} chains every change of the topic (null when the source keeps none): two
-     * values at one revision with different digests are not the same state.
+     * values at one revision with different digests are not the same state. {@code incarnation} names the keys the
+     * revision counts in (null when unknown: the source keeps none, or nothing was written yet); revisions of two
+     * incarnations cannot be compared (see common.lua).
      */
-    record Versioned<V>(long revision, V value, String digest) {
+    record Versioned<V>(long revision, V value, String digest, String incarnation) {
         Versioned(long revision, V value) {
-            this(revision, value, null);
+            this(revision, value, null, null);
+        }
+
+        Versioned(long revision, V value, String digest) {
+            this(revision, value, digest, null);
+        }
+
+        /** Whether this value counts its revision in other keys than {@code incarnation} (both known). */
+        boolean otherIncarnation(String incarnation) {
+            return this.incarnation != null && incarnation != null && !this.incarnation.equals(incarnation);
         }
     }
 
@@ -175,6 +186,16 @@ final class SyncedView<V, E> implements AutoCloseable {
         String digest() {
             return fields.get("digest") instanceof String digest ? digest : null;
         }
+
+        /** Whether the event says the topic's keys were purged (purge_service.lua, purge_config.lua). */
+        boolean purged() {
+            return "purged".equals(fields.get("type"));
+        }
+
+        /** The incarnation the event carries (see {@link Versioned}), or null. */
+        String incarnation() {
+            return fields.get("inc") instanceof String incarnation ? incarnation : null;
+        }
     }
 
     record Applied<V, E>(V value, E event) {
@@ -185,6 +206,8 @@ final class SyncedView<V, E> implements AutoCloseable {
     final LongAdder eventsApplied = new LongAdder();
     final LongAdder resyncs = new LongAdder();
     final LongAdder gaps = new LongAdder();
+    /** Events that came from other keys than the held ones (lost and written again): each made its topic resync. */
+    final LongAdder incarnations = new LongAdder();
     /** Events dropped by a bound (the view thread's inbox, a topic's load buffer, a listener's queue). */
     final LongAdder overflows = new LongAdder();
     private final AtomicInteger inbox = new AtomicInteger();
@@ -207,30 +230,13 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final String name;
     private final Source<V, E> source;
     private final Transport backend;
-    private final Ticker ticker;
     private final Executor viewThread;
     private final ScheduledExecutorService scheduler;
     private final Executor listenerPool;
-    /** Owns the topics and expires idle ones. */
-    private final Cache<String, Topic> topics;
-    /**
-     * The same topics, for the read path: a plain map lookup, cheaper than Caffeine's read with variable expiry.
-     * Reads tell Caffeine about themselves at most once per {@link #tick}, which is all idle expiry needs. A topic
-     * is alive (subscribed, applying events, served) exactly while it is in this map: Caffeine may hide an expired
-     * topic a while before it evicts it, and until then the topic must stay current.
-     */
-    private final Map<String, Topic> readable = new ConcurrentHashMap<>();
-    private final Map<String, Topic> byChannel = new ConcurrentHashMap<>();
-    /** A coarse clock for the read path: +1 every idle timeout / 8 (between 10 ms and 1 s). */
-    private volatile long tick;
-    private final java.util.concurrent.ScheduledFuture<?> ticking;
+    /** The topics by id and by channel; expires idle ones. */
+    private final TopicTable<Topic> topics;
     private final Duration timeout;
-    private final long idleNanos;
-    private volatile long staleSinceNanos;
-    /** +1 per disconnect: a topic loaded since the last one missed nothing and needs no resync on reconnect. */
-    private final AtomicLong disconnects = new AtomicLong();
-    private volatile long lastSyncNanos;
-    private volatile boolean restoredFromDisk;
+    private final ViewHealth health;
     private volatile boolean closed;
     // view thread only:
     /** Topics waiting for a resync slot, in order, each once. */
@@ -255,64 +261,23 @@ final class SyncedView<V, E> implements AutoCloseable {
                ScheduledExecutorService scheduler, Executor listenerPool, Duration idleTimeout, Ticker ticker,
                Scheduler expiryScheduler) {
         this.name = name;
-        this.ticker = ticker;
         this.source = source;
         this.backend = backend;
         this.viewThread = viewThread;
         this.scheduler = scheduler;
         this.listenerPool = listenerPool;
         this.timeout = backend.timeout();
-        this.idleNanos = idleTimeout.toNanos();
-        this.topics = Caffeine.newBuilder()
-                .scheduler(expiryScheduler)
-                .ticker(ticker)
-                .expireAfter(new Expiry<String, Topic>() {
-                    @Override
-                    public long expireAfterCreate(String id, Topic topic, long now) {
-                        return topic.pinned() ? Long.MAX_VALUE : idleNanos;
-                    }
-
-                    @Override
-                    public long expireAfterUpdate(String id, Topic topic, long now, long remaining) {
-                        return expireAfterCreate(id, topic, now);
-                    }
-
-                    @Override
-                    public long expireAfterRead(String id, Topic topic, long now, long remaining) {
-                        return expireAfterCreate(id, topic, now);
-                    }
-                })
-                .evictionListener((String id, Topic topic, RemovalCause cause) -> readable.remove(id, topic))
-                .removalListener((String id, Topic topic, RemovalCause cause) -> {
-                    if (topic != null && !closed) { // on close the connection goes anyway: nothing to unsubscribe
-                        viewThread.execute(() -> drop(topic));
-                    }
-                })
-                .build();
-        long tickMillis = Math.max(10, Math.min(1000, idleTimeout.toMillis() / 8));
-        this.ticking = scheduler.scheduleAtFixedRate(() -> tick++, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
-    }
-
-    /** Creates a topic in the cache (called by Caffeine, atomically per id) and makes it readable. */
-    private Topic create(String id) {
-        Topic topic = new Topic(id);
-        readable.put(id, topic);
-        return topic;
+        this.health = new ViewHealth(ticker);
+        this.topics = new TopicTable<>(Topic::new, idleTimeout, ticker, expiryScheduler, scheduler, topic -> {
+            if (!closed) { // on close the connection goes anyway: nothing to unsubscribe
+                viewThread.execute(() -> drop(topic));
+            }
+        });
     }
 
     /** Removes a topic that failed its first load, unless a listener attached meanwhile (atomically with it). */
     private void removeUnpinned(String id, Topic topic) {
-        boolean[] removed = new boolean[1];
-        topics.asMap().computeIfPresent(id, (key, held) -> {
-            if (held == topic && topic.current == null && !topic.pinned()) {
-                removed[0] = true;
-                return null;
-            }
-            return held;
-        });
-        if (removed[0]) {
-            readable.remove(id, topic);
-        }
+        topics.removeIf(id, topic, held -> held.current == null && !held.pinned());
     }
 
     // ---------------------------------------------------------------- reads (any thread)
@@ -325,7 +290,7 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** Ids of the topics held. */
     List<String> held() {
-        return List.copyOf(readable.keySet());
+        return topics.ids();
     }
 
     /** The values held now, by id, without counting a read or touching their idle time (monitoring). */
@@ -346,30 +311,21 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     int size() {
-        return readable.size();
+        return topics.size();
     }
 
     /** The status of two views read together: the staler one, restored from disk if either is. */
     static ViewStatus combined(ViewStatus a, ViewStatus b) {
-        ViewStatus staler = a.staleFor().compareTo(b.staleFor()) >= 0 ? a : b;
-        return new ViewStatus(staler.stale(), staler.staleFor(), staler.lastSyncAt(),
-                a.restoredFromDisk() || b.restoredFromDisk());
+        return ViewHealth.combined(a, b);
     }
 
     ViewStatus status() {
-        long staleSince = staleSinceNanos;
-        long lastSync = lastSyncNanos;
-        long now = ticker.read();
-        Instant lastSyncAt = lastSync == 0 ? null : Instant.now().minusNanos(now - lastSync);
-        return staleSince == 0
-                ? new ViewStatus(false, Duration.ZERO, lastSyncAt, restoredFromDisk)
-                : new ViewStatus(true, Duration.ofNanos(now - staleSince), lastSyncAt, restoredFromDisk);
+        return health.status();
     }
 
     /** Nanoseconds since the view last heard from Redis, or -1 if never. */
     long nanosSinceLastSync() {
-        long lastSync = lastSyncNanos;
-        return lastSync == 0 ? -1 : ticker.read() - lastSync;
+        return health.nanosSinceLastSync();
     }
 
     private Versioned<V> load(String id) {
@@ -390,7 +346,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      */
     CompletableFuture<Versioned<V>> loadAsync(String id) {
         requireOpen();
-        Topic topic = topics.get(id, this::create);
+        Topic topic = topics.getOrCreate(id);
         CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
         executeOrClosed(() -> {
             Versioned<V> current = topic.current;
@@ -451,16 +407,14 @@ final class SyncedView<V, E> implements AutoCloseable {
     /** Like {@link #subscribe(String, Consumer, Consumer)}, calling the listener on the given executor, serially. */
     Subscription subscribe(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart, Executor executor) {
         requireOpen();
-        AtomicReference<Listener> attached = new AtomicReference<>();
+        AtomicReference<ViewListener<V, E>> attached = new AtomicReference<>();
         // Attach inside the map's compute: a topic that expires or is removed (a failed first load) at this very
         // moment either keeps the listener or is replaced by a new one that has it, never drops it.
-        Topic topic = topics.asMap().compute(id, (key, existing) -> {
-            Topic held = existing != null && readable.get(key) == existing ? existing : create(key);
-            attached.set(new Listener(held, listener, onStart, executor));
+        Topic topic = topics.attach(id, held -> {
+            attached.set(new ViewListener<>(held, listener, onStart, executor));
             held.listeners.add(attached.get());
-            return held;
         });
-        Listener slot = attached.get();
+        ViewListener<V, E> slot = attached.get();
         pin(id, topic);
         viewThread.execute(() -> {
             if (topic.current != null) {
@@ -476,22 +430,16 @@ final class SyncedView<V, E> implements AutoCloseable {
         };
     }
 
-    /**
-     * Re-evaluates a topic's expiry (pinned: never; else the idle timeout) through a write, which Caffeine always
-     * applies: it can drop a change made on its read path (setExpiresAfter) under load, which left an unpinned
-     * topic held for good. Serialized per topic, so a subscribe's pin cannot land after a close's unpin.
-     */
+    /** Re-evaluates a topic's expiry: pinned (with listeners), never; else the idle timeout. */
     private void pin(String id, Topic topic) {
-        synchronized (topic) {
-            topics.asMap().replace(id, topic, topic); // the same instance: no removal is reported
-        }
+        topics.pin(id, topic);
     }
 
     // ---------------------------------------------------------------- events (view thread)
 
     /** Routes a PubSub message; called on Lettuce's I/O thread, so it only hands over. */
     boolean offer(String channel, Map<String, Object> fields) {
-        Topic topic = byChannel.get(channel);
+        Topic topic = topics.following(channel);
         if (topic == null) {
             return false;
         }
@@ -509,7 +457,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                         + " topic instead", name, topic.id, MAX_INBOX);
                 viewThread.execute(() -> {
                     topic.overflowed.set(false);
-                    if (!closed && readable.get(topic.id) == topic && topic.current != null) {
+                    if (!closed && topics.isLive(topic) && topic.current != null) {
                         sync(topic);
                     }
                 });
@@ -538,14 +486,36 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     private void onMessage(Topic topic, Message message) {
-        if (closed || readable.get(topic.id) != topic) {
+        if (closed || !topics.isLive(topic)) {
             return;
         }
-        lastSyncNanos = ticker.read();
+        health.heard();
         Versioned<V> current = topic.current;
+        if (current != null && current.otherIncarnation(message.incarnation()) && !topic.syncing) {
+            // The topic's keys were lost and written again: its revisions count from 1 again, so this event is
+            // neither a duplicate nor a gap. Only a whole re-read tells the state (a replay would mix histories).
+            incarnations.increment();
+            log.warn("{} '{}': revision {} comes from other keys (incarnation {}) than the held revision {}"
+                    + " (incarnation {}): were they lost? Re-reading", name, Validation.show(topic.id),
+                    message.revision, Validation.show(message.incarnation()), current.revision,
+                    current.incarnation);
+            topic.untrusted = true;
+            sync(topic);
+            return;
+        }
         if (current != null && message.revision - current.revision > MAX_REVISION_STEP) {
             reject(topic.id, message.fields, "its revision " + message.revision + " is impossibly far past the held "
                     + current.revision);
+            return;
+        }
+        if (message.purged()) {
+            // Redis now holds the topic empty at revision 0: no event leads there, only a re-read.
+            if (topic.syncing) {
+                topic.syncAgain = true;
+            } else if (current != null) {
+                topic.untrusted = true;
+                sync(topic);
+            }
             return;
         }
         if (topic.syncing) {
@@ -609,7 +579,8 @@ final class SyncedView<V, E> implements AutoCloseable {
             sync(topic);
             return false;
         }
-        topic.current = new Versioned<>(message.revision, applied.value(), message.digest());
+        String incarnation = message.incarnation() != null ? message.incarnation() : topic.current.incarnation();
+        topic.current = new Versioned<>(message.revision, applied.value(), message.digest(), incarnation);
         eventsApplied.increment();
         dispatch(topic, applied.event());
         topic.releaseWaiters();
@@ -618,8 +589,8 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     private void dispatch(Topic topic, E event) {
         if (event != null) {
-            for (Listener listener : topic.listeners) {
-                if (listener.started) {
+            for (ViewListener<V, E> listener : topic.listeners) {
+                if (listener.started()) {
                     listener.deliver(event, topic.current);
                 }
             }
@@ -632,7 +603,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * topic is re-read.
      */
     CompletableFuture<Void> awaitRevision(String id, long revision) {
-        Topic topic = topics.getIfPresent(id);
+        Topic topic = topics.ifPresent(id);
         if (topic == null || topic.current == null || topic.current.revision >= revision) {
             return CompletableFuture.completedFuture(null);
         }
@@ -642,8 +613,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                 reached.complete(null);
                 return;
             }
-            Waiter waiter = new Waiter(revision, reached);
-            topic.waiters.add(waiter);
+            RevisionWaiters.Waiter waiter = topic.waiters.add(revision, reached);
             // a revision that never comes (Redis restarted and counts from 1 again) must not keep its waiter
             reached.whenComplete((ok, failure) -> viewThread.execute(() -> topic.waiters.remove(waiter)));
             scheduler.schedule(() -> viewThread.execute(() -> {
@@ -687,15 +657,11 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** The value if held (no loading, no allocation), else null. */
     V getIfHeld(String id) {
-        Topic topic = readable.get(id);
+        Topic topic = topics.live(id);
         if (topic != null) {
             Versioned<V> current = topic.current;
             if (current != null) {
-                long now = tick;
-                if (topic.readAt != now) { // at most once per tick: tells Caffeine the topic is still in use
-                    topic.readAt = now;
-                    topics.getIfPresent(id);
-                }
+                topics.touch(topic); // at most once per tick: tells Caffeine the topic is still in use
                 reads.increment();
                 return current.value;
             }
@@ -715,7 +681,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.attempt = new CompletableFuture<>();
         CompletableFuture<Versioned<V>> attempt = topic.attempt;
         Versioned<V> held = topic.current;
-        long epoch = disconnects.get();
+        long epoch = health.epoch();
         if (held != null || topic.pinned()) {
             resyncsInFlight++;
             peakResyncsInFlight = Math.max(peakResyncsInFlight, resyncsInFlight);
@@ -724,7 +690,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                 startWaitingResyncs();
             });
         }
-        byChannel.put(topic.channel, topic);
+        topics.follow(topic);
         // A held value Redis never had cannot be the start of a replay (config history): load it whole.
         boolean replay = held != null && !topic.untrusted;
         backend.subscribe(topic.channel)
@@ -739,7 +705,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     private void finishSync(Topic topic, CompletableFuture<Versioned<V>> attempt, Versioned<V> held, long epoch,
                             Reloaded<V, E> reloaded, Throwable failure) {
         topic.syncing = false;
-        if (closed || readable.get(topic.id) != topic) {
+        if (closed || !topics.isLive(topic)) {
             attempt.completeExceptionally(closed ? backend.closedException() : new LodestarException("view closed"));
             return;
         }
@@ -760,14 +726,14 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.loadedEpoch = epoch;
         boolean syncAgain = topic.syncAgain;
         topic.syncAgain = false;
-        lastSyncNanos = ticker.read();
+        health.heard();
         Versioned<V> before = topic.current;
         Versioned<V> loaded = reloaded.value();
         topic.current = loaded;
         topic.startListeners();
         if (before != null) {
             resyncs.increment();
-            if (reloaded.events() != null && before == held) {
+            if (reloaded.events() != null && before == held && !held.otherIncarnation(loaded.incarnation())) {
                 reloaded.events().forEach(event -> dispatch(topic, event));
             } else {
                 dispatch(topic, source.resynced(topic.id, before, loaded));
@@ -776,9 +742,13 @@ final class SyncedView<V, E> implements AutoCloseable {
         // An event heard before this load started was published after Redis counted its revision (the scripts
         // count, then publish): if the load found less, Redis never had it. Keeping it would resync for ever.
         List<Message> buffered = new ArrayList<>();
+        boolean keysChangedAgain = false;
         for (int i = 0; i < topic.buffer.size(); i++) {
             Message message = topic.buffer.get(i);
-            if (i < topic.heardBeforeLoad && message.revision > loaded.revision()) {
+            if (loaded.otherIncarnation(message.incarnation())) {
+                // heard before the load: of the keys the load replaced; after: the keys changed again since
+                keysChangedAgain |= i >= topic.heardBeforeLoad;
+            } else if (i < topic.heardBeforeLoad && message.revision > loaded.revision()) {
                 reject(topic.id, message.fields, "its revision " + message.revision + " is past the "
                         + loaded.revision() + " Redis holds");
             } else {
@@ -805,14 +775,14 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
         // Load again when the connection dropped after this load started (it may have read Redis before changes it
         // then missed) and is back: a reconnect that came while it was under way skipped it.
-        boolean missedDuringLoad = epoch < disconnects.get() && backend.isConnected();
-        if ((syncAgain || missedDuringLoad) && !topic.syncing) {
+        boolean missedDuringLoad = epoch < health.epoch() && backend.isConnected();
+        if ((syncAgain || keysChangedAgain || missedDuringLoad) && !topic.syncing) {
             sync(topic);
         }
         topic.releaseWaiters();
         attempt.complete(topic.current);
-        if (!anySyncing()) {
-            staleSinceNanos = backend.isConnected() ? 0 : staleSinceNanos;
+        if (!anySyncing() && backend.isConnected()) {
+            health.markFresh();
         }
     }
 
@@ -853,7 +823,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (!waitingResyncs.isEmpty()) {
             return true;
         }
-        for (Topic topic : readable.values()) {
+        for (Topic topic : topics.all()) {
             if (topic.syncing) {
                 return true;
             }
@@ -867,11 +837,11 @@ final class SyncedView<V, E> implements AutoCloseable {
      */
     void resyncAll() {
         viewThread.execute(() -> {
-            long epoch = disconnects.get();
-            resyncWhenFree(readable.values().stream().filter(topic -> !topic.syncing
+            long epoch = health.epoch();
+            resyncWhenFree(topics.all().stream().filter(topic -> !topic.syncing
                     && (topic.current != null || topic.pinned()) && topic.loadedEpoch < epoch).toList());
             if (!anySyncing() && backend.isConnected()) {
-                staleSinceNanos = 0;
+                health.markFresh();
             }
         });
     }
@@ -884,12 +854,12 @@ final class SyncedView<V, E> implements AutoCloseable {
      * @return whether this view follows the channel
      */
     boolean resyncChannel(String channel) {
-        Topic topic = byChannel.get(channel);
+        Topic topic = topics.following(channel);
         if (topic == null) {
             return false;
         }
         viewThread.execute(() -> {
-            if (closed || readable.get(topic.id) != topic) {
+            if (closed || !topics.isLive(topic)) {
                 return;
             }
             if (topic.syncing) {
@@ -912,7 +882,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         while (resyncsInFlight < MAX_CONCURRENT_RESYNCS && waiting.hasNext()) {
             Topic topic = waiting.next();
             waiting.remove();
-            if (!closed && !topic.syncing && readable.get(topic.id) == topic) {
+            if (!closed && !topic.syncing && topics.isLive(topic)) {
                 sync(topic);
             }
         }
@@ -920,16 +890,17 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** Compares every held topic's revision with Redis; resyncs those that differ. */
     void reconcile() {
-        for (Topic topic : readable.values()) {
+        for (Topic topic : topics.all()) {
             Versioned<V> held = topic.current;
             if (held == null || topic.syncing) {
                 continue;
             }
             source.stamp(topic.id).whenComplete((stamp, failure) -> viewThread.execute(() -> {
                 if (failure == null) {
-                    lastSyncNanos = ticker.read();
+                    health.heard();
                     // A digest only Redis has means the held value came from an event Redis never published.
-                    boolean sameRevision = topic.current != null && topic.current.revision == stamp.revision();
+                    boolean sameRevision = topic.current != null && topic.current.revision == stamp.revision()
+                            && !topic.current.otherIncarnation(stamp.incarnation());
                     if (sameRevision && stamp.digest() != null
                             && !stamp.digest().equals(source.digest(topic.current))) {
                         topic.untrusted = true; // same revision, another state: the view applied a forged event
@@ -961,18 +932,15 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     void markStale() {
-        disconnects.incrementAndGet();
-        if (staleSinceNanos == 0) {
-            staleSinceNanos = ticker.read();
-        }
+        health.markStale();
     }
 
     void markRestoredFromDisk() {
-        restoredFromDisk = true;
+        health.markRestoredFromDisk();
     }
 
     private void drop(Topic topic) {
-        if (byChannel.remove(topic.channel, topic) && !closed) {
+        if (topics.unfollow(topic) && !closed) {
             backend.unsubscribe(topic.channel).whenComplete((ok, failure) -> {
                 if (failure != null) {
                     log.debug("Could not unsubscribe {}: {}", topic.channel, failure.toString());
@@ -984,19 +952,13 @@ final class SyncedView<V, E> implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        ticking.cancel(false);
-        topics.invalidateAll();
-        readable.clear();
+        topics.close();
     }
 
     // ---------------------------------------------------------------- state of one topic
 
-    private final class Topic {
-        final String id;
-        final String channel;
-        final List<Listener> listeners = new CopyOnWriteArrayList<>();
-        /** The {@link #tick} of the last read reported to Caffeine; racy on purpose (a lost update costs nothing). */
-        long readAt = -1;
+    private final class Topic extends TopicTable.Entry implements ViewListener.Topic<V, E> {
+        final List<ViewListener<V, E>> listeners = new CopyOnWriteArrayList<>();
         /** Written on the view thread only, read anywhere. */
         volatile Versioned<V> current;
         // view thread only:
@@ -1012,7 +974,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         boolean syncAgain;
         /** Events of this topic were dropped because the view thread was far behind (any thread). */
         final AtomicBoolean overflowed = new AtomicBoolean();
-        final List<Waiter> waiters = new ArrayList<>();
+        final RevisionWaiters waiters = new RevisionWaiters();
         int failures;
         /** Set when the held value proved to be one Redis never had (a forged event): the next sync loads whole. */
         boolean untrusted;
@@ -1020,102 +982,57 @@ final class SyncedView<V, E> implements AutoCloseable {
         long loadedEpoch = -1;
 
         Topic(String id) {
-            this.id = id;
-            this.channel = source.channel(id);
+            super(id, source.channel(id));
         }
 
+        @Override
         boolean pinned() {
             return !listeners.isEmpty();
         }
 
         /** Starts the listeners that waited for the first value (view thread). */
         void startListeners() {
-            for (Listener listener : listeners) {
-                if (!listener.started) {
+            for (ViewListener<V, E> listener : listeners) {
+                if (!listener.started()) {
                     listener.start(current);
                 }
             }
         }
 
+        @Override
+        public void onViewThread(Runnable task) {
+            viewThread.execute(task);
+        }
+
+        @Override
+        public boolean follows(ViewListener<V, E> listener) {
+            return !closed && listeners.contains(listener);
+        }
+
+        @Override
+        public Versioned<V> current() {
+            return current;
+        }
+
+        @Override
+        public E resynced(Versioned<V> before, Versioned<V> after) {
+            return source.resynced(id, before, after);
+        }
+
+        @Override
+        public void overflowed() {
+            overflows.increment();
+        }
+
+        @Override
+        public String describe() {
+            return name + " '" + id + "'";
+        }
+
         void releaseWaiters() {
             Versioned<V> now = current;
             if (now != null) {
-                waiters.removeIf(waiter -> {
-                    if (now.revision >= waiter.revision) {
-                        waiter.reached.complete(null);
-                        return true;
-                    }
-                    return false;
-                });
-            }
-        }
-    }
-
-    private record Waiter(long revision, CompletableFuture<Void> reached) {
-    }
-
-    /**
-     * One listener: events reach it in order on its own serial executor, from the value it started at. Its queue
-     * is bounded ({@link #MAX_LISTENER_QUEUE}): a listener that falls that far behind (stuck, or far too slow) gets
-     * no more single events; once it has worked off its queue it gets one event from the state it last had queued
-     * to the current one ({@link Source#resynced}), so it is never left wrong and never holds up the view.
-     */
-    private final class Listener {
-        final Topic topic;
-        final Consumer<E> consumer;
-        final Consumer<Versioned<V>> onStart;
-        final SerialExecutor executor;
-        // view thread only:
-        /** Events are dispatched once the listener knows the value they follow. */
-        boolean started;
-        /** The state after the last event queued for it. */
-        Versioned<V> queuedState;
-        /** Its queue overflowed: events are skipped until it catches up. */
-        boolean lagging;
-
-        Listener(Topic topic, Consumer<E> consumer, Consumer<Versioned<V>> onStart, Executor executor) {
-            this.topic = topic;
-            this.consumer = consumer;
-            this.onStart = onStart;
-            this.executor = new SerialExecutor(executor, MAX_LISTENER_QUEUE,
-                    () -> viewThread.execute(this::catchUp));
-        }
-
-        void start(Versioned<V> value) {
-            if (!started) {
-                started = true;
-                queuedState = value;
-                if (onStart != null) {
-                    executor.execute(() -> onStart.accept(value));
-                }
-            }
-        }
-
-        void deliver(E event, Versioned<V> state) {
-            if (lagging) {
-                return;
-            }
-            if (executor.offer(() -> consumer.accept(event))) {
-                queuedState = state;
-            } else {
-                lagging = true;
-                overflows.increment();
-                log.warn("{} '{}': a listener is {} events behind (stuck or too slow); it gets the current state"
-                        + " in one event once it catches up", name, topic.id, MAX_LISTENER_QUEUE);
-            }
-        }
-
-        private void catchUp() {
-            if (!lagging || closed || !topic.listeners.contains(this)) {
-                return;
-            }
-            lagging = false;
-            Versioned<V> now = topic.current;
-            E event = source.resynced(topic.id, queuedState, now);
-            if (event != null) {
-                deliver(event, now);
-            } else {
-                queuedState = now;
+                waiters.release(now.revision);
             }
         }
     }

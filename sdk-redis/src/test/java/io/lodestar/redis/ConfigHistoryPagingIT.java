@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A config's history can hold up to 1000 versions of up to 1 MiB: read in one reply it could reach a GiB. It is
- * read in pages of a bounded size instead, newest first, with nothing lost or repeated at a page boundary.
+ * read in pages of a bounded size instead, newest first, with nothing lost or repeated at a page boundary; so is
+ * what a view replays when it catches up (read_config_since).
  */
 class ConfigHistoryPagingIT extends PrivateRedisTest {
     private static final int CONTENT_BYTES = 1_000_000;
@@ -49,5 +50,44 @@ class ConfigHistoryPagingIT extends PrivateRedisTest {
     private long pagesRead() {
         return redis().info("commandstats").lines().filter(line -> line.startsWith("cmdstat_zrevrangebyscore:"))
                 .mapToLong(line -> Long.parseLong(line.replaceAll("^[^:]+:calls=(\\d+),.*", "$1"))).sum();
+    }
+
+    @Test
+    void whatAViewReplaysIsReadInBoundedPagesOldestFirst() {
+        LodestarClient client = clients.connect(options -> options.configHistoryLimit(12));
+        for (int v = 1; v <= 10; v++) {
+            client.config().set("big", Character.toString('a' + v).repeat(CONTENT_BYTES), ConfigFormat.TEXT);
+        }
+        ConfigReads reads = new ConfigReads(((RedisLodestarClient) client).backend, keys());
+
+        ConfigReads.Since missed = reads.since("big", 1).toCompletableFuture().join(); // a view holding version 1
+
+        assertThat(missed.newer()).extracting(kept -> kept.entry().version())
+                .containsExactly(2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
+        assertThat(missed.newer()).allSatisfy(kept -> assertThat(kept.entry().content()).hasSize(CONTENT_BYTES));
+        assertThat(missed.state().revision()).isEqualTo(10);
+        assertThat(missed.state().value()).hasValueSatisfying(entry -> {
+            assertThat(entry.version()).isEqualTo(10);
+            assertThat(entry.content()).startsWith("k");
+        });
+        assertThat(missed.oldestKept()).isEqualTo(1);
+        // 5 entries of ~1 MB pass 4 MiB: 9 entries make 2 pages, none near a reply of 9 MB
+        assertThat(reads.sincePages.sum()).as("replies of about %d bytes", ConfigReads.HISTORY_PAGE_BYTES)
+                .isEqualTo(2);
+        assertThat(ConfigSource.replay("big", 1, missed)).hasSize(9);
+    }
+
+    @Test
+    void aViewThatMissedNothingReadsOnePageWithTheCurrentEntry() {
+        LodestarClient client = clients.connect();
+        client.config().set("small", "a", ConfigFormat.TEXT);
+        client.config().set("small", "b", ConfigFormat.TEXT);
+        ConfigReads reads = new ConfigReads(((RedisLodestarClient) client).backend, keys());
+
+        ConfigReads.Since missed = reads.since("small", 2).toCompletableFuture().join();
+
+        assertThat(missed.newer()).isEmpty();
+        assertThat(missed.state().value()).map(ConfigEntry::content).hasValue("b");
+        assertThat(reads.sincePages.sum()).isEqualTo(1);
     }
 }

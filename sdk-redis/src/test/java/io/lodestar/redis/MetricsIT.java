@@ -40,6 +40,7 @@ class MetricsIT {
             assertThat(meters.get("lodestar.view.sync.age").tag("view", "service").timeGauge()
                     .value(TimeUnit.SECONDS)).isLessThan(5);
             assertThat(meters.get("lodestar.view.gaps").functionCounters()).isNotEmpty();
+            assertThat(meters.get("lodestar.view.incarnations").functionCounters()).isNotEmpty();
             assertThat(meters.get("lodestar.sweep.failures").functionCounter().count()).isZero();
             assertThat(meters.get("lodestar.view.events.rejected").tag("view", "service").functionCounter().count())
                     .isZero();

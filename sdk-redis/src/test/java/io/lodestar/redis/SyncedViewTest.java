@@ -227,6 +227,51 @@ class SyncedViewTest {
     }
 
     @Test
+    void anEventOfOtherKeysMakesTheTopicReloadWholeWhateverItsRevision() {
+        List<String> heard = subscribe();
+        source.completeLoad("keys-a", 5, "a", "b", "c", "d", "e");
+
+        // the keys were lost and written again: revision 1 of new keys, no duplicate of the held revision 1
+        assertThat(view.offer(CHANNEL, Map.of("rev", 1L, "value", "x", "inc", "keys-b"))).isTrue();
+
+        assertThat(view.incarnations.sum()).isEqualTo(1);
+        assertThat(source.pendingLoads()).as("a reload").isEqualTo(1);
+        source.completeLoad("keys-b", 1, "x");
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("x");
+        assertThat(heard).containsExactly("resynced@1");
+        assertThat(view.offer(CHANNEL, Map.of("rev", 2L, "value", "y", "inc", "keys-b"))).isTrue();
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("x", "y");
+        assertThat(heard).containsExactly("resynced@1", "2:y");
+    }
+
+    @Test
+    void eventsWithoutAnIncarnationAreComparedByRevisionAlone() {
+        List<String> heard = subscribe();
+        source.completeLoad("keys-a", 2, "a", "b");
+
+        offer(1, "a"); // an older writer's duplicate
+        offer(3, "c");
+
+        assertThat(source.pendingLoads()).isZero();
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c");
+        assertThat(heard).containsExactly("3:c");
+    }
+
+    @Test
+    void aPurgeMakesTheTopicReloadAndHoldItEmpty() {
+        List<String> heard = subscribe();
+        source.completeLoad("keys-a", 2, "a", "b");
+
+        assertThat(view.offer(CHANNEL, Map.of("rev", 2L, "type", "purged", "inc", "keys-a"))).isTrue();
+
+        assertThat(source.pendingLoads()).as("a reload").isEqualTo(1);
+        source.completeLoad(0);
+        assertThat(view.getIfHeld(TOPIC)).isEmpty();
+        assertThat(heard).containsExactly("resynced@0");
+        assertThat(view.rejected.sum()).isZero();
+    }
+
+    @Test
     void aClosedViewRefusesNewReadsAndSubscriptions() {
         view.close();
 
@@ -277,6 +322,10 @@ class SyncedViewTest {
 
         void completeLoad(long revision, String... values) {
             next().complete(new SyncedView.Versioned<>(revision, List.of(values)));
+        }
+
+        void completeLoad(String incarnation, long revision, String... values) {
+            next().complete(new SyncedView.Versioned<>(revision, List.of(values), null, incarnation));
         }
 
         void failLoad(Throwable failure) {

@@ -12,17 +12,35 @@ local function current_revision(rev_key)
   return tonumber(redis.call('GET', rev_key) or '0')
 end
 
+-- The incarnation of a topic's keys (a service's, a config entry's): an id made by the first write that finds the
+-- key missing, kept next to the revision counter, carried by every event ("inc") and returned by every read. Keys
+-- that were lost (deleted, restored from an old backup, a failover to a replica that never had them) and written
+-- again count their revision from 1 under a new incarnation, so a view holding a higher revision of the old one
+-- can tell "a duplicate" from "another history" and re-read. Unique without math.random (the same sequence in every
+-- script run on older Redis): the server's clock in microseconds and the key name; scripts replicate their effects,
+-- so a replica stores the same id.
+local function incarnation(key)
+  local id = redis.call('GET', key)
+  if not id then
+    local t = redis.call('TIME')
+    id = string.sub(redis.sha1hex(key .. ':' .. t[1] .. ':' .. t[2]), 1, 16)
+    redis.call('SET', key, id)
+  end
+  return id
+end
+
 -- Bumps the service revision and announces one change on the service's shard channel.
 -- body is the event's JSON fields after "type" and "rev" (with a leading comma), or ''.
 -- The event carries "digest": SHA-1 of the previous digest and the event, kept in KEYS[6] next to the revision.
 -- A view that applied a forged event at some revision sees the real event of that revision (or its reconcile sees
--- Redis) carry another digest, and resyncs.
+-- Redis) carry another digest, and resyncs. It carries "inc" too: the incarnation kept in KEYS[7] (see above).
 local function announce(rev_key, channel, kind, id, body)
+  local inc = incarnation(KEYS[7])
   local rev = redis.call('INCR', rev_key)
   local event = '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(id) .. body
   local digest = redis.sha1hex((redis.call('GET', KEYS[6]) or '') .. event)
   redis.call('SET', KEYS[6], digest)
-  redis.call('SPUBLISH', channel, event .. ',"digest":"' .. digest .. '"}')
+  redis.call('SPUBLISH', channel, event .. ',"digest":"' .. digest .. '","inc":"' .. inc .. '"}')
   return rev
 end
 

@@ -31,8 +31,9 @@ end
 -- Makes content the current entry under the next version, keeps it in history (trimmed to the newest `limit`
 -- versions, in this same call) and announces it on the entry's channel: {"type":"changed","rev":7,"id":...,
 -- "entry":{...}}, or "rolledback" with "from" when `from` (the restored version) is given. Returns the new version
--- and its entry JSON.
+-- and its entry JSON. Every event carries the entry's incarnation ("inc", see common.lua).
 local function write_version(k, id, content, format, hash, created_at, now, limit, from)
+  local inc = incarnation(k.incarnation)
   local version = redis.call('INCR', k.revision)
   redis.call('HSET', k.current, 'version', version, 'format', format, 'hash', hash, 'createdAt', created_at,
     'updatedAt', now, 'content', content)
@@ -48,10 +49,11 @@ local function write_version(k, id, content, format, hash, created_at, now, limi
   end
   local kind = from and '"rolledback","from":' .. from or '"changed"'
   redis.call('SPUBLISH', k.channel, '{"type":' .. kind .. ',"rev":' .. version .. ',"id":' .. cjson.encode(id)
-    .. ',"entry":' .. entry .. '}')
+    .. ',"inc":"' .. inc .. '","entry":' .. entry .. '}')
   return version, entry
 end
 
 local function config_keys()
-  return {current = KEYS[1], history = KEYS[2], versions = KEYS[3], revision = KEYS[4], channel = KEYS[5]}
+  return {current = KEYS[1], history = KEYS[2], versions = KEYS[3], revision = KEYS[4], channel = KEYS[5],
+    incarnation = KEYS[6]}
 end

@@ -3,11 +3,13 @@
 -- (version, exists) here right after it, and the entry's version orders the reports, so a late report can never
 -- undo a newer one. A removed entry stays as a tombstone (its removal version, negated) for the same reason.
 -- KEYS[1] index hash (config id -> version; negative = removed at that version), KEYS[2] index revision counter,
--- KEYS[3] index shard channel
+-- KEYS[3] index shard channel, KEYS[4] the index's incarnation (see common.lua)
 -- ARGV[1] config id, ARGV[2] entry version, ARGV[3] 1 = the entry exists at that version, 0 = it was removed,
 -- ARGV[4] content hash (ignored when removed)
 -- Returns the new index revision when the set of existing configs changed, else 0.
--- Publishes {"type":"added"|"removed","rev":<index revision>,"id":...,"version":n[,"hash":...]} on such a change.
+-- Publishes {"type":"added"|"removed","rev":<index revision>,"id":...,"version":n,"inc":...[,"hash":...]} on such a
+-- change.
+--#include common.lua
 --#include checks.lua
 local index, rev_key, channel = KEYS[1], KEYS[2], KEYS[3]
 check_keys(index, 'hash', rev_key, 'counter')
@@ -21,8 +23,9 @@ redis.call('HSET', index, id, exists and version or -version)
 if (known > 0) == exists then
   return 0
 end
+local inc = incarnation(KEYS[4])
 local rev = redis.call('INCR', rev_key)
-local body = ',"id":' .. cjson.encode(id) .. ',"version":' .. version
+local body = ',"id":' .. cjson.encode(id) .. ',"version":' .. version .. ',"inc":"' .. inc .. '"'
 if exists then
   redis.call('SPUBLISH', channel, '{"type":"added","rev":' .. rev .. body .. ',"hash":' .. cjson.encode(hash) .. '}')
 else

@@ -4,9 +4,10 @@
 -- the reports, so a late report can never undo a newer one. A service with no instances left stays as a tombstone
 -- (its revision, negated) for the same reason: a late "count=1" report cannot list an empty service again.
 -- KEYS[1] index hash (service -> revision last reported; negative = removed at that revision),
--- KEYS[2] index revision counter, KEYS[3] index channel
+-- KEYS[2] index revision counter, KEYS[3] index channel, KEYS[4] the index's incarnation (see common.lua)
 -- ARGV[1] service id, ARGV[2] service revision, ARGV[3] instance count
 -- Returns 1 when the set of services changed (and announced it as "added"/"removed"), else 0.
+--#include common.lua
 --#include checks.lua
 local index, rev_key, channel = KEYS[1], KEYS[2], KEYS[3]
 check_keys(index, 'hash', rev_key, 'counter')
@@ -14,8 +15,10 @@ local service, revision, count = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local known = tonumber(redis.call('HGET', index, service) or '0')
 
 local function announce(kind)
+  local inc = incarnation(KEYS[4])
   local rev = redis.call('INCR', rev_key)
-  redis.call('SPUBLISH', channel, '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(service) .. '}')
+  redis.call('SPUBLISH', channel, '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(service)
+    .. ',"inc":"' .. inc .. '"}')
   return 1
 end
 

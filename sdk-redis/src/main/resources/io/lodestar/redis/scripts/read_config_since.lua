@@ -1,15 +1,19 @@
--- read_config_since: reads a config's current entry and every kept version after a given one, atomically, so a
--- view that missed events (a lost message, a reconnect, a reconcile) can replay them to its listeners in order.
--- Writes nothing.
--- KEYS[1] current hash, KEYS[2] revision counter, KEYS[3] history hash, KEYS[4] versions zset
--- ARGV[1] the version the view holds
+-- read_config_since: reads one page of what a view that holds a given version of a config missed: the current
+-- entry and the kept versions after that one, atomically, so the view can replay them to its listeners in order.
+-- Writes nothing. A page stops once it holds ARGV[2] bytes of entries (but has at least one), so no reply comes near
+-- Redis' output-buffer limits however large contents and history are; the caller asks for the next page with the
+-- last version it got as ARGV[1] (each page is then a consistent read on its own, the last one the newest).
+-- KEYS[1] current hash, KEYS[2] revision counter, KEYS[3] history hash, KEYS[4] versions zset,
+-- KEYS[5] incarnation (see common.lua)
+-- ARGV[1] the version the view holds (or the last one of the previous page), ARGV[2] page budget in bytes
 -- Returns {revision, oldest kept version (0 = none), 1 if there is a current entry else 0,
--- the current entry's JSON when it is not newer than ARGV[1] (else '': it is the last of the list),
--- then the entry JSON of every kept version newer than ARGV[1], oldest first}.
-local since = tonumber(ARGV[1])
+-- the current entry's JSON when it is not newer than ARGV[1] (else '': it is the last of the versions to come),
+-- incarnation ('' when none), 1 if more kept versions follow this page else 0,
+-- then the entry JSON of the kept versions newer than ARGV[1] on this page, oldest first}.
+local since, budget = tonumber(ARGV[1]), tonumber(ARGV[2])
 local revision = tonumber(redis.call('GET', KEYS[2]) or '0')
 local oldest = redis.call('ZRANGE', KEYS[4], 0, 0)
-local result = {revision, tonumber(oldest[1] or '0'), 0, ''}
+local result = {revision, tonumber(oldest[1] or '0'), 0, '', redis.call('GET', KEYS[5]) or '', 0}
 local version = redis.call('HGET', KEYS[1], 'version')
 if version then
   result[3] = 1
@@ -22,12 +26,17 @@ if version then
     end
   end
 end
+local bytes = #result[4]
 local newer = redis.call('ZRANGEBYSCORE', KEYS[4], '(' .. since, '+inf')
-if #newer > 0 then
-  for _, entry in ipairs(redis.call('HMGET', KEYS[3], unpack(newer))) do
-    if entry then
-      result[#result + 1] = entry
-    end
+for i, kept in ipairs(newer) do
+  if i > 1 and bytes >= budget then
+    result[6] = 1
+    break
+  end
+  local entry = redis.call('HGET', KEYS[3], kept)
+  if entry then
+    result[#result + 1] = entry
+    bytes = bytes + #entry
   end
 end
 return result

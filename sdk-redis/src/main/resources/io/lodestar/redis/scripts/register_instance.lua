@@ -1,6 +1,6 @@
 -- register_instance: adds an instance to a service, or replaces it.
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest (see announce in common.lua)
+-- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see announce in common.lua)
 -- ARGV[1] instance id, ARGV[2] instance JSON (without registeredAt), ARGV[3] TTL in ms (0 = persistent),
 -- ARGV[4] "register": a registration, which clears a tombstone of the instance (whoever registers wants it back);
 --         "renewal": an owner registering again an instance its renewal found gone, refused while a tombstone says

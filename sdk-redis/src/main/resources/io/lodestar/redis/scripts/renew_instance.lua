@@ -4,7 +4,7 @@
 -- sweep has not removed yet is renewed too: no view dropped it (views drop an instance on its event only), and
 -- after an outage this is how owners keep what the sweep's grace spared (see sweep_service.lua).
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest (see announce in common.lua)
+-- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see announce in common.lua)
 -- ARGV[1] instance id
 -- Returns 1 when renewed (or persistent and present); 0 when the instance is gone (it expired, or Redis lost it:
 -- its owner registers it again); -1 when it is gone because it was deregistered or evicted (its owner stops).

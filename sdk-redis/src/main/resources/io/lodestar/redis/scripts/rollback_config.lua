@@ -1,7 +1,7 @@
 -- rollback_config: makes the content and format of a kept version current again, as the next version. Works after
 -- a remove too (the history outlives the current entry).
 -- KEYS[1] current hash, KEYS[2] history hash, KEYS[3] versions zset, KEYS[4] revision counter,
--- KEYS[5] events shard channel
+-- KEYS[5] events shard channel, KEYS[6] incarnation (see common.lua)
 -- ARGV[1] config id, ARGV[2] version to restore, ARGV[3] history limit
 -- Returns {'missing', oldest kept version, newest kept version, kept count} (0, 0, 0 when none) when that version
 -- is not in history; {'unchanged', current entry JSON} when the current entry already has that content and

@@ -1,6 +1,7 @@
 -- set_config: makes new content the current entry of a config, as its next version; optionally compare-and-set.
 -- KEYS[1] current hash, KEYS[2] history hash, KEYS[3] versions zset, KEYS[4] revision counter,
--- KEYS[5] events shard channel (the keys of one entry share its hash tag)
+-- KEYS[5] events shard channel, KEYS[6] incarnation (see common.lua) (the keys of one entry share their
+-- hash tag)
 -- ARGV[1] config id, ARGV[2] content, ARGV[3] format, ARGV[4] history limit,
 -- ARGV[5] expected version: -1 = set in any case, 0 = only if there is no current entry, n = only if it is n
 -- Returns {'conflict', current version (0 = none)} when the expected version is not the current one;

@@ -5,7 +5,7 @@
 -- for owners to reconnect + the instance's own TTL; its owner, once back, renews it at once. A crashed owner's
 -- instance is expired after that.
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest (see announce in common.lua)
+-- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see announce in common.lua)
 -- ARGV[1] most overdue instances to look at in one call (bounds the script's run time), ARGV[2] the outage marker
 -- (epoch ms, 0 = none), ARGV[3] the allowance for owners to reconnect after an outage, in ms, ARGV[4] how many
 -- overdue instances to pass over first (those an earlier call of the same round spared: they are still overdue)

@@ -1,7 +1,7 @@
 -- update_instance: changes metadata or status of a registered instance, atomically.
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset (passed to every service write script, unused here), KEYS[6] digest (see announce in
--- common.lua)
+-- KEYS[5] tombstones zset (passed to every service write script, unused here), KEYS[6] digest, KEYS[7]
+-- incarnation (see announce in common.lua)
 -- ARGV[1] instance id, ARGV[2] mode: "replace" (metadata = ARGV[3]), "merge" (put ARGV[3], remove the keys of
 --         the JSON array ARGV[4]) or "status" (status = ARGV[3])
 -- Returns {revision, instance JSON} or {revision, false} when the instance is not registered (an overdue one is

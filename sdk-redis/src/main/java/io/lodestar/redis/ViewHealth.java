@@ -1,0 +1,78 @@
+package io.lodestar.redis;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.lodestar.core.ViewStatus;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What a {@link SyncedView} tells about its freshness: since when it is stale (a connection it needs was lost, and
+ * not every topic was re-read since), when it last heard from Redis, whether it serves a local snapshot, and how
+ * many disconnects it has seen (a load that started before the last one may have missed events). Thread-safe: the
+ * view thread and the connection's threads write it, any thread reads it.
+ */
+final class ViewHealth {
+    private final Ticker ticker;
+    private volatile long staleSinceNanos;
+    private volatile long lastSyncNanos;
+    private volatile boolean restoredFromDisk;
+    /** +1 per disconnect: a topic loaded since the last one missed nothing and needs no resync on reconnect. */
+    private final AtomicLong disconnects = new AtomicLong();
+
+    /** @param ticker the clock of staleness (a fake one in unit tests) */
+    ViewHealth(Ticker ticker) {
+        this.ticker = ticker;
+    }
+
+    /** The status of two views read together: the staler one, restored from disk if either is. */
+    static ViewStatus combined(ViewStatus a, ViewStatus b) {
+        ViewStatus staler = a.staleFor().compareTo(b.staleFor()) >= 0 ? a : b;
+        return new ViewStatus(staler.stale(), staler.staleFor(), staler.lastSyncAt(),
+                a.restoredFromDisk() || b.restoredFromDisk());
+    }
+
+    ViewStatus status() {
+        long staleSince = staleSinceNanos;
+        long lastSync = lastSyncNanos;
+        long now = ticker.read();
+        Instant lastSyncAt = lastSync == 0 ? null : Instant.now().minusNanos(now - lastSync);
+        return staleSince == 0
+                ? new ViewStatus(false, Duration.ZERO, lastSyncAt, restoredFromDisk)
+                : new ViewStatus(true, Duration.ofNanos(now - staleSince), lastSyncAt, restoredFromDisk);
+    }
+
+    /** Nanoseconds since the view last heard from Redis, or -1 if never. */
+    long nanosSinceLastSync() {
+        long lastSync = lastSyncNanos;
+        return lastSync == 0 ? -1 : ticker.read() - lastSync;
+    }
+
+    /** The view just heard from Redis (an event, a load, a reconcile's read). */
+    void heard() {
+        lastSyncNanos = ticker.read();
+    }
+
+    /** The number of disconnects so far: a load notes it when it starts. */
+    long epoch() {
+        return disconnects.get();
+    }
+
+    /** A connection the view needs was lost: stale from now on (if not already), and one more disconnect. */
+    void markStale() {
+        disconnects.incrementAndGet();
+        if (staleSinceNanos == 0) {
+            staleSinceNanos = ticker.read();
+        }
+    }
+
+    /** Every topic is current again. */
+    void markFresh() {
+        staleSinceNanos = 0;
+    }
+
+    void markRestoredFromDisk() {
+        restoredFromDisk = true;
+    }
+}
