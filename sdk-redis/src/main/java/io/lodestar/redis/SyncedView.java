@@ -296,12 +296,12 @@ final class SyncedView<V, E> implements AutoCloseable {
     /** The values held now, by id, without counting a read or touching their idle time (monitoring). */
     SortedMap<String, V> peekHeld() {
         SortedMap<String, V> held = new TreeMap<>();
-        readable.forEach((id, topic) -> {
+        for (Topic topic : topics.all()) {
             Versioned<V> current = topic.current;
             if (current != null) {
-                held.put(id, current.value);
+                held.put(topic.id, current.value);
             }
-        });
+        }
         return Collections.unmodifiableSortedMap(held);
     }
 
