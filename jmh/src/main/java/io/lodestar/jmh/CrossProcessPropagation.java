@@ -63,11 +63,14 @@ import java.util.stream.Collectors;
  * <p>With {@code --probe} the listener also subscribes, with plain Lettuce, to the Lodestar service's own channel:
  * {@code lodestar.probe.toProcess} is when the event reached that process, {@code lodestar.probe.inProcess} the
  * rest of the way to Lodestar's listener. Off by default (a second subscriber waking at the same time shares the
- * CPUs with the measured one).
+ * CPUs with the measured one). With {@code --listener-executor direct} the listener is subscribed with a direct
+ * executor ({@code subscribe(id, listener, Initial.SKIP, Runnable::run)}): it runs on the view thread, which shows
+ * what the hand-off to Lodestar's listener executor costs.
  *
  * <p>Run from the repository root (Redis from the test kit, or {@code LODESTAR_REDIS_URI}):
  * <pre>
- * jmh/propagation.sh [--events 200] [--warmup 300] [--max-pause-ms 500] [--probe] [--out FILE.json]
+ * jmh/propagation.sh [--events 200] [--warmup 300] [--max-pause-ms 500] [--probe] [--listener-executor direct]
+ *                    [--out FILE.json]
  *                    [--listener-jvm-args "-XX:StartFlightRecording=filename=listener.jfr"]
  * </pre>
  * It prints a Markdown summary and writes every sample, the percentiles and the ratios to the JSON file.
@@ -83,6 +86,7 @@ public final class CrossProcessPropagation {
     private final int warmup;
     private final long maxPauseMs;
     private final boolean probe;
+    private final String listenerExecutor;
     private final Path out;
     private final List<String> listenerJvmArgs;
     private final Random random;
@@ -107,6 +111,11 @@ public final class CrossProcessPropagation {
         this.warmup = Integer.parseInt(options.getOrDefault("warmup", "300"));
         this.maxPauseMs = Long.parseLong(options.getOrDefault("max-pause-ms", "500"));
         this.probe = options.containsKey("probe");
+        this.listenerExecutor = options.getOrDefault("listener-executor", "pool");
+        if (!listenerExecutor.equals("pool") && !listenerExecutor.equals("direct")) {
+            throw new IllegalArgumentException("--listener-executor must be pool or direct, but was "
+                    + listenerExecutor);
+        }
         this.out = Path.of(options.getOrDefault("out", "jmh/results-propagation.json"));
         String jvmArgs = options.getOrDefault("listener-jvm-args", "").trim();
         this.listenerJvmArgs = jvmArgs.isEmpty() ? List.of() : Arrays.asList(jvmArgs.split("\\s+"));
@@ -191,7 +200,8 @@ public final class CrossProcessPropagation {
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(listenerJvmArgs);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), PropagationListener.class.getName(),
-                redis.uri(), redis.namespace(), SERVICE, rawChannel, probe ? "probe" : "noprobe"));
+                redis.uri(), redis.namespace(), SERVICE, rawChannel, probe ? "probe" : "noprobe",
+                listenerExecutor));
         listener = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         toListener = new OutputStreamWriter(listener.getOutputStream(), StandardCharsets.UTF_8);
         Thread reader = new Thread(this::readListener, "propagation-listener-output");
@@ -279,8 +289,8 @@ public final class CrossProcessPropagation {
             throw new IllegalStateException("The two processes' clocks disagree: " + outOfOrder + " of " + pings
                     + " pings were answered outside the writer's own readings");
         }
-        System.err.printf("Clocks agree: %d pings, each answer between the writer's readings (best round trip %d µs)%n",
-                pings, best / 1000);
+        System.err.printf("Clocks agree: %d pings, each answer between the writer's readings"
+                + " (best round trip %d µs)%n", pings, best / 1000);
         Map<String, Object> clock = new LinkedHashMap<>();
         clock.put("pings", pings);
         clock.put("outOfOrder", outOfOrder);
@@ -427,9 +437,10 @@ public final class CrossProcessPropagation {
                            Map<String, Object> ratios) {
         StringBuilder text = new StringBuilder();
         text.append("### Cross-process propagation (").append(started).append(" – ").append(finished).append(")\n\n");
-        text.append(String.format(Locale.ROOT, "%d rounds (after %d unpaced warm-up rounds), each write after a random 0–%d ms"
-                + " pause; writer and listener in separate JVMs%s.%n%n", events, warmup, maxPauseMs,
-                probe ? ", with the probe subscriber" : ""));
+        text.append(String.format(Locale.ROOT, "%d rounds (after %d unpaced warm-up rounds), each write after a"
+                + " random 0–%d ms pause; writer and listener in separate JVMs%s.%n%n", events, warmup, maxPauseMs,
+                (probe ? ", with the probe subscriber" : "")
+                + (listenerExecutor.equals("direct") ? ", the listener on the view thread (direct executor)" : "")));
         text.append("| Metric | Samples | Mean µs | p50 µs | p90 µs | p99 µs | p99.9 µs | Max µs |\n");
         text.append("|---|--:|--:|--:|--:|--:|--:|--:|\n");
         histograms.forEach((metric, h) -> {
@@ -444,8 +455,9 @@ public final class CrossProcessPropagation {
             @SuppressWarnings("unchecked")
             Map<String, Object> r = (Map<String, Object>) value;
             Object ratio = r.get("ratio");
-            text.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %s | %s | %s |%n", name, r.get("lodestarMicros"),
-                    r.get("baselineMicros"), ratio == null ? "—" : String.format(Locale.ROOT, "%.2f×", (Double) ratio),
+            text.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %s | %s | %s |%n", name,
+                    r.get("lodestarMicros"), r.get("baselineMicros"),
+                    ratio == null ? "—" : String.format(Locale.ROOT, "%.2f×", (Double) ratio),
                     r.containsKey("goal") ? "≤ " + r.get("goal") + "×" : "—",
                     r.containsKey("met") ? ((Boolean) r.get("met") ? "yes" : "**no**") : "—"));
         });
@@ -459,6 +471,7 @@ public final class CrossProcessPropagation {
         settings.put("warmupRounds", warmup);
         settings.put("maxPauseMs", maxPauseMs);
         settings.put("probe", probe);
+        settings.put("listenerExecutor", listenerExecutor);
         settings.put("listenerJvmArgs", listenerJvmArgs);
         settings.put("redis", System.getenv(BenchRedis.URI_VARIABLE) != null ? "LODESTAR_REDIS_URI"
                 : "private server from the test kit");

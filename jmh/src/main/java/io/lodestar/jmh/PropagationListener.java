@@ -5,7 +5,9 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.Initial;
 import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.ServiceListener;
 import io.lodestar.core.Subscription;
 import io.lodestar.core.event.InstanceDeregistered;
 import io.lodestar.core.event.InstanceRegistered;
@@ -22,13 +24,16 @@ import java.time.Instant;
  * over stdout when each event reached a listener, as wall-clock epoch nanoseconds ({@link #now()}; both processes
  * read the same kernel clock, {@code CLOCK_REALTIME}, so their readings compare directly).
  *
- * <p>Arguments: Redis URI, namespace, service id, raw channel, and {@code probe} or {@code noprobe}. It listens with:
+ * <p>Arguments: Redis URI, namespace, service id, raw channel, {@code probe} or {@code noprobe}, and {@code pool} or
+ * {@code direct} (the Lodestar listener on Lodestar's listener executor, or on the view thread). It listens with:
  * <ul>
  *   <li>a Lodestar client of the namespace, subscribed to the service with {@code discovery().subscribe}
  *       (default options, the listener on Lodestar's own listener executor): {@code R <seq> <nanos>} for a
  *       registration of instance {@code <service>-x-<seq>}, {@code D <seq> <nanos>} for its deregistration;</li>
  *   <li>a plain Lettuce SSUBSCRIBE to the raw channel (RESP3, like Lodestar), timed on Lettuce's I/O thread:
  *       {@code P <seq> <nanos>} for a message {@code <seq> ...};</li>
+ *   <li>a plain Lettuce SSUBSCRIBE to the channel of the raw register script's service, whose messages it
+ *       ignores: so that script publishes to a subscriber, as Lodestar's register does;</li>
  *   <li>with {@code probe}, a second plain SSUBSCRIBE to the service's own channel: {@code Q <revision> <nanos>} when
  *       a Lodestar event reached this process's socket, which splits a Lodestar sample into "Redis to this process"
  *       and "inside Lodestar". Off by default: a second connection waking up at the same moment shares the CPUs.</li>
@@ -49,7 +54,8 @@ public final class PropagationListener {
     }
 
     /**
-     * @param args Redis URI, namespace, service id, raw channel, {@code probe} or {@code noprobe}
+     * @param args Redis URI, namespace, service id, raw channel, {@code probe} or {@code noprobe}, {@code pool} or
+     *             {@code direct}
      * @throws Exception when setting up fails
      */
     public static void main(String[] args) throws Exception {
@@ -58,11 +64,12 @@ public final class PropagationListener {
         String serviceId = args[2];
         String rawChannel = args[3];
         boolean probe = args.length > 4 && args[4].equals("probe");
+        boolean direct = args.length > 5 && args[5].equals("direct");
         String prefix = serviceId + "-x-";
 
         LodestarClient client = RedisLodestar.create(LodestarOptions.builder(uri).namespace(namespace)
                 .clientName("propagation-listener").build());
-        Subscription subscription = client.discovery().subscribe(serviceId, event -> {
+        ServiceListener listener = event -> {
             long at = now(); // first: everything below is not part of the sample
             if (event instanceof InstanceRegistered registered
                     && registered.instance().instanceId().startsWith(prefix)) {
@@ -71,7 +78,11 @@ public final class PropagationListener {
                     && deregistered.instanceId().startsWith(prefix)) {
                 OUT.println("D " + deregistered.instanceId().substring(prefix.length()) + " " + at);
             }
-        });
+        };
+        // direct: the listener runs on the view thread (an executor the caller may pass), one hand-off fewer
+        Subscription subscription = direct
+                ? client.discovery().subscribe(serviceId, listener, Initial.SKIP, Runnable::run)
+                : client.discovery().subscribe(serviceId, listener);
 
         RedisClient raw = RawRedis.client(uri);
         StatefulRedisPubSubConnection<String, String> pubSub = raw.connectPubSub(StringCodec.UTF8);
@@ -87,7 +98,9 @@ public final class PropagationListener {
                 }
             }
         });
-        pubSub.sync().ssubscribe(rawChannel);
+        // The raw register script's service has a subscriber too, so that its EVALSHA publishes to a socket, as
+        // Lodestar's register does: the call baseline pays the same Redis-side fan-out (its messages are ignored).
+        pubSub.sync().ssubscribe(rawChannel, RawRedis.serviceChannel(namespace, CrossProcessPropagation.RAW_SERVICE));
         if (probe) {
             pubSub.sync().ssubscribe(serviceChannel);
         }
