@@ -3,7 +3,7 @@
 #
 #   jmh/run.sh [full|short] [extra JMH arguments for every JMH run, e.g. -jvmArgs -Xmx2g]
 #
-# Writes docs/benchmarks/<mode>/: jmh.json (every JMH result of the run, merged), redis-stats.jsonl (Redis'
+# Writes docs/benchmarks/<mode>/ (JMH's own output goes to jmh/target/run-<mode>/*.log): jmh.json (every JMH result of the run, merged), redis-stats.jsonl (Redis'
 # INFO commandstats and CPU of every write benchmark's measurement iterations), propagation.json (the
 # cross-process harness: every sample, percentiles, ratios), summary.md (the tables; also printed) and run.txt
 # (machine, JDK, Redis, load, times). Commit the full run's directory with the doc that quotes it.
@@ -17,7 +17,7 @@
 # full:  JMH -f 1 -wi 2 -w 1s -i 4 -r 1s; propagation 200 rounds (0-500 ms pauses) after 300 warm-up rounds.
 #        About 15 minutes on 2 idle cores.
 # short: JMH -f 1 -wi 1 -w 1s -i 1 -r 1s; propagation 20 rounds (0-100 ms). A smoke test of the whole chain
-#        (about 9 minutes, most of it starting JVMs and Redis servers); its figures are not worth quoting.
+#        (about 7 minutes, most of it starting JVMs and Redis servers); its figures are not worth quoting.
 # Every JMH run adds -prof gc (B/op: gc.alloc.rate.norm, all threads). Redis: a private redis-server per JMH fork
 # from the test kit, or LODESTAR_REDIS_URI (the write benchmarks then CONFIG RESETSTAT that server).
 set -euo pipefail
@@ -47,11 +47,18 @@ start_seconds=$SECONDS
 load_before="$(load)"
 echo "$started jmh/run.sh $mode; load average: $load_before" >&2
 
+logs="jmh/target/run-$mode"
+mkdir -p "$logs"
 run_jmh() {
   local part="$1"; shift
-  echo "=== $(date -u +%T) JMH: $part" >&2
-  java -jar "$jar" "${jmh[@]}" -prof gc -jvmArgsAppend "-Dlodestar.jmh.redisStats=$stats" \
-      -rf json -rff "$out/jmh-$part.json" "$@"
+  echo "=== $(date -u +%T) JMH $part (log: $logs/$part.log)" >&2
+  if ! java -jar "$jar" "${jmh[@]}" -prof gc -jvmArgsAppend "-Dlodestar.jmh.redisStats=$stats" \
+      -rf json -rff "$out/jmh-$part.json" "$@" > "$logs/$part.log" 2>&1; then
+    tail -40 "$logs/$part.log" >&2
+    echo "JMH $part failed; see $logs/$part.log" >&2
+    exit 1
+  fi
+  grep -E '^(WARNING|<failure>)|Exception' "$logs/$part.log" | head -5 >&2 || true
 }
 
 reads='DiscoveryReadBenchmark|ConfigReadBenchmark'
@@ -60,8 +67,9 @@ run_jmh reads-1 -t 1 "$reads|ChooseBenchmark" -p instances=10,1000 -p servicesHe
 run_jmh reads-2 -t 2 "$view_reads" -p instances=10 -p servicesHeld=1000 "$@"
 run_jmh reads-4 -t 4 "$view_reads" -p instances=10 -p servicesHeld=1000 "$@"
 run_jmh writes 'WriteBenchmark(1Thread|4Threads|16Threads)\.' "$@"
-echo "=== $(date -u +%T) cross-process propagation" >&2
-jmh/propagation.sh "${prop[@]}" --out "$out/propagation.json" > /dev/null
+echo "=== $(date -u +%T) cross-process propagation (log: $logs/propagation.log)" >&2
+jmh/propagation.sh "${prop[@]}" --out "$out/propagation.json" > "$logs/propagation.log" 2>&1 \
+  || { tail -40 "$logs/propagation.log" >&2; echo "propagation failed" >&2; exit 1; }
 
 python3 - "$out" <<'PY'
 import json, sys, glob, os
