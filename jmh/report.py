@@ -247,8 +247,8 @@ def propagation(prop, w):
     s = prop["settings"]
     w("### Cross-process propagation (writer and listener in separate JVMs, paced)\n")
     w(f"{prop['started']} – {prop['finished']}: {s['rounds']} rounds after {s['warmupRounds']} unpaced warm-up "
-      f"rounds, each write after a random 0–{s['maxPauseMs']} ms pause; listener executor: "
-      f"{s.get('listenerExecutor', 'pool')}; probe: {s['probe']}. Clocks: {prop['clockCheck']['pings']} pings, "
+      f"rounds, each write after a random 0–{s['maxPauseMs']} ms pause; direct-executor listener compared: "
+      f"{s.get('compareDirect', False)}; probe: {s['probe']}. Clocks: {prop['clockCheck']['pings']} pings, "
       f"{prop['clockCheck']['outOfOrder']} out of order.\n")
     w("| Metric | Samples | Mean µs | p50 µs | p90 µs | p99 µs | p99.9 µs | Max µs |")
     w("|---|--:|--:|--:|--:|--:|--:|--:|")
@@ -256,7 +256,20 @@ def propagation(prop, w):
         w(f"| {metric} | {m['count']} | {fmt(m['mean'], 0)} | {m['p50']:,} | {m['p90']:,} | {m['p99']:,} | "
           f"{m['p99.9']:,} | {m['max']:,} |")
     w("")
-    return prop.get("ratios", {})
+    ratios = prop.get("ratios", {})
+    labels = {"propagation.p50": "lodestar.propagation / raw.propagation, p50",
+              "propagation.p99": "lodestar.propagation / raw.propagation, p99",
+              "registerCall.p50": "lodestar.register.call / raw.evalsha.call, p50",
+              "registerCall.p99": "lodestar.register.call / raw.evalsha.call, p99",
+              "directExecutor.p50": "lodestar.direct.propagation / lodestar.propagation, p50",
+              "directExecutor.p99": "lodestar.direct.propagation / lodestar.propagation, p99"}
+    w("| Ratio | µs | Reference µs | Ratio |")
+    w("|---|--:|--:|--:|")
+    for key, r in ratios.items():
+        w(f"| {labels.get(key, key)} | {r['lodestarMicros']:,.0f} | {r['baselineMicros']:,.0f} | "
+          f"{ratio_text(r.get('ratio'))} |")
+    w("")
+    return ratios
 
 
 def targets(view_ratios, direct_ratios, write_ratios, prop_ratios, w):

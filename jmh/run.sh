@@ -10,12 +10,13 @@
 #
 # Runs, in this order:
 #   1. reads at 1 thread: view, in-memory floor and direct reads (DiscoveryReadBenchmark, ConfigReadBenchmark;
-#      instances 10 and 1000, 1000 services held) and ChooseBenchmark (instances 10 and 1000);
+#      instances 10 and 1000, 1000 services held), and ChooseBenchmark (1000 instances);
 #   2. the view and floor reads again at 2 and at 4 threads (instances 10);
 #   3. every write and its raw EVALSHA baseline at 1, 4 and 16 threads (WriteBenchmark*Threads);
-#   4. cross-process propagation (jmh/propagation.sh): writer and listener JVMs, paced writes, raw baselines.
-# full:  JMH -f 1 -wi 2 -w 1s -i 4 -r 1s; propagation 200 rounds (0-500 ms pauses) after 300 warm-up rounds.
-#        About 15 minutes on 2 idle cores.
+#   4. cross-process propagation (jmh/propagation.sh --compare-direct): writer and listener JVMs, paced writes,
+#      raw baselines, and a listener on the view thread beside the default one.
+# full:  JMH -f 1 -wi 2 -w 1s -i 4 -r 1s; propagation 200 rounds of 4 writes (0-500 ms pauses) after 300 warm-up
+#        rounds. 15 min 19 s on 2 cores busy with other builds (load average 5-10); about 15 min.
 # short: JMH -f 1 -wi 1 -w 1s -i 1 -r 1s; propagation 20 rounds (0-100 ms). A smoke test of the whole chain
 #        (about 7 minutes, most of it starting JVMs and Redis servers); its figures are not worth quoting.
 # Every JMH run adds -prof gc (B/op: gc.alloc.rate.norm, all threads). Redis: a private redis-server per JMH fork
@@ -26,8 +27,8 @@ cd "$(dirname "$0")/.."
 mode="${1:-full}"
 [[ $# -gt 0 ]] && shift
 case "$mode" in
-  full)  jmh=(-f 1 -wi 2 -w 1s -i 4 -r 1s); prop=(--events 200 --warmup 300 --max-pause-ms 500) ;;
-  short) jmh=(-f 1 -wi 1 -w 1s -i 1 -r 1s); prop=(--events 20 --warmup 50 --max-pause-ms 100) ;;
+  full)  jmh=(-f 1 -wi 2 -w 1s -i 4 -r 1s); prop=(--events 200 --warmup 300 --max-pause-ms 500 --compare-direct) ;;
+  short) jmh=(-f 1 -wi 1 -w 1s -i 1 -r 1s); prop=(--events 20 --warmup 50 --max-pause-ms 100 --compare-direct) ;;
   *)     echo "usage: jmh/run.sh [full|short] [extra JMH arguments]" >&2; exit 2 ;;
 esac
 
@@ -63,7 +64,8 @@ run_jmh() {
 
 reads='DiscoveryReadBenchmark|ConfigReadBenchmark'
 view_reads='DiscoveryReadBenchmark\.(view|map)|ConfigReadBenchmark\.(view|map)'
-run_jmh reads-1 -t 1 "$reads|ChooseBenchmark" -p instances=10,1000 -p servicesHeld=1000 "$@"
+run_jmh reads-1 -t 1 "$reads" -p instances=10,1000 -p servicesHeld=1000 "$@"
+run_jmh choose -t 1 ChooseBenchmark -p instances=1000 "$@"
 run_jmh reads-2 -t 2 "$view_reads" -p instances=10 -p servicesHeld=1000 "$@"
 run_jmh reads-4 -t 4 "$view_reads" -p instances=10 -p servicesHeld=1000 "$@"
 run_jmh writes 'WriteBenchmark(1Thread|4Threads|16Threads)\.' "$@"
@@ -75,7 +77,7 @@ python3 - "$out" <<'PY'
 import json, sys, glob, os
 out = sys.argv[1]
 merged = []
-for part in ("reads-1", "reads-2", "reads-4", "writes"):
+for part in ("reads-1", "choose", "reads-2", "reads-4", "writes"):
     path = os.path.join(out, f"jmh-{part}.json")
     if os.path.exists(path):
         merged += json.load(open(path))

@@ -63,13 +63,15 @@ import java.util.stream.Collectors;
  * <p>With {@code --probe} the listener also subscribes, with plain Lettuce, to the Lodestar service's own channel:
  * {@code lodestar.probe.toProcess} is when the event reached that process, {@code lodestar.probe.inProcess} the
  * rest of the way to Lodestar's listener. Off by default (a second subscriber waking at the same time shares the
- * CPUs with the measured one). With {@code --listener-executor direct} the listener is subscribed with a direct
- * executor ({@code subscribe(id, listener, Initial.SKIP, Runnable::run)}): it runs on the view thread, which shows
- * what the hand-off to Lodestar's listener executor costs.
+ * CPUs with the measured one). With {@code --compare-direct} every round has a fourth scenario,
+ * {@code lodestar.direct}: the same register on a service of its own, heard in the listener JVM by a second Lodestar
+ * client whose listener is subscribed with a direct executor ({@code subscribe(id, listener, Initial.SKIP,
+ * Runnable::run)}: it runs on the view thread), which shows in the same run what the hand-off to Lodestar's
+ * listener executor costs.
  *
  * <p>Run from the repository root (Redis from the test kit, or {@code LODESTAR_REDIS_URI}):
  * <pre>
- * jmh/propagation.sh [--events 200] [--warmup 300] [--max-pause-ms 500] [--probe] [--listener-executor direct]
+ * jmh/propagation.sh [--events 200] [--warmup 300] [--max-pause-ms 500] [--probe] [--compare-direct]
  *                    [--out FILE.json]
  *                    [--listener-jvm-args "-XX:StartFlightRecording=filename=listener.jfr"]
  * </pre>
@@ -78,6 +80,8 @@ import java.util.stream.Collectors;
 public final class CrossProcessPropagation {
     static final String SERVICE = "orders";
     static final String RAW_SERVICE = "orders-raw";
+    /** The service of the {@code --compare-direct} scenario (the listener JVM derives the same name). */
+    static final String DIRECT_SERVICE = SERVICE + "-direct";
     private static final long WAIT_MS = 10_000;
     private static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(1);
     private static final double[] PERCENTILES = {50, 90, 99, 99.9};
@@ -86,7 +90,7 @@ public final class CrossProcessPropagation {
     private final int warmup;
     private final long maxPauseMs;
     private final boolean probe;
-    private final String listenerExecutor;
+    private final boolean compareDirect;
     private final Path out;
     private final List<String> listenerJvmArgs;
     private final Random random;
@@ -111,11 +115,7 @@ public final class CrossProcessPropagation {
         this.warmup = Integer.parseInt(options.getOrDefault("warmup", "300"));
         this.maxPauseMs = Long.parseLong(options.getOrDefault("max-pause-ms", "500"));
         this.probe = options.containsKey("probe");
-        this.listenerExecutor = options.getOrDefault("listener-executor", "pool");
-        if (!listenerExecutor.equals("pool") && !listenerExecutor.equals("direct")) {
-            throw new IllegalArgumentException("--listener-executor must be pool or direct, but was "
-                    + listenerExecutor);
-        }
+        this.compareDirect = options.containsKey("compare-direct");
         this.out = Path.of(options.getOrDefault("out", "jmh/results-propagation.json"));
         String jvmArgs = options.getOrDefault("listener-jvm-args", "").trim();
         this.listenerJvmArgs = jvmArgs.isEmpty() ? List.of() : Arrays.asList(jvmArgs.split("\\s+"));
@@ -123,6 +123,10 @@ public final class CrossProcessPropagation {
         for (String metric : List.of("lodestar.propagation", "raw.propagation", "lodestar.register.call",
                 "raw.evalsha.call", "raw.spublish.call")) {
             samples.put(metric, new ArrayList<>());
+        }
+        if (compareDirect) {
+            samples.put("lodestar.direct.propagation", new ArrayList<>());
+            samples.put("lodestar.direct.register.call", new ArrayList<>());
         }
         if (probe) {
             samples.put("lodestar.probe.toProcess", new ArrayList<>());
@@ -142,7 +146,7 @@ public final class CrossProcessPropagation {
                 throw new IllegalArgumentException("Unexpected argument " + args[i] + "; see the class javadoc");
             }
             String key = args[i].substring(2);
-            boolean flag = key.equals("probe");
+            boolean flag = key.equals("probe") || key.equals("compare-direct");
             options.put(key, flag ? "true" : args[++i]);
         }
         new CrossProcessPropagation(options).run();
@@ -160,7 +164,7 @@ public final class CrossProcessPropagation {
                 round(i, false);
             }
             System.err.printf("Measuring: %d rounds, each write after a pause of 0-%d ms (about %d s)%n",
-                    events, maxPauseMs, events * 3 * maxPauseMs / 2000);
+                    events, maxPauseMs, events * (compareDirect ? 4 : 3) * maxPauseMs / 2000);
             recording = true;
             for (int i = 0; i < events; i++) {
                 round(warmup + i, true);
@@ -185,7 +189,7 @@ public final class CrossProcessPropagation {
     private void setUp() throws IOException {
         LodestarClient writer = redis.client("propagation-writer");
         registry = writer.registry();
-        redis.registerAll(writer, List.of(Fixtures.instance(SERVICE, 0)));
+        redis.registerAll(writer, List.of(Fixtures.instance(SERVICE, 0), Fixtures.instance(DIRECT_SERVICE, 0)));
 
         rawClient = RawRedis.client(redis.uri());
         rawConnection = RawRedis.connect(rawClient);
@@ -201,7 +205,7 @@ public final class CrossProcessPropagation {
         command.addAll(listenerJvmArgs);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), PropagationListener.class.getName(),
                 redis.uri(), redis.namespace(), SERVICE, rawChannel, probe ? "probe" : "noprobe",
-                listenerExecutor));
+                compareDirect ? "compare" : "nocompare"));
         listener = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         toListener = new OutputStreamWriter(listener.getOutputStream(), StandardCharsets.UTF_8);
         Thread reader = new Thread(this::readListener, "propagation-listener-output");
@@ -322,6 +326,9 @@ public final class CrossProcessPropagation {
     private void round(int round, boolean paced) {
         List<Runnable> scenarios = new ArrayList<>(List.of(() -> lodestar(round), () -> rawPubSub(round),
                 () -> rawEvalsha(round)));
+        if (compareDirect) {
+            scenarios.add(() -> lodestarDirect(round));
+        }
         Collections.shuffle(scenarios, random);
         for (Runnable scenario : scenarios) {
             if (paced && maxPauseMs > 0) {
@@ -332,7 +339,7 @@ public final class CrossProcessPropagation {
     }
 
     private static ServiceInstance newcomer(String serviceId, int seq) {
-        return ServiceInstance.builder(serviceId, SERVICE + "-x-" + seq)
+        return ServiceInstance.builder(serviceId, serviceId + "-x-" + seq)
                 .host("10.0.1." + (seq % 250 + 1)).port(8080).weight(100)
                 .metadata("zone", "eu-1").metadata("version", "2").build();
     }
@@ -356,6 +363,20 @@ public final class CrossProcessPropagation {
         if (probe) {
             heard.keySet().removeIf(key -> key.startsWith("Q"));
         }
+    }
+
+    /** Like {@link #lodestar}, heard by the listener JVM's second client, whose listener runs on its view thread. */
+    private void lodestarDirect(int seq) {
+        ServiceInstance instance = newcomer(DIRECT_SERVICE, seq);
+        long start = PropagationListener.now();
+        long callStart = System.nanoTime();
+        registry.register(instance);
+        long callNanos = System.nanoTime() - callStart;
+        long heardAt = await("S" + seq);
+        record("lodestar.direct.register.call", callNanos);
+        record("lodestar.direct.propagation", heardAt - start);
+        registry.deregister(DIRECT_SERVICE, instance.instanceId());
+        await("U" + seq);
     }
 
     private void rawPubSub(int seq) {
@@ -418,6 +439,12 @@ public final class CrossProcessPropagation {
         ratios.put("propagation.p99", ratio(micros(lodestar, 99), micros(rawPropagation, 99), 2.0));
         ratios.put("registerCall.p50", ratio(micros(call, 50), micros(evalsha, 50), 1.5));
         ratios.put("registerCall.p99", ratio(micros(call, 99), micros(evalsha, 99), null));
+        Histogram direct = h.get("lodestar.direct.propagation");
+        if (direct != null && direct.getTotalCount() > 0) {
+            // Lodestar "lodestar" = listener on the view thread, baseline = on Lodestar's listener executor
+            ratios.put("directExecutor.p50", ratio(micros(direct, 50), micros(lodestar, 50), null));
+            ratios.put("directExecutor.p99", ratio(micros(direct, 99), micros(lodestar, 99), null));
+        }
         return ratios;
     }
 
@@ -440,7 +467,7 @@ public final class CrossProcessPropagation {
         text.append(String.format(Locale.ROOT, "%d rounds (after %d unpaced warm-up rounds), each write after a"
                 + " random 0–%d ms pause; writer and listener in separate JVMs%s.%n%n", events, warmup, maxPauseMs,
                 (probe ? ", with the probe subscriber" : "")
-                + (listenerExecutor.equals("direct") ? ", the listener on the view thread (direct executor)" : "")));
+                + (compareDirect ? ", with the direct-executor listener compared" : "")));
         text.append("| Metric | Samples | Mean µs | p50 µs | p90 µs | p99 µs | p99.9 µs | Max µs |\n");
         text.append("|---|--:|--:|--:|--:|--:|--:|--:|\n");
         histograms.forEach((metric, h) -> {
@@ -471,7 +498,7 @@ public final class CrossProcessPropagation {
         settings.put("warmupRounds", warmup);
         settings.put("maxPauseMs", maxPauseMs);
         settings.put("probe", probe);
-        settings.put("listenerExecutor", listenerExecutor);
+        settings.put("compareDirect", compareDirect);
         settings.put("listenerJvmArgs", listenerJvmArgs);
         settings.put("redis", System.getenv(BenchRedis.URI_VARIABLE) != null ? "LODESTAR_REDIS_URI"
                 : "private server from the test kit");

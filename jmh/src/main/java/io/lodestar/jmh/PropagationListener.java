@@ -24,12 +24,15 @@ import java.time.Instant;
  * over stdout when each event reached a listener, as wall-clock epoch nanoseconds ({@link #now()}; both processes
  * read the same kernel clock, {@code CLOCK_REALTIME}, so their readings compare directly).
  *
- * <p>Arguments: Redis URI, namespace, service id, raw channel, {@code probe} or {@code noprobe}, and {@code pool} or
- * {@code direct} (the Lodestar listener on Lodestar's listener executor, or on the view thread). It listens with:
+ * <p>Arguments: Redis URI, namespace, service id, raw channel, {@code probe} or {@code noprobe}, and {@code compare}
+ * or {@code nocompare}. It listens with:
  * <ul>
  *   <li>a Lodestar client of the namespace, subscribed to the service with {@code discovery().subscribe}
  *       (default options, the listener on Lodestar's own listener executor): {@code R <seq> <nanos>} for a
  *       registration of instance {@code <service>-x-<seq>}, {@code D <seq> <nanos>} for its deregistration;</li>
+ *   <li>with {@code compare}, a second Lodestar client subscribed to the service {@code <service>-direct} with a
+ *       direct executor ({@code Runnable::run}: the listener runs on the view thread, one hand-off fewer):
+ *       {@code S <seq> <nanos>} and {@code U <seq> <nanos>} likewise;</li>
  *   <li>a plain Lettuce SSUBSCRIBE to the raw channel (RESP3, like Lodestar), timed on Lettuce's I/O thread:
  *       {@code P <seq> <nanos>} for a message {@code <seq> ...};</li>
  *   <li>a plain Lettuce SSUBSCRIBE to the channel of the raw register script's service, whose messages it
@@ -54,8 +57,8 @@ public final class PropagationListener {
     }
 
     /**
-     * @param args Redis URI, namespace, service id, raw channel, {@code probe} or {@code noprobe}, {@code pool} or
-     *             {@code direct}
+     * @param args Redis URI, namespace, service id, raw channel, {@code probe} or {@code noprobe}, {@code compare}
+     *             or {@code nocompare}
      * @throws Exception when setting up fails
      */
     public static void main(String[] args) throws Exception {
@@ -64,25 +67,20 @@ public final class PropagationListener {
         String serviceId = args[2];
         String rawChannel = args[3];
         boolean probe = args.length > 4 && args[4].equals("probe");
-        boolean direct = args.length > 5 && args[5].equals("direct");
-        String prefix = serviceId + "-x-";
+        boolean compare = args.length > 5 && args[5].equals("compare");
 
         LodestarClient client = RedisLodestar.create(LodestarOptions.builder(uri).namespace(namespace)
                 .clientName("propagation-listener").build());
-        ServiceListener listener = event -> {
-            long at = now(); // first: everything below is not part of the sample
-            if (event instanceof InstanceRegistered registered
-                    && registered.instance().instanceId().startsWith(prefix)) {
-                OUT.println("R " + registered.instance().instanceId().substring(prefix.length()) + " " + at);
-            } else if (event instanceof InstanceDeregistered deregistered
-                    && deregistered.instanceId().startsWith(prefix)) {
-                OUT.println("D " + deregistered.instanceId().substring(prefix.length()) + " " + at);
-            }
-        };
-        // direct: the listener runs on the view thread (an executor the caller may pass), one hand-off fewer
-        Subscription subscription = direct
-                ? client.discovery().subscribe(serviceId, listener, Initial.SKIP, Runnable::run)
-                : client.discovery().subscribe(serviceId, listener);
+        Subscription subscription = client.discovery().subscribe(serviceId, listener(serviceId, "R", "D"));
+        LodestarClient directClient = null;
+        Subscription directSubscription = null;
+        if (compare) {
+            String directService = serviceId + "-direct";
+            directClient = RedisLodestar.create(LodestarOptions.builder(uri).namespace(namespace)
+                    .clientName("propagation-listener-direct").build());
+            directSubscription = directClient.discovery().subscribe(directService,
+                    listener(directService, "S", "U"), Initial.SKIP, Runnable::run);
+        }
 
         RedisClient raw = RawRedis.client(uri);
         StatefulRedisPubSubConnection<String, String> pubSub = raw.connectPubSub(StringCodec.UTF8);
@@ -113,11 +111,32 @@ public final class PropagationListener {
                 }
             }
         } finally {
+            if (directClient != null) {
+                directSubscription.close();
+                directClient.close();
+            }
             subscription.close();
             pubSub.close();
             raw.shutdown();
             client.close();
         }
+    }
+
+    /** Reports registrations and deregistrations of {@code <service>-x-<seq>} instances with the given letters. */
+    private static ServiceListener listener(String serviceId, String registeredLetter, String deregisteredLetter) {
+        String prefix = serviceId + "-x-";
+        return event -> {
+            long at = now(); // first: everything below is not part of the sample
+            if (event instanceof InstanceRegistered registered
+                    && registered.instance().instanceId().startsWith(prefix)) {
+                OUT.println(registeredLetter + " " + registered.instance().instanceId().substring(prefix.length())
+                        + " " + at);
+            } else if (event instanceof InstanceDeregistered deregistered
+                    && deregistered.instanceId().startsWith(prefix)) {
+                OUT.println(deregisteredLetter + " " + deregistered.instanceId().substring(prefix.length()) + " "
+                        + at);
+            }
+        };
     }
 
     /** The {@code "rev":N} field of a Lodestar event, read without a JSON parser (a probe must be cheap). */
