@@ -16,7 +16,7 @@
 #   4. cross-process propagation (jmh/propagation.sh --compare-direct): writer and listener JVMs, paced writes,
 #      raw baselines, and a listener on the view thread beside the default one.
 # full:  JMH -f 1 -wi 2 -w 1s -i 4 -r 1s; propagation 200 rounds of 4 writes (0-500 ms pauses) after 300 warm-up
-#        rounds. 15 min 19 s on 2 cores busy with other builds (load average 5-10); about 15 min.
+#        rounds. 12 min 59 s on 2 mostly idle cores; 15 min 19 s with other builds running.
 # short: JMH -f 1 -wi 1 -w 1s -i 1 -r 1s; propagation 20 rounds (0-100 ms). A smoke test of the whole chain
 #        (about 7 minutes, most of it starting JVMs and Redis servers); its figures are not worth quoting.
 # Every JMH run adds -prof gc (B/op: gc.alloc.rate.norm, all threads). Redis: a private redis-server per JMH fork
