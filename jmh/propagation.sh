@@ -6,7 +6,7 @@
 #                      [--listener-jvm-args "..."] [--seed N]
 #
 # Prints a Markdown summary on stdout; writes every sample, the percentiles and the ratios to --out
-# (default jmh/results-propagation.json). Redis: a private server from the test kit, or LODESTAR_REDIS_URI.
+# (default jmh/target/propagation.json). Redis: a private server from the test kit, or LODESTAR_REDIS_URI.
 #   --compare-direct: a 4th scenario per round, a listener on the view thread (direct executor) in the same run.
 # Defaults: 200 rounds of three writes, each after a random 0-500 ms pause: about 2.5 minutes.
 set -euo pipefail

@@ -116,7 +116,7 @@ public final class CrossProcessPropagation {
         this.maxPauseMs = Long.parseLong(options.getOrDefault("max-pause-ms", "500"));
         this.probe = options.containsKey("probe");
         this.compareDirect = options.containsKey("compare-direct");
-        this.out = Path.of(options.getOrDefault("out", "jmh/results-propagation.json"));
+        this.out = Path.of(options.getOrDefault("out", "jmh/target/propagation.json"));
         String jvmArgs = options.getOrDefault("listener-jvm-args", "").trim();
         this.listenerJvmArgs = jvmArgs.isEmpty() ? List.of() : Arrays.asList(jvmArgs.split("\\s+"));
         this.random = options.containsKey("seed") ? new Random(Long.parseLong(options.get("seed"))) : new Random();
