@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
-# Runs the JMH suite and writes jmh/results-<mode>.json (and a Markdown summary, jmh/results-<mode>.md).
+# Runs everything docs/benchmarks.md quotes, in one go, and prints the summary its tables are filled from.
 #
-#   jmh/run.sh [short|full] [extra JMH arguments, e.g. a benchmark regex or -p instances=100]
+#   jmh/run.sh [full|short] [extra JMH arguments for every JMH run, e.g. -jvmArgs -Xmx2g]
 #
-# Starts no Redis itself: every benchmark state starts a private redis-server through the test kit
-# (lodestar-test), or uses LODESTAR_REDIS_URI when that is set. Builds jmh/target/benchmarks.jar when missing.
+# Writes docs/benchmarks/<mode>/ (JMH's own output goes to jmh/target/run-<mode>/*.log): jmh.json (every JMH result of the run, merged), redis-stats.jsonl (Redis'
+# INFO commandstats and CPU of every write benchmark's measurement iterations), propagation.json (the
+# cross-process harness: every sample, percentiles, ratios), summary.md (the tables; also printed) and run.txt
+# (machine, JDK, Redis, load, times). Commit the full run's directory with the doc that quotes it.
 #
-# short: one fork, 2 warmup and 3 measurement iterations of each class's length (0.5 s for the load balancer,
-#        1 s for Redis reads and writes, 1 s + 2 s for propagation); instances 10 and 1000 (reads, load balancer);
-#        1000 services held (reads). 35 benchmarks, about 4 minutes on 2 idle cores. A quick look: error bars are
-#        wide and the Redis-backed figures still drift up a little between iterations.
-# full:  each class's annotations (2 forks, 5 warmup and 5 measurement iterations) and every parameter:
-#        51 benchmarks, about 20 minutes on 2 cores.
-# Both add -prof gc, so every result carries its allocation per operation (gc.alloc.rate.norm, all threads).
+# Runs, in this order:
+#   1. reads at 1 thread: view, in-memory floor and direct reads (DiscoveryReadBenchmark, ConfigReadBenchmark;
+#      instances 10 and 1000, 1000 services held), and ChooseBenchmark (1000 instances);
+#   2. the view and floor reads again at 2 and at 4 threads (instances 10);
+#   3. every write and its raw EVALSHA baseline at 1, 4 and 16 threads (WriteBenchmark*Threads);
+#   4. cross-process propagation (jmh/propagation.sh --compare-direct): writer and listener JVMs, paced writes,
+#      raw baselines, and a listener on the view thread beside the default one.
+# full:  JMH -f 1 -wi 2 -w 1s -i 4 -r 1s; propagation 200 rounds of 4 writes (0-500 ms pauses) after 300 warm-up
+#        rounds. 12 min 59 s on 2 mostly idle cores; 15 min 19 s with other builds running.
+# short: JMH -f 1 -wi 1 -w 1s -i 1 -r 1s; propagation 20 rounds (0-100 ms). A smoke test of the whole chain
+#        (about 7 minutes, most of it starting JVMs and Redis servers); its figures are not worth quoting.
+# Every JMH run adds -prof gc (B/op: gc.alloc.rate.norm, all threads). Redis: a private redis-server per JMH fork
+# from the test kit, or LODESTAR_REDIS_URI (the write benchmarks then CONFIG RESETSTAT that server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mode="${1:-short}"
+mode="${1:-full}"
 [[ $# -gt 0 ]] && shift
 case "$mode" in
-  short) settings=(-f 1 -wi 2 -i 3 -p instances=10,1000 -p servicesHeld=1000) ;;
-  full)  settings=() ;;
-  *)     echo "usage: jmh/run.sh [short|full] [extra JMH arguments]" >&2; exit 2 ;;
+  full)  jmh=(-f 1 -wi 2 -w 1s -i 4 -r 1s); prop=(--events 200 --warmup 300 --max-pause-ms 500 --compare-direct) ;;
+  short) jmh=(-f 1 -wi 1 -w 1s -i 1 -r 1s); prop=(--events 20 --warmup 50 --max-pause-ms 100 --compare-direct) ;;
+  *)     echo "usage: jmh/run.sh [full|short] [extra JMH arguments]" >&2; exit 2 ;;
 esac
 
 jar=jmh/target/benchmarks.jar
@@ -30,33 +38,71 @@ if [[ ! -f $jar ]]; then
   ./mvnw -q -pl jmh -am package -DskipTests
 fi
 
-results="jmh/results-$mode.json"
-summary="jmh/results-$mode.md"
+out="docs/benchmarks/$mode"
+mkdir -p "$out"
+rm -f "$out"/jmh-*.json "$out"/jmh.json "$out"/redis-stats.jsonl "$out"/propagation.json "$out"/summary.md
+stats="$(pwd)/$out/redis-stats.jsonl"
 load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime; }
 started="$(date -u +%FT%TZ)"
+start_seconds=$SECONDS
 load_before="$(load)"
-echo "$started load average: $load_before" >&2
-java -jar "$jar" "${settings[@]}" -prof gc -rf json -rff "$results" "$@"
-load_after="$(load)"
-echo "$(date -u +%FT%TZ) load average: $load_after" >&2
+echo "$started jmh/run.sh $mode; load average: $load_before" >&2
 
-if ! command -v python3 > /dev/null; then
-  echo "Results: $results (install python3 for the Markdown summary: python3 jmh/report.py $results)" >&2
-  exit 0
-fi
-{
-  echo "Run started $started: \`jmh/run.sh $mode${*:+ $*}\`"
-  echo
-  echo "- Machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | xargs)),"\
-       "$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo 2>/dev/null) memory, $(uname -sr)"
-  echo "- JDK: $(java -version 2>&1 | head -1)"
-  if [[ -n ${LODESTAR_REDIS_URI:-} ]]; then
-    echo "- Redis: LODESTAR_REDIS_URI (redacted)"
-  else
-    echo "- Redis: private servers from the test kit ($(redis-server --version 2>/dev/null | cut -d' ' -f1-3 || echo 'see the run log'))"
+logs="jmh/target/run-$mode"
+mkdir -p "$logs"
+run_jmh() {
+  local part="$1"; shift
+  echo "=== $(date -u +%T) JMH $part (log: $logs/$part.log)" >&2
+  if ! java -jar "$jar" "${jmh[@]}" -prof gc -jvmArgsAppend "-Dlodestar.jmh.redisStats=$stats" \
+      -rf json -rff "$out/jmh-$part.json" "$@" > "$logs/$part.log" 2>&1; then
+    tail -40 "$logs/$part.log" >&2
+    echo "JMH $part failed; see $logs/$part.log" >&2
+    exit 1
   fi
-  echo "- Load average (1, 5, 15 min) before: $load_before; after: $load_after"
-  echo
-  python3 jmh/report.py "$results"
-} > "$summary"
-echo "Results: $results, summary: $summary" >&2
+  grep -E '^(WARNING|<failure>)|Exception' "$logs/$part.log" | head -5 >&2 || true
+}
+
+reads='DiscoveryReadBenchmark|ConfigReadBenchmark'
+view_reads='DiscoveryReadBenchmark\.(view|map)|ConfigReadBenchmark\.(view|map)'
+run_jmh reads-1 -t 1 "$reads" -p instances=10,1000 -p servicesHeld=1000 "$@"
+run_jmh choose -t 1 ChooseBenchmark -p instances=1000 "$@"
+run_jmh reads-2 -t 2 "$view_reads" -p instances=10 -p servicesHeld=1000 "$@"
+run_jmh reads-4 -t 4 "$view_reads" -p instances=10 -p servicesHeld=1000 "$@"
+run_jmh writes 'WriteBenchmark(1Thread|4Threads|16Threads)\.' "$@"
+echo "=== $(date -u +%T) cross-process propagation (log: $logs/propagation.log)" >&2
+jmh/propagation.sh "${prop[@]}" --out "$out/propagation.json" > "$logs/propagation.log" 2>&1 \
+  || { tail -40 "$logs/propagation.log" >&2; echo "propagation failed" >&2; exit 1; }
+
+python3 - "$out" <<'PY'
+import json, sys, glob, os
+out = sys.argv[1]
+merged = []
+for part in ("reads-1", "choose", "reads-2", "reads-4", "writes"):
+    path = os.path.join(out, f"jmh-{part}.json")
+    if os.path.exists(path):
+        merged += json.load(open(path))
+json.dump(merged, open(os.path.join(out, "jmh.json"), "w"), indent=2)
+PY
+rm -f "$out"/jmh-*.json
+
+finished="$(date -u +%FT%TZ)"
+load_after="$(load)"
+{
+  echo "Run: \`jmh/run.sh $mode${*:+ $*}\`, $started – $finished ($(( (SECONDS - start_seconds) / 60 )) min $(( (SECONDS - start_seconds) % 60 )) s)"
+  echo "Code: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':!docs/benchmarks' 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "Machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | xargs)),"\
+       "$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo 2>/dev/null) memory, $(uname -sr)"
+  echo "JDK: $(java -version 2>&1 | head -1)"
+  if [[ -n ${LODESTAR_REDIS_URI:-} ]]; then
+    echo "Redis: LODESTAR_REDIS_URI (redacted)"
+  else
+    echo "Redis: private servers from the test kit ($(redis-server --version 2>/dev/null | cut -d' ' -f1-3 || echo 'see the run log'))"
+  fi
+  echo "JMH settings: ${jmh[*]} -prof gc; propagation: ${prop[*]}"
+  echo "Load average (1, 5, 15 min) before: $load_before; after: $load_after"
+} > "$out/run.txt"
+python3 jmh/report.py "$out" > "$out/summary.md"
+cat "$out/run.txt"
+echo
+cat "$out/summary.md"
+echo "Results: $out/ (jmh.json, redis-stats.jsonl, propagation.json, summary.md, run.txt)" >&2

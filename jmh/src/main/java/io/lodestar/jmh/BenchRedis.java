@@ -79,8 +79,23 @@ final class BenchRedis implements AutoCloseable {
      * @return the client
      */
     LodestarClient client(String name) {
-        LodestarClient client = RedisLodestar.create(LodestarOptions.builder(uri).namespace(namespace)
-                .clientName(name).build());
+        return open(LodestarOptions.builder(uri).namespace(namespace).clientName(name).build());
+    }
+
+    /**
+     * Like {@link #client}, with sweeps and reconciles off (their interval is {@link LodestarOptions#MAX_DURATION},
+     * a day): a benchmark measures its operation, not the background work that runs beside it now and then (and
+     * Redis' command statistics count only that operation). It does not deregister its instances on close: the
+     * write benchmarks leave tens of thousands behind, which the server's end drops at once.
+     */
+    LodestarClient quietClient(String name) {
+        return open(LodestarOptions.builder(uri).namespace(namespace).clientName(name)
+                .sweepInterval(LodestarOptions.MAX_DURATION).reconcileInterval(LodestarOptions.MAX_DURATION)
+                .deregisterOnClose(false).build());
+    }
+
+    private LodestarClient open(LodestarOptions options) {
+        LodestarClient client = RedisLodestar.create(options);
         clients.push(client);
         return client;
     }

@@ -1,5 +1,8 @@
 package io.lodestar.jmh;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.model.ConfigEntry;
@@ -16,15 +19,29 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Config reads: {@code config().get(id)}, served by the local view, against the same entry read from Redis.
+ * Config reads: {@code config().get(id)}, served by the local view, against the in-memory floor (a
+ * {@code ConcurrentHashMap.get} of the same {@code Optional<ConfigEntry>} the view returns) and against the same
+ * entry read from Redis. The entry is a 1 KiB properties text written by another client; both clients run with
+ * sweeps and reconciles off.
  *
- * <p>The config API has no "direct" reader, so the Redis path is {@code config().getVersion(id, currentVersion)}:
- * one HGET of the entry's history hash and the decoding of the stored entry into a {@code ConfigEntry} — the same
- * work a view-less {@code get} would do. The entry is a 1 KiB properties text written by another client.
+ * <p>The public config API has no view-less reader (no {@code directConfig()}, unlike {@code directDiscovery()}),
+ * so two Redis rows stand in for one, and neither is the whole of a view-less {@code get}:
+ * <ul>
+ *   <li>{@code directGet}: {@code config().getVersion(id, currentVersion)}, one HGET of the entry's history hash
+ *       and the decoding of the stored JSON into a {@code ConfigEntry} — Lodestar's client code, a simpler Redis
+ *       read than a view's load;</li>
+ *   <li>{@code rawReadConfig}: the view's own load script ({@code read_config.lua}, which reads the current entry
+ *       and its revision) by a plain EVALSHA with the keys Lodestar passes, undecoded — the Redis side of a
+ *       view-less read.</li>
+ * </ul>
+ * The view reads are meant to be run at several thread counts ({@code jmh/run.sh} runs 1, 2 and 4).
  *
  * <p>Run (from the repository root, after {@code ./mvnw -q -pl jmh -am package -DskipTests}):
  * <pre>
@@ -45,23 +62,43 @@ public class ConfigReadBenchmark {
         BenchRedis redis;
         ConfigService config;
         long version;
+        Map<String, Optional<ConfigEntry>> floor;
+        RedisClient lettuce;
+        StatefulRedisConnection<String, String> connection;
+        RedisCommands<String, String> raw;
+        RawRedis.Script readConfig;
+        String[] readKeys;
 
         /** Writes the entry, then makes the reader's view load it. */
         @Setup(Level.Trial)
         public void setUp() {
             redis = BenchRedis.start();
-            LodestarClient writer = redis.client("jmh-writer");
+            LodestarClient writer = redis.quietClient("jmh-writer");
             ConfigEntry written = redis.setConfig(writer, CONFIG_ID, Fixtures.properties(1024, 0));
             version = written.version();
-            config = redis.client("jmh-reader").config();
+            config = redis.quietClient("jmh-reader").config();
             Fixtures.check(config.get(CONFIG_ID).map(ConfigEntry::version).orElse(0L) == version,
                     "the view holds the entry");
+            floor = new ConcurrentHashMap<>();
+            floor.put(CONFIG_ID, config.get(CONFIG_ID));
+            lettuce = RawRedis.client(redis.uri());
+            connection = RawRedis.connect(lettuce);
+            raw = connection.sync();
+            readConfig = RawRedis.Script.load(raw, "read_config");
+            String[] all = RawRedis.configKeys(redis.namespace(), CONFIG_ID);
+            readKeys = new String[] {all[0], all[3]}; // current hash, revision counter: Keys.ConfigKeys#forRead
+            Fixtures.check(readConfig.run(raw, readKeys).size() == 7, "the raw read finds the entry");
         }
 
         /** Stops the clients and the server. */
         @TearDown(Level.Trial)
         public void tearDown() {
-            redis.close();
+            try {
+                connection.close();
+                lettuce.shutdown();
+            } finally {
+                redis.close();
+            }
         }
     }
 
@@ -71,9 +108,21 @@ public class ConfigReadBenchmark {
         return state.config.get(CONFIG_ID);
     }
 
-    /** @return the entry, read from Redis */
+    /** @return the same entry, from a map: the floor of a view read */
+    @Benchmark
+    public Optional<ConfigEntry> mapGet(Entry state) {
+        return state.floor.get(CONFIG_ID);
+    }
+
+    /** @return the entry's version, read from Redis by one HGET and decoded */
     @Benchmark
     public Optional<ConfigEntry> directGet(Entry state) {
         return state.config.getVersion(CONFIG_ID, state.version);
+    }
+
+    /** @return the current entry and revision, undecoded, by the view's load script run by a plain EVALSHA */
+    @Benchmark
+    public List<Object> rawReadConfig(Entry state) {
+        return state.readConfig.run(state.raw, state.readKeys);
     }
 }

@@ -1,14 +1,8 @@
 package io.lodestar.jmh;
 
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.protocol.ProtocolVersion;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
@@ -29,47 +23,59 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.infra.ThreadParams;
+import org.openjdk.jmh.runner.IterationType;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Writes through the Lua scripts — register, renew, deregister, set metadata, config set — and the raw Redis round
- * trip they are compared with: a plain GET of a 64-byte value. Throughput in operations per second, summed over
- * the threads. Concrete at two concurrencies, so both are in one run: {@link WriteBenchmark1Thread} and
- * {@link WriteBenchmark4Threads}.
+ * Writes through Lodestar's Lua scripts — register, renew, deregister, set metadata, config set — each against its
+ * raw baseline: the same script run by a plain Lettuce {@code EVALSHA} with the keys and arguments Lodestar passes
+ * ({@link RawRedis}), so a ratio shows what Lodestar's client code costs on top of the Redis work it cannot avoid.
+ * Throughput in operations per second, summed over the threads. Concrete at three concurrencies, so all are in one
+ * run: {@link WriteBenchmark1Thread}, {@link WriteBenchmark4Threads}, {@link WriteBenchmark16Threads}.
  *
  * <p>All threads share one Lodestar client, as an application would: its single command connection pipelines
  * their scripts. The baseline likewise shares one plain Lettuce connection between the threads, built with the
- * settings Lodestar uses (RESP2, UTF-8 string codec, keep-alive, the default 5 s command timeout, commands
- * rejected while disconnected). It cannot be Lodestar's own connection, which the public API does not expose.
+ * settings Lodestar uses (RESP3, UTF-8 string codec, keep-alive, the default 5 s command timeout, commands
+ * rejected while disconnected). The client runs with sweeps and reconciles off ({@link BenchRedis#quietClient}).
  *
  * <p>What one operation is:
  * <ul>
- *   <li>{@code register}: a new ephemeral instance (not a re-registration) of a service that already has
- *       instances; its lease is set up. Each thread deregisters its instance again after every call, outside the
- *       measured time;</li>
- *   <li>{@code deregister}: removal of a registered instance (registered before every call, not measured);</li>
- *   <li>{@code renew}: {@code registry().renew} of an instance this client registered (one script, no event);</li>
- *   <li>{@code setMetadata}: a metadata change (alternating between two maps, so every call bumps the revision and
- *       publishes an event);</li>
- *   <li>{@code configSet}: an update of an existing 1 KiB properties entry, alternating between two contents
- *       (setting the same content is a no-op); every call adds a version, trims the history and publishes an
- *       event;</li>
- *   <li>{@code rawGet}: {@code GET} of a 64-byte string.</li>
+ *   <li>{@code register} / {@code rawRegister}: a new ephemeral instance (a new id every call, 10 minute TTL, so no
+ *       renewal falls into a trial) of a service that already has one: register_instance.lua, which publishes
+ *       "registered"; Lodestar also starts the instance's lease;</li>
+ *   <li>{@code renew} / {@code rawRenew}: renew_instance.lua of this thread's registered instance (no event);</li>
+ *   <li>{@code deregister} / {@code rawDeregister}: deregister_instance.lua of this thread's instance, registered
+ *       again before every call, untimed (JMH's per-invocation setup: at 4 and 16 threads one thread's untimed
+ *       register can overlap another's timed call);</li>
+ *   <li>{@code setMetadata} / {@code rawSetMetadata}: update_instance.lua replacing the metadata, alternating
+ *       between two maps, so every call publishes "updated";</li>
+ *   <li>{@code configSet} / {@code rawConfigSet}: set_config.lua of this thread's 1 KiB entry, alternating between
+ *       two contents: a new version, trimmed history (20 kept), an event.</li>
  * </ul>
- * The writing client does not read the service, so no write waits for its own view (read-your-writes applies
- * only to services a client's view holds). A resident instance keeps the service in the namespace index, so
- * registering and deregistering never add the service to it or remove it: these are the steady-state costs, not
- * those of a service's first instance or a config's creation.
+ * The writing client does not read the service, so no write waits for its own view.
  *
- * <p>Invocation-level setup and teardown (for {@code register} and {@code deregister}) run outside the measured
- * time, but at 4 threads one thread's untimed write can overlap another's timed one.
+ * <p>Redis' own cost: before every iteration the server's statistics are reset ({@code CONFIG RESETSTAT}); after
+ * every measurement iteration {@code INFO commandstats} gives the EVALSHA calls and the microseconds Redis spent in
+ * them ({@code usec_per_call}: the figure that decides how many writes one shard takes, whatever the client), and
+ * {@code INFO cpu} the server's CPU time. When the system property {@value #STATS_PROPERTY} names a file, each
+ * iteration appends one JSON line to it ({@code jmh/run.sh} does this and reports them). For the deregister pair,
+ * half the EVALSHA calls are the untimed re-registrations.
  *
- * <p>Run both concurrencies (from the repository root, after {@code ./mvnw -q -pl jmh -am package -DskipTests}):
+ * <p>Run (from the repository root, after {@code ./mvnw -q -pl jmh -am package -DskipTests}):
  * <pre>
  * java -jar jmh/target/benchmarks.jar WriteBenchmark -rf json -rff jmh/results-writes.json
  * </pre>
@@ -80,9 +86,12 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 1)
 @Fork(2)
 public abstract class WriteBenchmark {
-    private static final Duration TIMEOUT = LodestarOptions.DEFAULT_COMMAND_TIMEOUT;
+    /** Names the file Redis' statistics of every measurement iteration are appended to (JSON lines). */
+    static final String STATS_PROPERTY = "lodestar.jmh.redisStats";
+    static final Duration TTL = Duration.ofMinutes(10);
+    static final String HISTORY_LIMIT = Integer.toString(LodestarOptions.DEFAULT_CONFIG_HISTORY_LIMIT);
 
-    /** The server, the shared Lodestar client and the shared plain Lettuce connection. */
+    /** The server, the shared Lodestar client, the shared plain Lettuce connection and the scripts it runs. */
     @State(Scope.Benchmark)
     public static class Backend {
         BenchRedis redis;
@@ -91,63 +100,132 @@ public abstract class WriteBenchmark {
         RedisClient lettuce;
         StatefulRedisConnection<String, String> connection;
         RedisCommands<String, String> raw;
-        String baselineKey;
+        String[] serviceKeys;
+        RawRedis.Script registerScript;
+        RawRedis.Script renewScript;
+        RawRedis.Script deregisterScript;
+        RawRedis.Script updateScript;
+        RawRedis.Script setConfigScript;
+        double cpuBefore;
 
-        /** Starts everything and writes the resident instance and the baseline key. */
+        /** Starts everything and writes the resident instance. */
         @Setup(Level.Trial)
         public void setUp() {
             redis = BenchRedis.start();
-            client = redis.client("jmh-writer");
+            client = redis.quietClient("jmh-writer");
             registry = client.registry();
             redis.registerAll(client, List.of(Fixtures.instance(Fixtures.SERVICE, 0)));
 
-            lettuce = RedisClient.create(RedisURI.create(redis.uri()));
-            lettuce.setOptions(ClientOptions.builder()
-                    .socketOptions(SocketOptions.builder().connectTimeout(TIMEOUT).keepAlive(true).build())
-                    .timeoutOptions(TimeoutOptions.enabled(TIMEOUT))
-                    .protocolVersion(ProtocolVersion.RESP2)
-                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                    .build());
-            connection = lettuce.connect(StringCodec.UTF8);
+            lettuce = RawRedis.client(redis.uri());
+            connection = RawRedis.connect(lettuce);
             raw = connection.sync();
-            baselineKey = redis.namespace() + ":baseline";
-            raw.set(baselineKey, "x".repeat(64));
+            serviceKeys = RawRedis.serviceKeys(redis.namespace(), Fixtures.SERVICE);
+            registerScript = RawRedis.Script.load(raw, "register_instance");
+            renewScript = RawRedis.Script.load(raw, "renew_instance");
+            deregisterScript = RawRedis.Script.load(raw, "deregister_instance");
+            updateScript = RawRedis.Script.load(raw, "update_instance");
+            setConfigScript = RawRedis.Script.load(raw, "set_config");
         }
 
-        /** Deletes the baseline key, closes the connections and stops the server. */
+        /** Resets Redis' statistics, so the iteration's own commands are counted. */
+        @Setup(Level.Iteration)
+        public void resetStats() {
+            raw.configResetstat();
+            cpuBefore = cpuSeconds(raw.info("cpu"));
+        }
+
+        /** Appends Redis' statistics of a measurement iteration to the stats file, if one is named. */
+        @TearDown(Level.Iteration)
+        public void recordStats(BenchmarkParams benchmark, IterationParams iteration) {
+            String file = System.getProperty(STATS_PROPERTY);
+            if (file == null || iteration.getType() != IterationType.MEASUREMENT) {
+                return;
+            }
+            double cpu = cpuSeconds(raw.info("cpu")) - cpuBefore;
+            Map<String, long[]> commands = commandStats(raw.info("commandstats"));
+            StringBuilder line = new StringBuilder("{\"benchmark\":").append(RawRedis.quote(benchmark.getBenchmark()))
+                    .append(",\"threads\":").append(benchmark.getThreads())
+                    .append(String.format(Locale.ROOT, ",\"redisCpuSeconds\":%.6f", cpu))
+                    .append(",\"commands\":{");
+            String separator = "";
+            for (Map.Entry<String, long[]> command : commands.entrySet()) {
+                line.append(separator).append(RawRedis.quote(command.getKey())).append(":{\"calls\":")
+                        .append(command.getValue()[0]).append(",\"usec\":").append(command.getValue()[1]).append('}');
+                separator = ",";
+            }
+            line.append("}}\n");
+            try {
+                Files.writeString(Path.of(file), line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** Closes the connections and stops the server. */
         @TearDown(Level.Trial)
         public void tearDown() {
             try {
-                raw.del(baselineKey);
                 connection.close();
                 lettuce.shutdown();
             } finally {
                 redis.close();
             }
         }
+
+        private static double cpuSeconds(String info) {
+            double total = 0;
+            for (String line : info.split("\r?\n")) {
+                if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
+                    total += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+                }
+            }
+            return total;
+        }
+
+        /** {@code cmdstat_evalsha:calls=12,usec=345,...} lines: command -> {calls, usec}. */
+        private static Map<String, long[]> commandStats(String info) {
+            Map<String, long[]> commands = new LinkedHashMap<>();
+            for (String line : info.split("\r?\n")) {
+                if (!line.startsWith("cmdstat_")) {
+                    continue;
+                }
+                String command = line.substring("cmdstat_".length(), line.indexOf(':'));
+                long[] stats = new long[2];
+                for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
+                    String[] pair = field.split("=");
+                    if (pair[0].equals("calls")) {
+                        stats[0] = Long.parseLong(pair[1]);
+                    } else if (pair[0].equals("usec")) {
+                        stats[1] = Long.parseLong(pair[1]);
+                    }
+                }
+                commands.put(command, stats);
+            }
+            return commands;
+        }
     }
 
-    /** Each thread registers its own instance; it is deregistered after every call, untimed. */
+    /** Each thread registers new instances of its own: {@code orders-t<thread>-<n>}. */
     @State(Scope.Thread)
     public static class Registering {
-        ServiceRegistry registry;
-        ServiceInstance instance;
+        String prefix;
+        long seq;
 
-        /** Picks this thread's instance. */
+        /** Picks this thread's instance ids. */
         @Setup(Level.Trial)
-        public void setUp(Backend backend, ThreadParams thread) {
-            registry = backend.registry;
-            instance = Fixtures.ephemeral(Fixtures.SERVICE, 1000 + thread.getThreadIndex());
+        public void setUp(ThreadParams thread) {
+            prefix = Fixtures.SERVICE + "-t" + thread.getThreadIndex() + "-";
         }
 
-        /** Deregisters, so that the next call registers anew. */
-        @TearDown(Level.Invocation)
-        public void deregister() {
-            registry.deregister(Fixtures.SERVICE, instance.instanceId());
+        ServiceInstance next() {
+            long n = seq++;
+            return ServiceInstance.builder(Fixtures.SERVICE, prefix + n).host("10.1." + (n >> 8 & 255) + "."
+                    + (n & 255)).port(8080).weight(100).ttl(TTL).metadata("zone", "eu-1").metadata("version", "2")
+                    .build();
         }
     }
 
-    /** Each thread deregisters its own instance, registered before every call, untimed. */
+    /** Each thread deregisters its own instance, registered through Lodestar before every call, untimed. */
     @State(Scope.Thread)
     public static class Deregistering {
         ServiceRegistry registry;
@@ -167,12 +245,35 @@ public abstract class WriteBenchmark {
         }
     }
 
+    /** Each thread deregisters its own instance, registered by the raw script before every call, untimed. */
+    @State(Scope.Thread)
+    public static class RawDeregistering {
+        Backend backend;
+        ServiceInstance instance;
+        String[] registerArgs;
+
+        /** Picks this thread's instance. */
+        @Setup(Level.Trial)
+        public void setUp(Backend backend, ThreadParams thread) {
+            this.backend = backend;
+            instance = Fixtures.ephemeral(Fixtures.SERVICE, 2000 + thread.getThreadIndex());
+            registerArgs = RawRedis.registerArgs(instance);
+        }
+
+        /** Registers, so that the next call has something to remove. */
+        @Setup(Level.Invocation)
+        public void register() {
+            backend.registerScript.run(backend.raw, backend.serviceKeys, registerArgs);
+        }
+    }
+
     /** Each thread renews or changes its own registered instance. */
     @State(Scope.Thread)
     public static class Updating {
         ServiceRegistry registry;
         String instanceId;
         List<Map<String, String>> metadata;
+        List<String> metadataJson;
         int calls;
 
         /** Registers this thread's instance (ephemeral: this client holds its lease, as renew expects). */
@@ -184,10 +285,15 @@ public abstract class WriteBenchmark {
             backend.redis.registerAll(backend.client, List.of(instance));
             metadata = List.of(Map.of("zone", "eu-1", "version", "2", "build", "a"),
                     Map.of("zone", "eu-1", "version", "2", "build", "b"));
+            metadataJson = metadata.stream().map(RawRedis::json).toList();
         }
 
         Map<String, String> nextMetadata() {
             return metadata.get(calls++ & 1);
+        }
+
+        String nextMetadataJson() {
+            return metadataJson.get(calls++ & 1);
         }
     }
 
@@ -196,6 +302,7 @@ public abstract class WriteBenchmark {
     public static class ConfigWriting {
         ConfigService config;
         String configId;
+        String[] keys;
         List<String> contents;
         int calls;
 
@@ -204,6 +311,7 @@ public abstract class WriteBenchmark {
         public void setUp(Backend backend, ThreadParams thread) {
             config = backend.client.config();
             configId = "bench/thread-" + thread.getThreadIndex() + ".properties";
+            keys = RawRedis.configKeys(backend.redis.namespace(), configId);
             backend.redis.setConfig(backend.client, configId, Fixtures.properties(1024, 0));
             contents = List.of(Fixtures.properties(1024, 1), Fixtures.properties(1024, 2));
         }
@@ -215,8 +323,14 @@ public abstract class WriteBenchmark {
 
     /** @return the registration of a new instance */
     @Benchmark
-    public Registration register(Registering state) {
-        return state.registry.register(state.instance);
+    public Registration register(Backend backend, Registering state) {
+        return backend.registry.register(state.next());
+    }
+
+    /** @return the register script's reply for a new instance, by a plain EVALSHA */
+    @Benchmark
+    public List<Object> rawRegister(Backend backend, Registering state) {
+        return backend.registerScript.run(backend.raw, backend.serviceKeys, RawRedis.registerArgs(state.next()));
     }
 
     /** @return true: the instance was registered */
@@ -225,10 +339,24 @@ public abstract class WriteBenchmark {
         return state.registry.deregister(Fixtures.SERVICE, state.instance.instanceId());
     }
 
+    /** @return the deregister script's reply, by a plain EVALSHA */
+    @Benchmark
+    public List<Object> rawDeregister(Backend backend, RawDeregistering state) {
+        return backend.deregisterScript.run(backend.raw, backend.serviceKeys, state.instance.instanceId(),
+                RawRedis.TOMBSTONE_MILLIS);
+    }
+
     /** Renews an instance this client registered. */
     @Benchmark
     public void renew(Updating state) {
         state.registry.renew(Fixtures.SERVICE, state.instanceId);
+    }
+
+    /** @return the renew script's reply, by a plain EVALSHA */
+    @Benchmark
+    public Object rawRenew(Backend backend, Updating state) {
+        return backend.raw.evalsha(backend.renewScript.sha(), io.lettuce.core.ScriptOutputType.INTEGER,
+                backend.serviceKeys, state.instanceId);
     }
 
     /** @return the instance with its new metadata */
@@ -237,15 +365,23 @@ public abstract class WriteBenchmark {
         return state.registry.setMetadata(Fixtures.SERVICE, state.instanceId, state.nextMetadata());
     }
 
+    /** @return the update script's reply, by a plain EVALSHA */
+    @Benchmark
+    public List<Object> rawSetMetadata(Backend backend, Updating state) {
+        return backend.updateScript.run(backend.raw, backend.serviceKeys, state.instanceId, "replace",
+                state.nextMetadataJson(), "[]");
+    }
+
     /** @return the new version of the entry */
     @Benchmark
     public ConfigEntry configSet(ConfigWriting state) {
         return state.config.set(state.configId, state.nextContent(), ConfigFormat.PROPERTIES);
     }
 
-    /** @return the baseline value, through a plain Lettuce connection */
+    /** @return the set script's reply, by a plain EVALSHA */
     @Benchmark
-    public String rawGet(Backend state) {
-        return state.raw.get(state.baselineKey);
+    public List<Object> rawConfigSet(Backend backend, ConfigWriting state) {
+        return backend.setConfigScript.run(backend.raw, state.keys, state.configId, state.nextContent(),
+                ConfigFormat.PROPERTIES.name(), HISTORY_LIMIT, "-1");
     }
 }

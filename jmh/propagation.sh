@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Cross-process propagation: writer (this JVM) and listener (a second JVM) on one machine, paced writes, Lodestar
+# against raw Lettuce in one run. See io.lodestar.jmh.CrossProcessPropagation for what is measured.
+#
+#   jmh/propagation.sh [--events 200] [--warmup 300] [--max-pause-ms 500] [--probe] [--compare-direct] [--out FILE.json]
+#                      [--listener-jvm-args "..."] [--seed N]
+#
+# Prints a Markdown summary on stdout; writes every sample, the percentiles and the ratios to --out
+# (default jmh/target/propagation.json). Redis: a private server from the test kit, or LODESTAR_REDIS_URI.
+#   --compare-direct: a 4th scenario per round, a listener on the view thread (direct executor) in the same run.
+# Defaults: 200 rounds of three writes, each after a random 0-500 ms pause: about 2.5 minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jar=jmh/target/benchmarks.jar
+if [[ ! -f $jar ]]; then
+  echo "Building $jar ..." >&2
+  ./mvnw -q -pl jmh -am package -DskipTests
+fi
+exec java -cp "$jar" io.lodestar.jmh.CrossProcessPropagation "$@"

@@ -1,0 +1,556 @@
+package io.lodestar.jmh;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.Registration;
+import io.lodestar.core.ServiceRegistry;
+import io.lodestar.core.model.ServiceInstance;
+import org.HdrHistogram.Histogram;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
+
+/**
+ * Cross-process propagation, as real traffic sees it: a writer (this JVM) and a listener ({@link
+ * PropagationListener}, a second JVM it starts) on one machine and one Redis, each write after a random pause, and
+ * Lodestar measured against raw Lettuce doing the same thing, interleaved in one run. Not a JMH benchmark: JMH runs
+ * one JVM per benchmark and cannot pace arrivals; this is a plain main class packed in the same jar.
+ *
+ * <p>Each round runs the scenarios below once each, in a random order, every write after a pause drawn uniformly
+ * from 0 to {@code --max-pause-ms} (default 500 ms), so both processes are idle when a write starts, as they are
+ * between real changes:
+ * <ul>
+ *   <li>{@code lodestar}: {@code registry().register} of a new ephemeral instance of a service that has one
+ *       resident instance; timed from just before the call until the other process's {@code discovery()}
+ *       listener is called with the {@code InstanceRegistered} ({@code lodestar.propagation}), and the call itself
+ *       ({@code lodestar.register.call}). The instance is deregistered afterwards, untimed, and the next pause
+ *       starts only once the listener has seen that too;</li>
+ *   <li>{@code raw}: a plain Lettuce {@code SPUBLISH} of a message of the size of Lodestar's event, timed until
+ *       the other process's plain Lettuce {@code SSUBSCRIBE} listener is called ({@code raw.propagation}), and the
+ *       call ({@code raw.spublish.call});</li>
+ *   <li>{@code evalsha}: Lodestar's own register script, run by a plain {@code EVALSHA} with the keys and
+ *       arguments Lodestar passes, on a service of its own with one resident instance ({@code raw.evalsha.call}:
+ *       the floor of the register call); its instance is removed again by the deregister script, untimed.</li>
+ * </ul>
+ * Propagation samples compare wall-clock readings of two processes ({@code Instant.now()}, epoch nanoseconds: the
+ * same kernel clock); the start checks that they agree (a {@code T} ping answered between two local readings).
+ * Call times are {@code System.nanoTime()} in the writer. Before measuring, {@code --warmup} unpaced rounds warm
+ * up both JVMs' code paths; their samples are dropped. Histograms are HdrHistogram's, in microseconds.
+ *
+ * <p>With {@code --probe} the listener also subscribes, with plain Lettuce, to the Lodestar service's own channel:
+ * {@code lodestar.probe.toProcess} is when the event reached that process, {@code lodestar.probe.inProcess} the
+ * rest of the way to Lodestar's listener. Off by default (a second subscriber waking at the same time shares the
+ * CPUs with the measured one). With {@code --compare-direct} every round has a fourth scenario,
+ * {@code lodestar.direct}: the same register on a service of its own, heard in the listener JVM by a second Lodestar
+ * client whose listener is subscribed with a direct executor ({@code subscribe(id, listener, Initial.SKIP,
+ * Runnable::run)}: it runs on the view thread), which shows in the same run what the hand-off to Lodestar's
+ * listener executor costs.
+ *
+ * <p>Run from the repository root (Redis from the test kit, or {@code LODESTAR_REDIS_URI}):
+ * <pre>
+ * jmh/propagation.sh [--events 200] [--warmup 300] [--max-pause-ms 500] [--probe] [--compare-direct]
+ *                    [--out FILE.json]
+ *                    [--listener-jvm-args "-XX:StartFlightRecording=filename=listener.jfr"]
+ * </pre>
+ * It prints a Markdown summary and writes every sample, the percentiles and the ratios to the JSON file.
+ */
+public final class CrossProcessPropagation {
+    static final String SERVICE = "orders";
+    static final String RAW_SERVICE = "orders-raw";
+    /** The service of the {@code --compare-direct} scenario (the listener JVM derives the same name). */
+    static final String DIRECT_SERVICE = SERVICE + "-direct";
+    private static final long WAIT_MS = 10_000;
+    private static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(1);
+    private static final double[] PERCENTILES = {50, 90, 99, 99.9};
+
+    private final int events;
+    private final int warmup;
+    private final long maxPauseMs;
+    private final boolean probe;
+    private final boolean compareDirect;
+    private final Path out;
+    private final List<String> listenerJvmArgs;
+    private final Random random;
+    private final Map<String, List<Long>> samples = new LinkedHashMap<>();
+    private final Map<String, Long> heard = new ConcurrentHashMap<>();
+    private final Object heardSignal = new Object();
+    private boolean recording;
+
+    private BenchRedis redis;
+    private ServiceRegistry registry;
+    private RedisClient rawClient;
+    private StatefulRedisConnection<String, String> rawConnection;
+    private RedisCommands<String, String> raw;
+    private RawRedis.Script registerScript;
+    private RawRedis.Script deregisterScript;
+    private String rawChannel;
+    private Process listener;
+    private Writer toListener;
+
+    private CrossProcessPropagation(Map<String, String> options) {
+        this.events = Integer.parseInt(options.getOrDefault("events", "200"));
+        this.warmup = Integer.parseInt(options.getOrDefault("warmup", "300"));
+        this.maxPauseMs = Long.parseLong(options.getOrDefault("max-pause-ms", "500"));
+        this.probe = options.containsKey("probe");
+        this.compareDirect = options.containsKey("compare-direct");
+        this.out = Path.of(options.getOrDefault("out", "jmh/target/propagation.json"));
+        String jvmArgs = options.getOrDefault("listener-jvm-args", "").trim();
+        this.listenerJvmArgs = jvmArgs.isEmpty() ? List.of() : Arrays.asList(jvmArgs.split("\\s+"));
+        this.random = options.containsKey("seed") ? new Random(Long.parseLong(options.get("seed"))) : new Random();
+        for (String metric : List.of("lodestar.propagation", "raw.propagation", "lodestar.register.call",
+                "raw.evalsha.call", "raw.spublish.call")) {
+            samples.put(metric, new ArrayList<>());
+        }
+        if (compareDirect) {
+            samples.put("lodestar.direct.propagation", new ArrayList<>());
+            samples.put("lodestar.direct.register.call", new ArrayList<>());
+        }
+        if (probe) {
+            samples.put("lodestar.probe.toProcess", new ArrayList<>());
+            samples.put("lodestar.probe.inProcess", new ArrayList<>());
+        }
+    }
+
+    /**
+     * @param args {@code --events N --warmup N --max-pause-ms N --probe --out FILE --listener-jvm-args "..."
+     *             --seed N}
+     * @throws Exception when the run fails
+     */
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("Unexpected argument " + args[i] + "; see the class javadoc");
+            }
+            String key = args[i].substring(2);
+            boolean flag = key.equals("probe") || key.equals("compare-direct");
+            options.put(key, flag ? "true" : args[++i]);
+        }
+        new CrossProcessPropagation(options).run();
+        System.exit(0); // Lettuce and Lodestar threads are daemons, but a stray non-daemon must not hang the script
+    }
+
+    private void run() throws Exception {
+        String started = Instant.now().toString();
+        redis = BenchRedis.start();
+        try {
+            setUp();
+            Map<String, Object> clock = checkClocks();
+            System.err.printf("Warming up: %d unpaced rounds%n", warmup);
+            for (int i = 0; i < warmup; i++) {
+                round(i, false);
+            }
+            System.err.printf("Measuring: %d rounds, each write after a pause of 0-%d ms (about %d s)%n",
+                    events, maxPauseMs, events * (compareDirect ? 4 : 3) * maxPauseMs / 2000);
+            recording = true;
+            for (int i = 0; i < events; i++) {
+                round(warmup + i, true);
+                if ((i + 1) % 50 == 0) {
+                    System.err.printf("  %d/%d rounds%n", i + 1, events);
+                }
+            }
+            String finished = Instant.now().toString();
+            Map<String, Histogram> histograms = new LinkedHashMap<>();
+            samples.forEach((metric, values) -> histograms.put(metric, histogram(values)));
+            Map<String, Object> ratios = ratios(histograms);
+            System.out.println(summary(started, finished, histograms, ratios));
+            write(started, finished, clock, histograms, ratios);
+            System.err.println("Results: " + out);
+        } finally {
+            tearDown();
+        }
+    }
+
+    // ---------------------------------------------------------------- set-up
+
+    private void setUp() throws IOException {
+        LodestarClient writer = redis.client("propagation-writer");
+        registry = writer.registry();
+        redis.registerAll(writer, List.of(Fixtures.instance(SERVICE, 0), Fixtures.instance(DIRECT_SERVICE, 0)));
+
+        rawClient = RawRedis.client(redis.uri());
+        rawConnection = RawRedis.connect(rawClient);
+        raw = rawConnection.sync();
+        registerScript = RawRedis.Script.load(raw, "register_instance");
+        deregisterScript = RawRedis.Script.load(raw, "deregister_instance");
+        registerScript.run(raw, RawRedis.serviceKeys(redis.namespace(), RAW_SERVICE),
+                RawRedis.registerArgs(Fixtures.instance(RAW_SERVICE, 0)));
+        rawChannel = "propagation-raw:{" + redis.namespace() + "}";
+
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(listenerJvmArgs);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), PropagationListener.class.getName(),
+                redis.uri(), redis.namespace(), SERVICE, rawChannel, probe ? "probe" : "noprobe",
+                compareDirect ? "compare" : "nocompare"));
+        listener = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        toListener = new OutputStreamWriter(listener.getOutputStream(), StandardCharsets.UTF_8);
+        Thread reader = new Thread(this::readListener, "propagation-listener-output");
+        reader.setDaemon(true);
+        reader.start();
+        await("READY");
+        System.err.printf("Listener JVM %d ready; writer JVM %d (%s)%n", listener.pid(), ProcessHandle.current().pid(),
+                ManagementFactory.getRuntimeMXBean().getVmVersion());
+    }
+
+    /** Records every line of the listener as "key -> nanos" (e.g. "R17" -> when registration 17 was heard). */
+    private void readListener() {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(listener.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                String[] parts = line.split(" ");
+                if (parts.length == 1) {
+                    heard.put(parts[0], 0L);
+                } else if (parts.length == 2) {
+                    heard.put(parts[0], Long.parseLong(parts[1]));
+                } else {
+                    heard.put(parts[0] + parts[1], Long.parseLong(parts[2]));
+                }
+                synchronized (heardSignal) {
+                    heardSignal.notifyAll();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            System.err.println("Listener output ended: " + e);
+        }
+    }
+
+    /** Waits (bounded) until the listener has said {@code key}; returns its time stamp and forgets the key. */
+    private long await(String key) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        synchronized (heardSignal) {
+            while (true) {
+                Long at = heard.remove(key);
+                if (at != null) {
+                    return at;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !listener.isAlive()) {
+                    throw new IllegalStateException("The listener did not report " + key + " within " + WAIT_MS
+                            + " ms" + (listener.isAlive() ? "" : " (it exited: " + listener.exitValue() + ")"));
+                }
+                try {
+                    heardSignal.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("Interrupted", e);
+                }
+            }
+        }
+    }
+
+    private void tell(String line) {
+        try {
+            toListener.write(line + "\n");
+            toListener.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Both processes stamp with the wall clock; on one machine they read the same kernel clock. Checked: the
+     * listener's answer to a ping must fall between the writer's readings before the ping and after the answer.
+     */
+    private Map<String, Object> checkClocks() {
+        int pings = 20;
+        int outOfOrder = 0;
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < pings; i++) {
+            long before = PropagationListener.now();
+            tell("T");
+            long answered = await("T");
+            long after = PropagationListener.now();
+            if (answered < before || answered > after) {
+                outOfOrder++;
+            }
+            best = Math.min(best, after - before);
+        }
+        if (outOfOrder > 0) {
+            throw new IllegalStateException("The two processes' clocks disagree: " + outOfOrder + " of " + pings
+                    + " pings were answered outside the writer's own readings");
+        }
+        System.err.printf("Clocks agree: %d pings, each answer between the writer's readings"
+                + " (best round trip %d µs)%n", pings, best / 1000);
+        Map<String, Object> clock = new LinkedHashMap<>();
+        clock.put("pings", pings);
+        clock.put("outOfOrder", outOfOrder);
+        clock.put("bestRoundTripMicros", best / 1000);
+        return clock;
+    }
+
+    private void tearDown() {
+        try {
+            if (toListener != null) {
+                toListener.close(); // end of input: the listener closes its clients and exits
+            }
+            if (listener != null && !listener.waitFor(20, TimeUnit.SECONDS)) {
+                listener.destroyForcibly();
+            }
+        } catch (IOException | InterruptedException e) {
+            listener.destroyForcibly();
+        } finally {
+            if (rawConnection != null) {
+                rawConnection.close();
+                rawClient.shutdown();
+            }
+            redis.close();
+        }
+    }
+
+    // ---------------------------------------------------------------- the scenarios
+
+    private void round(int round, boolean paced) {
+        List<Runnable> scenarios = new ArrayList<>(List.of(() -> lodestar(round), () -> rawPubSub(round),
+                () -> rawEvalsha(round)));
+        if (compareDirect) {
+            scenarios.add(() -> lodestarDirect(round));
+        }
+        Collections.shuffle(scenarios, random);
+        for (Runnable scenario : scenarios) {
+            if (paced && maxPauseMs > 0) {
+                LockSupport.parkNanos((long) (random.nextDouble() * TimeUnit.MILLISECONDS.toNanos(maxPauseMs)));
+            }
+            scenario.run();
+        }
+    }
+
+    private static ServiceInstance newcomer(String serviceId, int seq) {
+        return ServiceInstance.builder(serviceId, serviceId + "-x-" + seq)
+                .host("10.0.1." + (seq % 250 + 1)).port(8080).weight(100)
+                .metadata("zone", "eu-1").metadata("version", "2").build();
+    }
+
+    private void lodestar(int seq) {
+        ServiceInstance instance = newcomer(SERVICE, seq);
+        long start = PropagationListener.now();
+        long callStart = System.nanoTime();
+        Registration registration = registry.register(instance);
+        long callNanos = System.nanoTime() - callStart;
+        long heardAt = await("R" + seq);
+        record("lodestar.register.call", callNanos);
+        record("lodestar.propagation", heardAt - start);
+        if (probe) {
+            long reached = await("Q" + registration.revision());
+            record("lodestar.probe.toProcess", reached - start);
+            record("lodestar.probe.inProcess", heardAt - reached);
+        }
+        registry.deregister(SERVICE, instance.instanceId());
+        await("D" + seq);
+        if (probe) {
+            heard.keySet().removeIf(key -> key.startsWith("Q"));
+        }
+    }
+
+    /** Like {@link #lodestar}, heard by the listener JVM's second client, whose listener runs on its view thread. */
+    private void lodestarDirect(int seq) {
+        ServiceInstance instance = newcomer(DIRECT_SERVICE, seq);
+        long start = PropagationListener.now();
+        long callStart = System.nanoTime();
+        registry.register(instance);
+        long callNanos = System.nanoTime() - callStart;
+        long heardAt = await("S" + seq);
+        record("lodestar.direct.register.call", callNanos);
+        record("lodestar.direct.propagation", heardAt - start);
+        registry.deregister(DIRECT_SERVICE, instance.instanceId());
+        await("U" + seq);
+    }
+
+    private void rawPubSub(int seq) {
+        // The size of Lodestar's "registered" event of the same instance (revision, kind, id, instance, digest).
+        ServiceInstance instance = newcomer(SERVICE, seq);
+        String message = seq + " {\"rev\":" + (seq + 1) + ",\"kind\":\"registered\",\"id\":"
+                + RawRedis.quote(instance.instanceId()) + ",\"instance\":" + RawRedis.instanceJson(instance)
+                + ",\"digest\":\"" + "0".repeat(40) + "\"}";
+        long start = PropagationListener.now();
+        long callStart = System.nanoTime();
+        raw.spublish(rawChannel, message);
+        long callNanos = System.nanoTime() - callStart;
+        long heardAt = await("P" + seq);
+        record("raw.spublish.call", callNanos);
+        record("raw.propagation", heardAt - start);
+    }
+
+    private void rawEvalsha(int seq) {
+        ServiceInstance instance = newcomer(RAW_SERVICE, seq);
+        String[] keys = RawRedis.serviceKeys(redis.namespace(), RAW_SERVICE);
+        String[] args = RawRedis.registerArgs(instance);
+        long callStart = System.nanoTime();
+        List<Object> reply = registerScript.run(raw, keys, args);
+        long callNanos = System.nanoTime() - callStart;
+        Fixtures.check("registered".equals(reply.get(1)), "the raw register script to register, got " + reply);
+        record("raw.evalsha.call", callNanos);
+        deregisterScript.run(raw, keys, instance.instanceId(), RawRedis.TOMBSTONE_MILLIS);
+    }
+
+    private void record(String metric, long nanos) {
+        if (recording) {
+            samples.get(metric).add(nanos);
+        }
+    }
+
+    // ---------------------------------------------------------------- results
+
+    private static Histogram histogram(List<Long> nanos) {
+        Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
+        for (long value : nanos) {
+            histogram.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, value / 1000)));
+        }
+        return histogram;
+    }
+
+    private static double micros(Histogram histogram, double percentile) {
+        return histogram.getValueAtPercentile(percentile);
+    }
+
+    private Map<String, Object> ratios(Map<String, Histogram> h) {
+        Map<String, Object> ratios = new LinkedHashMap<>();
+        Histogram lodestar = h.get("lodestar.propagation");
+        Histogram rawPropagation = h.get("raw.propagation");
+        Histogram call = h.get("lodestar.register.call");
+        Histogram evalsha = h.get("raw.evalsha.call");
+        if (lodestar.getTotalCount() == 0) {
+            return ratios;
+        }
+        ratios.put("propagation.p50", ratio(micros(lodestar, 50), micros(rawPropagation, 50), 1.5));
+        ratios.put("propagation.p99", ratio(micros(lodestar, 99), micros(rawPropagation, 99), 2.0));
+        ratios.put("registerCall.p50", ratio(micros(call, 50), micros(evalsha, 50), 1.5));
+        ratios.put("registerCall.p99", ratio(micros(call, 99), micros(evalsha, 99), null));
+        Histogram direct = h.get("lodestar.direct.propagation");
+        if (direct != null && direct.getTotalCount() > 0) {
+            // Lodestar "lodestar" = listener on the view thread, baseline = on Lodestar's listener executor
+            ratios.put("directExecutor.p50", ratio(micros(direct, 50), micros(lodestar, 50), null));
+            ratios.put("directExecutor.p99", ratio(micros(direct, 99), micros(lodestar, 99), null));
+        }
+        return ratios;
+    }
+
+    private static Map<String, Object> ratio(double lodestar, double baseline, Double goal) {
+        Map<String, Object> ratio = new LinkedHashMap<>();
+        ratio.put("lodestarMicros", lodestar);
+        ratio.put("baselineMicros", baseline);
+        ratio.put("ratio", baseline > 0 ? lodestar / baseline : null);
+        if (goal != null) {
+            ratio.put("goal", goal);
+            ratio.put("met", baseline > 0 && lodestar / baseline <= goal);
+        }
+        return ratio;
+    }
+
+    private String summary(String started, String finished, Map<String, Histogram> histograms,
+                           Map<String, Object> ratios) {
+        StringBuilder text = new StringBuilder();
+        text.append("### Cross-process propagation (").append(started).append(" – ").append(finished).append(")\n\n");
+        text.append(String.format(Locale.ROOT, "%d rounds (after %d unpaced warm-up rounds), each write after a"
+                + " random 0–%d ms pause; writer and listener in separate JVMs%s.%n%n", events, warmup, maxPauseMs,
+                (probe ? ", with the probe subscriber" : "")
+                + (compareDirect ? ", with the direct-executor listener compared" : "")));
+        text.append("| Metric | Samples | Mean µs | p50 µs | p90 µs | p99 µs | p99.9 µs | Max µs |\n");
+        text.append("|---|--:|--:|--:|--:|--:|--:|--:|\n");
+        histograms.forEach((metric, h) -> {
+            text.append(String.format(Locale.ROOT, "| %s | %d | %.0f |", metric, h.getTotalCount(), h.getMean()));
+            for (double p : PERCENTILES) {
+                text.append(String.format(Locale.ROOT, " %d |", h.getValueAtPercentile(p)));
+            }
+            text.append(String.format(Locale.ROOT, " %d |%n", h.getMaxValue()));
+        });
+        text.append("\n| Ratio | Lodestar µs | Baseline µs | Ratio | Goal | Met |\n|---|--:|--:|--:|--:|---|\n");
+        ratios.forEach((name, value) -> {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> r = (Map<String, Object>) value;
+            Object ratio = r.get("ratio");
+            text.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %s | %s | %s |%n", name,
+                    r.get("lodestarMicros"), r.get("baselineMicros"),
+                    ratio == null ? "—" : String.format(Locale.ROOT, "%.2f×", (Double) ratio),
+                    r.containsKey("goal") ? "≤ " + r.get("goal") + "×" : "—",
+                    r.containsKey("met") ? ((Boolean) r.get("met") ? "yes" : "**no**") : "—"));
+        });
+        return text.toString();
+    }
+
+    private void write(String started, String finished, Map<String, Object> clock,
+                       Map<String, Histogram> histograms, Map<String, Object> ratios) throws IOException {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("rounds", events);
+        settings.put("warmupRounds", warmup);
+        settings.put("maxPauseMs", maxPauseMs);
+        settings.put("probe", probe);
+        settings.put("compareDirect", compareDirect);
+        settings.put("listenerJvmArgs", listenerJvmArgs);
+        settings.put("redis", System.getenv(BenchRedis.URI_VARIABLE) != null ? "LODESTAR_REDIS_URI"
+                : "private server from the test kit");
+        settings.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
+        settings.put("cpus", Runtime.getRuntime().availableProcessors());
+        Map<String, Object> metrics = new LinkedHashMap<>();
+        histograms.forEach((metric, h) -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("unit", "us");
+            m.put("count", h.getTotalCount());
+            m.put("mean", h.getMean());
+            m.put("min", h.getMinValue());
+            for (double p : PERCENTILES) {
+                m.put("p" + (p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p)),
+                        h.getValueAtPercentile(p));
+            }
+            m.put("max", h.getMaxValue());
+            m.put("samplesMicros", samples.get(metric).stream().map(n -> n / 1000).toList());
+            metrics.put(metric, m);
+        });
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("harness", CrossProcessPropagation.class.getName());
+        result.put("started", started);
+        result.put("finished", finished);
+        result.put("settings", settings);
+        result.put("clockCheck", clock);
+        result.put("metrics", metrics);
+        result.put("ratios", ratios);
+        Path parent = out.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(out, json(result, "") + "\n");
+    }
+
+    /** A small JSON writer for maps, lists, strings, numbers and booleans (the jar has no JSON library). */
+    private static String json(Object value, String indent) {
+        if (value instanceof Map<?, ?> map) {
+            String inner = indent + "  ";
+            return map.entrySet().stream()
+                    .map(e -> inner + RawRedis.quote(e.getKey().toString()) + ": " + json(e.getValue(), inner))
+                    .collect(Collectors.joining(",\n", "{\n", "\n" + indent + "}"));
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(v -> json(v, indent)).collect(Collectors.joining(", ", "[", "]"));
+        }
+        if (value instanceof String text) {
+            return RawRedis.quote(text);
+        }
+        if (value instanceof Double d) {
+            return d.isNaN() || d.isInfinite() ? "null" : String.format(Locale.ROOT, "%.1f", d);
+        }
+        return String.valueOf(value);
+    }
+}

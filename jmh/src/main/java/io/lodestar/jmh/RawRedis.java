@@ -1,0 +1,140 @@
+package io.lodestar.jmh;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.ProtocolVersion;
+import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.model.ServiceInstance;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The raw baselines' side of Redis: a plain Lettuce client built with the settings Lodestar uses (RESP3, UTF-8
+ * string codec, keep-alive, the default 5 s command timeout, commands rejected while disconnected), and Lodestar's
+ * own Lua scripts run by a plain EVALSHA with the keys and arguments Lodestar passes — so a baseline does exactly
+ * the Redis-side work of the Lodestar call it is compared with, without Lodestar's client code.
+ *
+ * <p>The scripts are read from the {@code lodestar-redis} jar ({@code io/lodestar/redis/scripts/NAME.lua}, with
+ * its {@code --#include} lines expanded as {@code LuaScript} does), and the keys follow the layout documented in
+ * {@code docs/redis.md}. If Lodestar's layout changed and this copy did not, the script's own key checks fail the
+ * benchmark's setup rather than measuring something else.
+ */
+final class RawRedis {
+    private static final Duration TIMEOUT = LodestarOptions.DEFAULT_COMMAND_TIMEOUT;
+    private static final String SCRIPTS = "/io/lodestar/redis/scripts/";
+    private static final String INCLUDE = "--#include ";
+    /** What deregister_instance.lua is given as the tombstone's shortest life, as Lodestar passes it. */
+    static final String TOMBSTONE_MILLIS = Long.toString(Duration.ofMinutes(1).toMillis());
+
+    private RawRedis() {
+    }
+
+    /** A plain Lettuce client with Lodestar's settings; the caller shuts it down. */
+    static RedisClient client(String uri) {
+        RedisClient client = RedisClient.create(RedisURI.create(uri));
+        client.setOptions(ClientOptions.builder()
+                .socketOptions(SocketOptions.builder().connectTimeout(TIMEOUT).keepAlive(true).build())
+                .timeoutOptions(TimeoutOptions.enabled(TIMEOUT))
+                .protocolVersion(ProtocolVersion.RESP3)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .build());
+        return client;
+    }
+
+    /** @return a UTF-8 string connection of {@code client} */
+    static StatefulRedisConnection<String, String> connect(RedisClient client) {
+        return client.connect(StringCodec.UTF8);
+    }
+
+    /** One of Lodestar's scripts, loaded into Redis by SCRIPT LOAD and run by EVALSHA. */
+    record Script(String name, String sha) {
+        /** Reads {@code name}.lua from the lodestar-redis jar and loads it into the server of {@code redis}. */
+        static Script load(RedisCommands<String, String> redis, String name) {
+            return new Script(name, redis.scriptLoad(expand(read(name + ".lua"))));
+        }
+
+        /** @return the script's reply (a list for Lodestar's write scripts) */
+        List<Object> run(RedisCommands<String, String> redis, String[] keys, String... args) {
+            return redis.evalsha(sha, ScriptOutputType.MULTI, keys, args);
+        }
+    }
+
+    /** The keys of one service, in the order every service write script expects them (see {@code Keys}). */
+    static String[] serviceKeys(String namespace, String serviceId) {
+        String tag = "lodestar:{" + namespace + ":" + serviceId + "}:";
+        return new String[] {tag + "instances", tag + "deadlines", tag + "revision", tag + "events",
+                tag + "tombstones", tag + "digest"};
+    }
+
+    /** The shard channel of a service's events. */
+    static String serviceChannel(String namespace, String serviceId) {
+        return serviceKeys(namespace, serviceId)[3];
+    }
+
+    /** The keys of one config entry, in the order the config write scripts expect them. */
+    static String[] configKeys(String namespace, String configId) {
+        String tag = "lodestar:{" + namespace + ":cfg:" + configId + "}:";
+        return new String[] {tag + "current", tag + "history", tag + "versions", tag + "revision", tag + "events"};
+    }
+
+    /** An instance as register_instance.lua expects it (ARGV[2]): the JSON Lodestar writes, field for field. */
+    static String instanceJson(ServiceInstance instance) {
+        return "{\"host\":" + quote(instance.host()) + ",\"port\":" + instance.port() + ",\"secure\":"
+                + instance.secure() + ",\"weight\":" + instance.weight() + ",\"status\":"
+                + quote(instance.status().name()) + ",\"ttl\":" + instance.ttl().toMillis() + ",\"metadata\":"
+                + json(instance.metadata()) + "}";
+    }
+
+    /** The arguments register_instance.lua gets from {@code registry().register(instance)}. */
+    static String[] registerArgs(ServiceInstance instance) {
+        return new String[] {instance.instanceId(), instanceJson(instance),
+                Long.toString(instance.ttl().toMillis()), "register"};
+    }
+
+    static String json(Map<String, String> map) {
+        return map.entrySet().stream().map(e -> quote(e.getKey()) + ":" + quote(e.getValue()))
+                .collect(Collectors.joining(",", "{", "}"));
+    }
+
+    /** Enough JSON quoting for the benchmarks' own ASCII strings. */
+    static String quote(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    private static String expand(String source) {
+        StringBuilder out = new StringBuilder(source.length() * 2);
+        for (String line : source.split("\n", -1)) {
+            if (line.startsWith(INCLUDE)) {
+                out.append(read(line.substring(INCLUDE.length()).trim())).append('\n');
+            } else {
+                out.append(line).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    private static String read(String resource) {
+        try (InputStream in = RawRedis.class.getResourceAsStream(SCRIPTS + resource)) {
+            if (in == null) {
+                throw new IllegalStateException("No " + SCRIPTS + resource + " on the class path (lodestar-redis)");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
