@@ -89,17 +89,7 @@ final class ConsoleProcess implements AutoCloseable {
 
     @Override
     public void close() {
-        process.descendants().forEach(ProcessHandle::destroy);
-        process.destroy();
-        try {
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-        }
+        Processes.stop(process);
         try {
             Runtime.getRuntime().removeShutdownHook(stopOnExit);
         } catch (IllegalStateException shuttingDown) {

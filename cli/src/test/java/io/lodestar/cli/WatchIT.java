@@ -170,17 +170,7 @@ class WatchIT {
 
         @Override
         public void close() {
-            process.descendants().forEach(ProcessHandle::destroy);
-            process.destroy();
-            try {
-                if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                    process.descendants().forEach(ProcessHandle::destroyForcibly);
-                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                process.destroyForcibly();
-            }
+            Processes.stop(process);
         }
     }
 }

@@ -4,20 +4,12 @@
 -- KEYS[1] history hash, KEYS[2] versions zset
 -- ARGV[1] read versions below this one ('+inf' for the first page), ARGV[2] page budget in bytes
 -- Returns {1 if older versions remain else 0, entry JSON, ...}, newest first (see config_common.lua).
+--#include page_entries.lua
 local budget = tonumber(ARGV[2])
 local below = ARGV[1] == '+inf' and '+inf' or '(' .. ARGV[1]
 local versions = redis.call('ZREVRANGEBYSCORE', KEYS[2], below, '-inf')
 local result = {0}
-local bytes = 0
-for i, version in ipairs(versions) do
-  if i > 1 and bytes >= budget then
-    result[1] = 1
-    break
-  end
-  local entry = redis.call('HGET', KEYS[1], version)
-  if entry then
-    result[#result + 1] = entry
-    bytes = bytes + #entry
-  end
+if append_page(result, KEYS[1], versions, 0, budget) then
+  result[1] = 1
 end
 return result

@@ -10,6 +10,7 @@
 -- the current entry's JSON when it is not newer than ARGV[1] (else '': it is the last of the versions to come),
 -- incarnation ('' when none), 1 if more kept versions follow this page else 0,
 -- then the entry JSON of the kept versions newer than ARGV[1] on this page, oldest first}.
+--#include page_entries.lua
 local since, budget = tonumber(ARGV[1]), tonumber(ARGV[2])
 local revision = tonumber(redis.call('GET', KEYS[2]) or '0')
 local oldest = redis.call('ZRANGE', KEYS[4], 0, 0)
@@ -26,17 +27,8 @@ if version then
     end
   end
 end
-local bytes = #result[4]
 local newer = redis.call('ZRANGEBYSCORE', KEYS[4], '(' .. since, '+inf')
-for i, kept in ipairs(newer) do
-  if i > 1 and bytes >= budget then
-    result[6] = 1
-    break
-  end
-  local entry = redis.call('HGET', KEYS[3], kept)
-  if entry then
-    result[#result + 1] = entry
-    bytes = bytes + #entry
-  end
+if append_page(result, KEYS[3], newer, #result[4], budget) then
+  result[6] = 1
 end
 return result
