@@ -5,7 +5,8 @@ import java.time.Duration;
 
 /**
  * The settings model as a mutable bean, for property binding: Spring Boot and Micronaut subclass it and add only
- * their annotations. Defaults equal {@link LodestarOptions}'; {@link #toOptions()} validates every field at once.
+ * their annotations. Defaults equal {@link LodestarOptions}', except the start-up mode (see {@link #getStartupMode()});
+ * {@link #toOptions()} validates every field at once.
  */
 public class LodestarSettings {
     private String redisUri;
@@ -19,7 +20,8 @@ public class LodestarSettings {
     private boolean deregisterOnClose = true;
     private String clientName = LodestarOptions.DEFAULT_CLIENT_NAME;
     private Path tlsTrustedCertificates;
-    private StartupMode startupMode = StartupMode.FAIL_FAST;
+    private StartupMode startupMode;
+    private boolean failFast;
     private java.util.List<String> preloadServices = new java.util.ArrayList<>();
 
     /**
@@ -38,7 +40,7 @@ public class LodestarSettings {
                 .deregisterOnClose(deregisterOnClose)
                 .clientName(clientName)
                 .tlsTrustedCertificates(tlsTrustedCertificates)
-                .startupMode(getStartupMode()) // the framework adapters derive it from lodestar.fail-fast
+                .startupMode(getStartupMode())
                 .preloadServices(preloadServices)
                 .build();
     }
@@ -159,13 +161,33 @@ public class LodestarSettings {
                 + namespace + "]";
     }
 
-    /** @return what the client does when Redis cannot be reached at start-up (default {@code FAIL_FAST}) */
+    /**
+     * @return what the client does when Redis cannot be reached at start-up: the start-up mode when one was set,
+     *     else {@code FAIL_FAST} with {@link #isFailFast() fail-fast} and {@code OFFLINE} without. An application
+     *     started by a framework comes up and heals when Redis returns rather than fail its start (the one default
+     *     that differs from {@link LodestarOptions}')
+     */
     public StartupMode getStartupMode() {
-        return startupMode;
+        return startupMode != null ? startupMode : failFast ? StartupMode.FAIL_FAST : StartupMode.OFFLINE;
     }
 
+    /** @param startupMode how the client starts; wins over {@link #isFailFast() fail-fast} for the client itself */
     public void setStartupMode(StartupMode startupMode) {
         this.startupMode = startupMode;
+    }
+
+    /**
+     * @return whether an unreachable Redis fails the application's start (default false): the client's creation
+     *     (unless a start-up mode is set) and the framework adapters' auto-registration, which otherwise is retried
+     *     until Redis answers
+     */
+    public boolean isFailFast() {
+        return failFast;
+    }
+
+    /** @param failFast whether an unreachable Redis fails the application's start */
+    public void setFailFast(boolean failFast) {
+        this.failFast = failFast;
     }
 
     /** @return the services the discovery view loads at start-up (default none) */

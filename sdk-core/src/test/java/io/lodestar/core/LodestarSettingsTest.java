@@ -11,14 +11,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class LodestarSettingsTest {
     @Test
-    void defaultsEqualTheOptionDefaults() {
+    void defaultsEqualTheOptionDefaultsExceptAnApplicationStartsOffline() {
         LodestarSettings settings = new LodestarSettings();
         settings.setRedisUri("redis://localhost:6379");
 
         LodestarOptions fromSettings = settings.toOptions();
 
-        LodestarOptions defaults = LodestarOptions.builder("redis://localhost:6379").build();
+        LodestarOptions defaults = LodestarOptions.builder("redis://localhost:6379")
+                .startupMode(StartupMode.OFFLINE).build();
         assertThat(fromSettings).hasToString(defaults.toString());
+        assertThat(settings.isFailFast()).isFalse();
         assertThat(settings.getNamespace()).isEqualTo(Namespace.DEFAULT.name());
         assertThat(settings.getCommandTimeout()).isEqualTo(LodestarOptions.DEFAULT_COMMAND_TIMEOUT);
         assertThat(settings.getSweepInterval()).isEqualTo(LodestarOptions.DEFAULT_SWEEP_INTERVAL);
@@ -28,6 +30,18 @@ class LodestarSettingsTest {
         assertThat(settings.getConfigSnapshotDirectory()).isNull();
         assertThat(settings.isDeregisterOnClose()).isTrue();
         assertThat(settings.getClientName()).isEqualTo(LodestarOptions.DEFAULT_CLIENT_NAME);
+    }
+
+    @Test
+    void failFastMakesTheClientFailFastUnlessAStartupModeIsSet() {
+        LodestarSettings settings = new LodestarSettings();
+        settings.setRedisUri("redis://localhost:6379");
+
+        settings.setFailFast(true);
+        assertThat(settings.toOptions().startupMode()).isEqualTo(StartupMode.FAIL_FAST);
+
+        settings.setStartupMode(StartupMode.OFFLINE);
+        assertThat(settings.toOptions().startupMode()).isEqualTo(StartupMode.OFFLINE);
     }
 
     @Test

@@ -1,7 +1,6 @@
 package io.lodestar.micronaut;
 
 import io.lodestar.core.LodestarSettings;
-import io.lodestar.core.StartupMode;
 import io.micronaut.context.annotation.BootstrapContextCompatible;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.context.annotation.Requires;
@@ -23,36 +22,4 @@ public class LodestarConfiguration extends LodestarSettings {
     public static final String PREFIX = "lodestar";
     /** {@code false} removes every Lodestar bean. */
     public static final String ENABLED = PREFIX + ".enabled";
-
-    private boolean failFast;
-    private boolean startupModeSet;
-
-    /** @return whether an unreachable Redis stops the start (default false) */
-    public boolean isFailFast() {
-        return failFast;
-    }
-
-    /** @param failFast whether an unreachable Redis stops the start */
-    public void setFailFast(boolean failFast) {
-        this.failFast = failFast;
-    }
-
-    /**
-     * @return {@code lodestar.startup-mode} when it is set; otherwise {@code OFFLINE}, or {@code FAIL_FAST} with
-     *     {@code lodestar.fail-fast=true}
-     */
-    @Override
-    public StartupMode getStartupMode() {
-        if (startupModeSet) {
-            return super.getStartupMode();
-        }
-        return failFast ? StartupMode.FAIL_FAST : StartupMode.OFFLINE;
-    }
-
-    /** @param startupMode how the client starts; wins over {@code lodestar.fail-fast} for the client's creation */
-    @Override
-    public void setStartupMode(StartupMode startupMode) {
-        super.setStartupMode(startupMode);
-        this.startupModeSet = startupMode != null;
-    }
 }

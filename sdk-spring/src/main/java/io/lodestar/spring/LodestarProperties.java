@@ -1,7 +1,6 @@
 package io.lodestar.spring;
 
 import io.lodestar.core.LodestarSettings;
-import io.lodestar.core.StartupMode;
 import io.lodestar.loadbalancer.Strategy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -21,59 +20,11 @@ public class LodestarProperties extends LodestarSettings {
     /** Whether Lodestar's auto-configuration is on. */
     private boolean enabled = true;
 
-    /**
-     * Whether the start fails while Redis cannot be reached. false: the client starts offline, the application
-     * starts and registers once Redis is reachable; true: the start fails with a report.
-     */
-    private boolean failFast;
-
-    /** Whether lodestar.startup-mode was set: then it, not lodestar.fail-fast, decides how the client starts. */
-    private boolean startupModeSet;
-
     private final Discovery discovery = new Discovery();
 
     private final AutoRegistration registration = new AutoRegistration();
 
     private final Balancing loadbalancer = new Balancing();
-
-    /** @return whether Lodestar's auto-configuration is on */
-    public boolean isEnabled() {
-        return enabled;
-    }
-
-    /** @param enabled whether Lodestar's auto-configuration is on */
-    public void setEnabled(boolean enabled) {
-        this.enabled = enabled;
-    }
-
-    /** @return whether the start fails while Redis cannot be reached (default false) */
-    public boolean isFailFast() {
-        return failFast;
-    }
-
-    /** @param failFast whether the start fails while Redis cannot be reached */
-    public void setFailFast(boolean failFast) {
-        this.failFast = failFast;
-    }
-
-    /**
-     * @return {@code lodestar.startup-mode} when it is set; otherwise {@code OFFLINE}, or {@code FAIL_FAST} with
-     *     {@code lodestar.fail-fast=true}
-     */
-    @Override
-    public StartupMode getStartupMode() {
-        if (startupModeSet) {
-            return super.getStartupMode();
-        }
-        return failFast ? StartupMode.FAIL_FAST : StartupMode.OFFLINE;
-    }
-
-    /** @param startupMode how the client starts; wins over {@code lodestar.fail-fast} for the client's creation */
-    @Override
-    public void setStartupMode(StartupMode startupMode) {
-        super.setStartupMode(startupMode);
-        this.startupModeSet = startupMode != null;
-    }
 
     /** @return the Spring Cloud discovery client settings */
     public Discovery getDiscovery() {
