@@ -26,6 +26,16 @@ public class LodestarProperties extends LodestarSettings {
 
     private final Balancing loadbalancer = new Balancing();
 
+    /** @return whether Lodestar's auto-configuration is on */
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    /** @param enabled whether Lodestar's auto-configuration is on */
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
     /** @return the Spring Cloud discovery client settings */
     public Discovery getDiscovery() {
         return discovery;
