@@ -86,8 +86,8 @@ public class ConfigReadBenchmark {
             raw = connection.sync();
             readConfig = RawRedis.Script.load(raw, "read_config");
             String[] all = RawRedis.configKeys(redis.namespace(), CONFIG_ID);
-            readKeys = new String[] {all[0], all[3]}; // current hash, revision counter: Keys.ConfigKeys#forRead
-            Fixtures.check(readConfig.run(raw, readKeys).size() == 7, "the raw read finds the entry");
+            readKeys = new String[] {all[0], all[3], all[5]}; // current, revision, incarnation: ConfigKeys#forRead
+            Fixtures.check(readConfig.run(raw, readKeys).size() == 8, "the raw read finds the entry");
         }
 
         /** Stops the clients and the server. */

@@ -77,7 +77,7 @@ final class RawRedis {
     static String[] serviceKeys(String namespace, String serviceId) {
         String tag = "lodestar:{" + namespace + ":" + serviceId + "}:";
         return new String[] {tag + "instances", tag + "deadlines", tag + "revision", tag + "events",
-                tag + "tombstones", tag + "digest"};
+                tag + "tombstones", tag + "digest", tag + "incarnation"};
     }
 
     /** The shard channel of a service's events. */
@@ -88,7 +88,8 @@ final class RawRedis {
     /** The keys of one config entry, in the order the config write scripts expect them. */
     static String[] configKeys(String namespace, String configId) {
         String tag = "lodestar:{" + namespace + ":cfg:" + configId + "}:";
-        return new String[] {tag + "current", tag + "history", tag + "versions", tag + "revision", tag + "events"};
+        return new String[] {tag + "current", tag + "history", tag + "versions", tag + "revision", tag + "events",
+                tag + "incarnation"};
     }
 
     /** An instance as register_instance.lua expects it (ARGV[2]): the JSON Lodestar writes, field for field. */
