@@ -50,16 +50,14 @@ public final class Validation {
     /** Fewest and most config versions kept in history. */
     public static final int MIN_HISTORY = 1, MAX_HISTORY = 1000;
 
-    private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
-    private static final Pattern SERVICE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
-    private static final Pattern INSTANCE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]*");
-    private static final Pattern CONFIG_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]*");
-    private static final Pattern METADATA_KEY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]*");
-    /**
-     * The characters of a DNS name or an IPv4 address; no URI delimiters, so {@code ServiceInstance.uri()} always
-     * points at it. The label rules (no empty label, no '-' at either end) are the JDK's URI parser's.
-     */
-    private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9.-]+");
+    // Checked by hand, not by regular expressions: every instance a view applies or a direct read returns is
+    // validated again (events can be forged), and a Matcher per field was a large share of that cost.
+    /** Besides letters and digits (which must come first), the characters each kind of id may hold. */
+    private static final String NAMESPACE_CHARS = "._-";
+    private static final String SERVICE_ID_CHARS = "._-";
+    private static final String INSTANCE_ID_CHARS = "._:@-";
+    private static final String CONFIG_ID_CHARS = "._/-";
+    private static final String METADATA_KEY_CHARS = "._/-";
     /** The characters of an IPv6 literal with an optional zone (scope id), as {@link URI} accepts them. */
     private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]+(%[A-Za-z0-9._]+)?");
 
@@ -235,12 +233,12 @@ public final class Validation {
 
         /** @return this collector, with a violation when {@code value} is not a valid namespace */
         public Collector namespace(String field, String value) {
-            return matches(field, value, NAMESPACE, MAX_NAMESPACE_LENGTH, NAMESPACE_RULE);
+            return matches(field, value, NAMESPACE_CHARS, MAX_NAMESPACE_LENGTH, NAMESPACE_RULE);
         }
 
         /** @return this collector, with a violation when {@code value} is not a valid service id */
         public Collector serviceId(String field, String value) {
-            return matches(field, value, SERVICE_ID, MAX_ID_LENGTH, SERVICE_ID_RULE);
+            return matches(field, value, SERVICE_ID_CHARS, MAX_ID_LENGTH, SERVICE_ID_RULE);
         }
 
         /** @return this collector, with a violation when {@code value} is null or a status only ever read */
@@ -263,12 +261,12 @@ public final class Validation {
 
         /** @return this collector, with a violation when {@code value} is not a valid instance id */
         public Collector instanceId(String field, String value) {
-            return matches(field, value, INSTANCE_ID, MAX_ID_LENGTH, INSTANCE_ID_RULE);
+            return matches(field, value, INSTANCE_ID_CHARS, MAX_ID_LENGTH, INSTANCE_ID_RULE);
         }
 
         /** @return this collector, with a violation when {@code value} is not a valid config id */
         public Collector configId(String field, String value) {
-            return matches(field, value, CONFIG_ID, MAX_ID_LENGTH, CONFIG_ID_RULE);
+            return matches(field, value, CONFIG_ID_CHARS, MAX_ID_LENGTH, CONFIG_ID_RULE);
         }
 
         /** @return this collector, with a violation when {@code value} is not a usable host name or address */
@@ -283,7 +281,7 @@ public final class Validation {
                 return false;
             }
             if (value.indexOf(':') < 0) {
-                return HOST_NAME.matcher(value).matches() && hasUriHost(value);
+                return isIpv4(value) || isHostName(value);
             }
             String literal = value.startsWith("[") && value.endsWith("]") && value.length() > 2
                     ? value.substring(1, value.length() - 1) : value;
@@ -299,12 +297,68 @@ public final class Validation {
             }
         }
 
-        private static boolean hasUriHost(String value) {
-            try {
-                return new URI("http://" + value + ":1").getHost() != null; // null for "a..b", "-a", "999.1.1.1"
-            } catch (URISyntaxException e) {
-                return false;
+        /** Four decimal numbers of 0-255 separated by dots, as the JDK's URI parser reads an IPv4 address. */
+        private static boolean isIpv4(String value) {
+            int i = 0;
+            for (int part = 0; part < 4; part++) {
+                if (part > 0) {
+                    if (i >= value.length() || value.charAt(i) != '.') {
+                        return false;
+                    }
+                    i++;
+                }
+                int start = i;
+                int number = 0;
+                while (i < value.length() && isAsciiDigit(value.charAt(i))) {
+                    number = Math.min(number * 10 + value.charAt(i) - '0', 256);
+                    i++;
+                }
+                if (i == start || number > 255) {
+                    return false;
+                }
             }
+            return i == value.length();
+        }
+
+        /**
+         * A host name as the JDK's URI parser (RFC 2396) takes it, so that {@code ServiceInstance.uri()} points at
+         * it: labels of letters, digits and inner '-' separated by single dots, an optional final dot, and, when
+         * there is more than one label, a last label that starts with a letter ("999.1.1.1" is neither).
+         */
+        private static boolean isHostName(String value) {
+            int i = 0;
+            int lastLabel = -1;
+            while (i < value.length()) {
+                if (!isAsciiAlphanumeric(value.charAt(i))) {
+                    return false;
+                }
+                lastLabel = i;
+                while (i < value.length() && (isAsciiAlphanumeric(value.charAt(i)) || value.charAt(i) == '-')) {
+                    i++;
+                }
+                if (value.charAt(i - 1) == '-') {
+                    return false;
+                }
+                if (i < value.length()) {
+                    if (value.charAt(i) != '.') {
+                        return false;
+                    }
+                    i++;
+                }
+            }
+            return lastLabel == 0 || (lastLabel > 0 && isAsciiLetter(value.charAt(lastLabel)));
+        }
+
+        private static boolean isAsciiLetter(char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        }
+
+        private static boolean isAsciiDigit(char c) {
+            return c >= '0' && c <= '9';
+        }
+
+        private static boolean isAsciiAlphanumeric(char c) {
+            return isAsciiLetter(c) || isAsciiDigit(c);
         }
 
         /** @return this collector, with a violation when {@code value} is not a TCP port */
@@ -368,7 +422,7 @@ public final class Validation {
             check(value.size() <= MAX_METADATA_ENTRIES, field + ".size", value.size(),
                     "at most " + MAX_METADATA_ENTRIES + " entries");
             value.forEach((key, entry) -> {
-                matches(field + " key", key, METADATA_KEY, MAX_METADATA_KEY_LENGTH, METADATA_KEY_RULE);
+                matches(field + " key", key, METADATA_KEY_CHARS, MAX_METADATA_KEY_LENGTH, METADATA_KEY_RULE);
                 check(entry != null && entry.length() <= MAX_METADATA_VALUE_LENGTH, field + "[" + key + "]",
                         entry, "non-null and at most " + MAX_METADATA_VALUE_LENGTH + " characters");
                 check(entry == null || isWellFormed(entry), field + "[" + key + "]", entry, WELL_FORMED_RULE);
@@ -443,9 +497,23 @@ public final class Validation {
             return true;
         }
 
-        private Collector matches(String field, String value, Pattern pattern, int maxLength, String rule) {
+        private Collector matches(String field, String value, String extraChars, int maxLength, String rule) {
             return check(value != null && !value.isEmpty() && value.length() <= maxLength
-                    && pattern.matcher(value).matches(), field, value, rule);
+                    && isId(value, extraChars), field, value, rule);
+        }
+
+        /** A letter or digit, then letters, digits and {@code extraChars} (ASCII only). */
+        private static boolean isId(String value, String extraChars) {
+            if (!isAsciiAlphanumeric(value.charAt(0))) {
+                return false;
+            }
+            for (int i = 1; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (!isAsciiAlphanumeric(c) && extraChars.indexOf(c) < 0) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** @return the violations gathered so far */
