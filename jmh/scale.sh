@@ -5,7 +5,7 @@
 #
 #   jmh/scale.sh [--services 10000] [--instances 10] [--concurrency 256] [--idle-seconds 30]
 #                [--expiry-instances 3000] [--expiry-ttl-ms 10000] [--fast-sweep-ms 1000]
-#                [--timeout-seconds 120] [--out FILE.json]
+#                [--sweep-ms 5000] [--persistent false] [--timeout-seconds 120] [--out FILE.json]
 #
 # Prints a Markdown summary on stdout; writes the figures to --out (default jmh/target/scale.json).
 # Redis: a private server from the test kit (stopped at the end), or LODESTAR_REDIS_URI (use a throw-away server:

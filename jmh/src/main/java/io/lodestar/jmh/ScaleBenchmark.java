@@ -56,7 +56,9 @@ import java.util.stream.Collectors;
  *       {@code --fast-sweep-ms} (1 s) beside them (it views the service; the others keep 5 s, so which client wins
  *       the sweep lock in an interval is not fixed).</li>
  * </ol>
- * Every wait is bounded ({@code --timeout-seconds}, 120). Prints a Markdown summary on stdout and writes the figures
+ * {@code --sweep-ms} sets the sweep interval of every client (default 5 s; the extra fast sweeper runs only when
+ * {@code --fast-sweep-ms} is shorter, 0 skips it); {@code --persistent true} registers persistent instances, so
+ * the idle window shows the background load without renewals. Every wait is bounded ({@code --timeout-seconds}, 120). Prints a Markdown summary on stdout and writes the figures
  * to {@code --out} (default {@code jmh/target/scale.json}). Run from the repository root: {@code jmh/scale.sh}.
  */
 public final class ScaleBenchmark {
@@ -70,6 +72,8 @@ public final class ScaleBenchmark {
     private final int expiryInstances;
     private final Duration expiryTtl;
     private final Duration fastSweep;
+    private final Duration sweep;
+    private final boolean persistent;
     private final long timeoutMillis;
     private final Path out;
     private final Map<String, Object> results = new LinkedHashMap<>();
@@ -89,6 +93,9 @@ public final class ScaleBenchmark {
         expiryInstances = Integer.parseInt(options.getOrDefault("expiry-instances", "3000"));
         expiryTtl = Duration.ofMillis(Long.parseLong(options.getOrDefault("expiry-ttl-ms", "10000")));
         fastSweep = Duration.ofMillis(Long.parseLong(options.getOrDefault("fast-sweep-ms", "1000")));
+        sweep = Duration.ofMillis(Long.parseLong(options.getOrDefault("sweep-ms",
+                Long.toString(LodestarOptions.DEFAULT_SWEEP_INTERVAL.toMillis()))));
+        persistent = Boolean.parseBoolean(options.getOrDefault("persistent", "false"));
         timeoutMillis = TimeUnit.SECONDS.toMillis(Long.parseLong(options.getOrDefault("timeout-seconds", "120")));
         out = Path.of(options.getOrDefault("out", "jmh/target/scale.json"));
     }
@@ -126,7 +133,8 @@ public final class ScaleBenchmark {
         config.put("idleSeconds", idleSeconds);
         config.put("expiryInstances", expiryInstances);
         config.put("expiryTtlMs", expiryTtl.toMillis());
-        config.put("defaultSweepMs", LodestarOptions.DEFAULT_SWEEP_INTERVAL.toMillis());
+        config.put("sweepMs", sweep.toMillis());
+        config.put("persistent", persistent);
         config.put("fastSweepMs", fastSweep.toMillis());
         config.put("jvm", ManagementFactory.getRuntimeMXBean().getVmVersion());
         config.put("cpus", Runtime.getRuntime().availableProcessors());
@@ -149,8 +157,10 @@ public final class ScaleBenchmark {
             idle();
             // expiry before the resync: a client that lost its connection notes an outage marker, which spares
             // instances for 10 s + their TTL after it (docs/redis.md) and would be measured instead of the sweep
-            expiry(viewer, "expiring-default", null);
-            expiry(viewer, "expiring-fast", fastSweep);
+            expiry(viewer, "expiring", null);
+            if (!fastSweep.isZero() && fastSweep.compareTo(sweep) < 0) {
+                expiry(viewer, "expiring-fast", fastSweep);
+            }
             resync(viewer);
             results.put("finished", Instant.now().toString());
             System.out.println(summary());
@@ -186,7 +196,8 @@ public final class ScaleBenchmark {
         List<ServiceInstance> all = new ArrayList<>(services * instancesPerService);
         for (String id : ids) {
             for (int i = 0; i < instancesPerService; i++) {
-                all.add(ephemeral(id, i, null));
+                ServiceInstance instance = ephemeral(id, i, null);
+                all.add(persistent ? instance.toBuilder().persistent().build() : instance);
             }
         }
         long nanos = registerAll(writer, all);
@@ -280,7 +291,8 @@ public final class ScaleBenchmark {
         i.put("expectedRenewalsPerSecond", services * instancesPerService * 3.0
                 / ServiceInstance.builder("x", "x").host("h").port(1).build().ttl().toSeconds());
         results.put("idle", i);
-        row("idle load, writer renewing + viewer holding all (total_commands_processed)",
+        row("idle load, writer " + (persistent ? "(persistent instances, no renewals)" : "renewing")
+                + " + viewer holding all (total_commands_processed)",
                 String.format(Locale.ROOT, "%,.0f commands/s", (totalAfter - totalBefore) / seconds),
                 "≤ 100 commands/s (10,000 quiet services)");
         row("idle: EVALSHA calls (top level)", String.format(Locale.ROOT, "%,.0f /s",
@@ -321,7 +333,8 @@ public final class ScaleBenchmark {
         row("resync after CLIENT KILL of the viewer's connections (fresh again)", fmtMs(nanos), "≤ 0.5 s");
     }
 
-    private void expiry(LodestarClient viewer, String service, Duration sweep) throws Exception {
+    private void expiry(LodestarClient viewer, String service, Duration extraSweep) throws Exception {
+        Duration sweep = extraSweep;
         System.err.printf("Expiry of %d instances of %s (TTL %d ms, sweep %s)%n", expiryInstances, service,
                 expiryTtl.toMillis(), sweep == null ? "default" : sweep.toMillis() + " ms");
         LodestarClient sweeper = null;
@@ -347,7 +360,7 @@ public final class ScaleBenchmark {
         if (sweeper != null) {
             close(sweeper);
         }
-        Duration interval = sweep == null ? LodestarOptions.DEFAULT_SWEEP_INTERVAL : sweep;
+        Duration interval = sweep == null ? this.sweep : sweep;
         long boundMs = expiryTtl.plus(interval).toMillis();
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("instances", expiryInstances);
@@ -356,19 +369,21 @@ public final class ScaleBenchmark {
         e.put("emptyAfterCloseMs", ms(nanos));
         e.put("boundMs", boundMs);
         e.put("withinBound", ms(nanos) <= boundMs);
-        e.put("note", sweep == null ? "every client at the default sweep interval"
+        e.put("note", sweep == null ? "every client at a sweep interval of " + interval.toMillis() + " ms"
                 : "a client sweeping every " + interval.toMillis() + " ms and viewing the service beside the writer "
-                + "and viewer at the default interval: the sweep lock goes to whichever elects first");
-        results.put(sweep == null ? "expiryDefaultSweep" : "expiryFastSweep", e);
+                + "and viewer at " + this.sweep.toMillis() + " ms: the sweep lock goes to whichever elects first");
+        results.put(sweep == null ? "expiry" : "expiryExtraFastSweeper", e);
         row(String.format(Locale.ROOT, "expiry of %,d instances, TTL %d s, sweep %s (close → view empty)",
-                expiryInstances, expiryTtl.toSeconds(), sweep == null ? "default 5 s" : interval.toMillis() + " ms"),
+                expiryInstances, expiryTtl.toSeconds(), sweep == null ? "of every client " + interval.toMillis() + " ms"
+                : interval.toMillis() + " ms by one extra client, others " + this.sweep.toMillis() + " ms"),
                 fmtMs(nanos), String.format(Locale.ROOT, "≤ TTL + sweep = %.1f s", boundMs / 1e3));
     }
 
     // ---------------------------------------------------------------- helpers
 
     private LodestarOptions.Builder options(String name) {
-        return LodestarOptions.builder(redis.uri()).namespace(redis.namespace()).clientName(name);
+        return LodestarOptions.builder(redis.uri()).namespace(redis.namespace()).clientName(name)
+                .sweepInterval(sweep);
     }
 
     private LodestarClient open(LodestarOptions.Builder options) {
