@@ -536,7 +536,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
         volatile ServiceInstance instance;
         private ScheduledFuture<?> next; // guarded by this: the one pending renewal
         private boolean started;
-        private boolean cancelled;
+        private volatile boolean cancelled;
         /** When the pending renewal is due (System.nanoTime()), to tell a starved or paused process. */
         private volatile long dueNanos;
 
@@ -589,7 +589,11 @@ final class RedisServiceRegistry implements ServiceRegistry {
                         instance.instanceId(), lateMillis, instance.ttl().toMillis());
             }
             renewLease(this).whenComplete((alive, failure) -> {
-                if (failure != null) {
+                if (failure != null && (closing || cancelled)) {
+                    // cut off by this client's own close: not a failure to report, nothing left to retry
+                    log.debug("Renewal of {}/{} ended by the client's close", instance.serviceId(),
+                            instance.instanceId());
+                } else if (failure != null) {
                     failedRenewals.increment();
                     backend.commandFailed(failure);
                     if (Errors.translate(failure, "renew", backend.where(), backend.timeout())
