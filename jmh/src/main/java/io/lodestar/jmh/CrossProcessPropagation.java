@@ -31,7 +31,6 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Collectors;
 
 /**
  * Cross-process propagation, as real traffic sees it: a writer (this JVM) and a listener ({@link
@@ -531,26 +530,6 @@ public final class CrossProcessPropagation {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Files.writeString(out, json(result, "") + "\n");
-    }
-
-    /** A small JSON writer for maps, lists, strings, numbers and booleans (the jar has no JSON library). */
-    private static String json(Object value, String indent) {
-        if (value instanceof Map<?, ?> map) {
-            String inner = indent + "  ";
-            return map.entrySet().stream()
-                    .map(e -> inner + RawRedis.quote(e.getKey().toString()) + ": " + json(e.getValue(), inner))
-                    .collect(Collectors.joining(",\n", "{\n", "\n" + indent + "}"));
-        }
-        if (value instanceof List<?> list) {
-            return list.stream().map(v -> json(v, indent)).collect(Collectors.joining(", ", "[", "]"));
-        }
-        if (value instanceof String text) {
-            return RawRedis.quote(text);
-        }
-        if (value instanceof Double d) {
-            return d.isNaN() || d.isInfinite() ? "null" : String.format(Locale.ROOT, "%.1f", d);
-        }
-        return String.valueOf(value);
+        Files.writeString(out, JsonOut.json(result, "") + "\n");
     }
 }

@@ -168,7 +168,7 @@ public final class ScaleBenchmark {
             if (parent != null) {
                 Files.createDirectories(parent);
             }
-            Files.writeString(out, json(results, "") + "\n");
+            Files.writeString(out, JsonOut.json(results, "") + "\n");
             System.err.println("Results: " + out);
         } finally {
             for (int i = open.size() - 1; i >= 0; i--) {
@@ -521,25 +521,5 @@ public final class ScaleBenchmark {
                 .map(e -> e.getKey() + " " + String.format(Locale.ROOT, "%,.1f", (Double) e.getValue()))
                 .collect(Collectors.joining(", "))).append('\n');
         return s.toString();
-    }
-
-    /** A small JSON writer for maps, lists, strings, numbers, booleans and null. */
-    private static String json(Object value, String indent) {
-        if (value instanceof Map<?, ?> map) {
-            String inner = indent + "  ";
-            return map.entrySet().stream()
-                    .map(e -> inner + RawRedis.quote(e.getKey().toString()) + ": " + json(e.getValue(), inner))
-                    .collect(Collectors.joining(",\n", "{\n", "\n" + indent + "}"));
-        }
-        if (value instanceof List<?> list) {
-            return list.stream().map(v -> json(v, indent)).collect(Collectors.joining(", ", "[", "]"));
-        }
-        if (value instanceof String text) {
-            return RawRedis.quote(text);
-        }
-        if (value instanceof Double d) {
-            return d.isNaN() || d.isInfinite() ? "null" : String.format(Locale.ROOT, "%.1f", d);
-        }
-        return String.valueOf(value);
     }
 }
