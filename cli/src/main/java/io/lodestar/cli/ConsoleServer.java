@@ -27,7 +27,6 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -165,16 +164,8 @@ final class ConsoleServer implements AutoCloseable {
     }
 
     private Map<String, Object> serviceView(String service) {
-        return Views.serviceDetail(client.discovery().getSnapshot(service), Instant.now(), ttlLeft(service));
-    }
-
-    /** From Redis (no view knows deadlines); unknown while Redis cannot be asked: the banner says why. */
-    private Map<String, Duration> ttlLeft(String service) {
-        try {
-            return client.registry().timeToLive(service);
-        } catch (LodestarException unavailable) {
-            return Map.of();
-        }
+        return Views.serviceDetail(client.discovery().getSnapshot(service), Instant.now(),
+                Views.ttlLeft(client, service));
     }
 
     private Map<String, Object> configView(String id) {

@@ -1,5 +1,7 @@
 package io.lodestar.cli;
 
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarException;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
@@ -84,6 +86,18 @@ final class Views {
             row.put("revision", revision);
         }
         return row;
+    }
+
+    /**
+     * Time left per ephemeral instance, read from Redis (no view knows deadlines); empty while Redis cannot be
+     * asked, which the staleness banner or line already says.
+     */
+    static Map<String, Duration> ttlLeft(LodestarClient client, String service) {
+        try {
+            return client.registry().timeToLive(service);
+        } catch (LodestarException unavailable) {
+            return Map.of();
+        }
     }
 
     static String address(ServiceInstance instance) {

@@ -19,7 +19,6 @@ import picocli.CommandLine.ParentCommand;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -164,13 +163,7 @@ final class WatchCommand implements Callable<Integer> {
         if (service != null) {
             ServiceSnapshot snapshot = snapshot(client, service);
             revision = snapshot.revision();
-            Map<String, Duration> ttlLeft;
-            try {
-                ttlLeft = client.registry().timeToLive(service); // at most once a second: no view knows deadlines
-            } catch (LodestarException unavailable) {
-                ttlLeft = Map.of();
-            }
-            rows.addAll(Views.instances(snapshot, now, ttlLeft));
+            rows.addAll(Views.instances(snapshot, now, Views.ttlLeft(client, service))); // at most once a second
         } else {
             for (String id : watched.keySet().stream().sorted().toList()) {
                 ServiceSnapshot snapshot = snapshot(client, id);
