@@ -12,11 +12,8 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.redis.BenchmarkAccess;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,15 +25,11 @@ import java.util.stream.Collectors;
  * own Lua scripts run by a plain EVALSHA with the keys and arguments Lodestar passes — so a baseline does exactly
  * the Redis-side work of the Lodestar call it is compared with, without Lodestar's client code.
  *
- * <p>The scripts are read from the {@code lodestar-redis} jar ({@code io/lodestar/redis/scripts/NAME.lua}, with
- * its {@code --#include} lines expanded as {@code LuaScript} does), and the keys follow the layout documented in
- * {@code docs/redis.md}. If Lodestar's layout changed and this copy did not, the script's own key checks fail the
- * benchmark's setup rather than measuring something else.
+ * <p>The scripts and the key layout are Lodestar's own, taken through {@link BenchmarkAccess} (in Lodestar's
+ * package, in this jar only), so they cannot drift from what the Lodestar call sends.
  */
 final class RawRedis {
     private static final Duration TIMEOUT = LodestarOptions.DEFAULT_COMMAND_TIMEOUT;
-    private static final String SCRIPTS = "/io/lodestar/redis/scripts/";
-    private static final String INCLUDE = "--#include ";
     /** What deregister_instance.lua is given as the tombstone's shortest life, as Lodestar passes it. */
     static final String TOMBSTONE_MILLIS = Long.toString(Duration.ofMinutes(1).toMillis());
 
@@ -64,7 +57,7 @@ final class RawRedis {
     record Script(String name, String sha) {
         /** Reads {@code name}.lua from the lodestar-redis jar and loads it into the server of {@code redis}. */
         static Script load(RedisCommands<String, String> redis, String name) {
-            return new Script(name, redis.scriptLoad(expand(read(name + ".lua"))));
+            return new Script(name, redis.scriptLoad(BenchmarkAccess.script(name)));
         }
 
         /** @return the script's reply (a list for Lodestar's write scripts) */
@@ -75,21 +68,17 @@ final class RawRedis {
 
     /** The keys of one service, in the order every service write script expects them (see {@code Keys}). */
     static String[] serviceKeys(String namespace, String serviceId) {
-        String tag = "lodestar:{" + namespace + ":" + serviceId + "}:";
-        return new String[] {tag + "instances", tag + "deadlines", tag + "revision", tag + "events",
-                tag + "tombstones", tag + "digest", tag + "incarnation"};
+        return BenchmarkAccess.serviceKeys(namespace, serviceId);
     }
 
     /** The shard channel of a service's events. */
     static String serviceChannel(String namespace, String serviceId) {
-        return serviceKeys(namespace, serviceId)[3];
+        return BenchmarkAccess.serviceChannel(namespace, serviceId);
     }
 
     /** The keys of one config entry, in the order the config write scripts expect them. */
     static String[] configKeys(String namespace, String configId) {
-        String tag = "lodestar:{" + namespace + ":cfg:" + configId + "}:";
-        return new String[] {tag + "current", tag + "history", tag + "versions", tag + "revision", tag + "events",
-                tag + "incarnation"};
+        return BenchmarkAccess.configKeys(namespace, configId);
     }
 
     /** An instance as register_instance.lua expects it (ARGV[2]): the JSON Lodestar writes, field for field. */
@@ -114,28 +103,5 @@ final class RawRedis {
     /** Enough JSON quoting for the benchmarks' own ASCII strings. */
     static String quote(String text) {
         return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-    }
-
-    private static String expand(String source) {
-        StringBuilder out = new StringBuilder(source.length() * 2);
-        for (String line : source.split("\n", -1)) {
-            if (line.startsWith(INCLUDE)) {
-                out.append(read(line.substring(INCLUDE.length()).trim())).append('\n');
-            } else {
-                out.append(line).append('\n');
-            }
-        }
-        return out.toString();
-    }
-
-    private static String read(String resource) {
-        try (InputStream in = RawRedis.class.getResourceAsStream(SCRIPTS + resource)) {
-            if (in == null) {
-                throw new IllegalStateException("No " + SCRIPTS + resource + " on the class path (lodestar-redis)");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

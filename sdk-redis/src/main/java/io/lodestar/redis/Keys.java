@@ -1,26 +1,38 @@
 package io.lodestar.redis;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.lodestar.core.model.Namespace;
 
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32;
+
 /**
- * The Redis key layout, all of it. Every key of one service shares the hash tag {@code {ns:service}}, so one
- * service lives in one cluster slot and different services spread over the cluster; every key of one config
- * entry shares {@code {ns:cfg:id}}; the namespace's own indexes share {@code {ns}}. Ids never contain
- * {@code :} or braces (see {@link io.lodestar.core.internal.Validation}), so tags cannot collide.
+ * The Redis key layout, all of it. Services are spread over {@value #BUCKETS} buckets (CRC-32 of the service id's
+ * UTF-8 bytes, modulo {@value #BUCKETS}); every key of the services of one bucket shares the hash tag
+ * {@code {ns:svc:bucket}}, so one service lives in one cluster slot, different buckets spread over the cluster, and
+ * a bucket can keep an index of when each of its services next needs the sweep (its {@code due} set) that every
+ * service write updates in the same script. Every key of one config entry shares {@code {ns:cfg:id}}; the
+ * namespace's own indexes share {@code {ns}}. Ids never contain {@code :} or braces (see
+ * {@link io.lodestar.core.internal.Validation}), so tags and keys cannot collide.
  *
  * <pre>
- * lodestar:{ns:svc}:instances      HASH   instance id -&gt; instance JSON
- * lodestar:{ns:svc}:deadlines      ZSET   instance id -&gt; deadline (epoch ms, Redis time); ephemeral only
- * lodestar:{ns:svc}:revision       STRING service revision, +1 per change
- * lodestar:{ns:svc}:digest         STRING SHA-1 chaining every event of the service (see common.lua)
- * lodestar:{ns:svc}:incarnation    STRING random id of these keys, made by the first write (see common.lua)
- * lodestar:{ns:svc}:events         shard channel of the service's events
- * lodestar:{ns:svc}:tombstones     ZSET   instance id -&gt; until (epoch ms): deregistered or evicted on purpose
+ * lodestar:{ns:svc:b}:svc:instances   HASH   instance id -&gt; instance JSON
+ * lodestar:{ns:svc:b}:svc:deadlines   ZSET   instance id -&gt; deadline (epoch ms, Redis time); ephemeral only
+ * lodestar:{ns:svc:b}:svc:revision    STRING service revision, +1 per change
+ * lodestar:{ns:svc:b}:svc:digest      STRING SHA-1 chaining every event of the service (see common.lua)
+ * lodestar:{ns:svc:b}:svc:incarnation STRING random id of these keys, made by the first write (see common.lua)
+ * lodestar:{ns:svc:b}:svc:events      shard channel of the service's events
+ * lodestar:{ns:svc:b}:svc:tombstones  ZSET   instance id -&gt; until (epoch ms): deregistered or evicted on purpose
+ * lodestar:{ns:svc:b}:due             ZSET   instances key of a service -&gt; when the sweep should look at it
+ *                                            (epoch ms, Redis time): its earliest deadline, or the time of a write
+ *                                            that made it appear or vanish (see file_due in common.lua)
  * lodestar:{ns}:services           HASH   service id -&gt; last reported revision (negative: removed at that revision)
  * lodestar:{ns}:services:revision  STRING index revision
  * lodestar:{ns}:services:events    shard channel of "added"/"removed" services
  * lodestar:{ns}:services:incarnation STRING random id of the index's keys (see common.lua)
  * lodestar:{ns}:sweeper            STRING short lock: which client sweeps this interval
+ * lodestar:{ns}:sweeper:full       STRING when the sweeper next looks at every service, not only the due ones
  * lodestar:{ns}:outage             STRING when a client last came back from an outage (epoch ms, Redis time)
  * lodestar:{ns:cfg:id}:current     HASH   the current entry: version, format, hash, createdAt, updatedAt, content
  * lodestar:{ns:cfg:id}:history     HASH   version -&gt; entry JSON, the newest N content versions
@@ -36,9 +48,19 @@ import io.lodestar.core.model.Namespace;
  */
 final class Keys {
     static final String PREFIX = "lodestar:";
+    /**
+     * How many buckets the services of a namespace are spread over. Part of the layout: every client of a namespace
+     * must agree on it. The sweep reads each bucket's due set once per interval, so this bounds its idle cost.
+     */
+    static final int BUCKETS = 256;
+    private static final String INSTANCES = ":instances";
+
+    /** Service keys recently used: a write or read need not build eight strings and a checksum each call. */
+    private static final int CACHED_SERVICES = 10_000;
 
     private final String namespaceTag;
     private final String namespace;
+    private final Cache<String, ServiceKeys> services = Caffeine.newBuilder().maximumSize(CACHED_SERVICES).build();
 
     Keys(Namespace namespace) {
         this.namespace = namespace.name();
@@ -47,9 +69,44 @@ final class Keys {
 
     /** Keys of one service, in the order every service script expects them. */
     ServiceKeys service(String serviceId) {
-        String tag = PREFIX + "{" + namespace + ":" + serviceId + "}:";
-        return new ServiceKeys(tag + "instances", tag + "deadlines", tag + "revision", tag + "events",
-                tag + "tombstones", tag + "digest", tag + "incarnation");
+        return services.get(serviceId, this::layOut);
+    }
+
+    private ServiceKeys layOut(String serviceId) {
+        String bucketTag = bucketTag(bucket(serviceId));
+        String service = bucketTag + serviceId;
+        return new ServiceKeys(service + INSTANCES, service + ":deadlines", service + ":revision",
+                service + ":events", service + ":tombstones", service + ":digest", service + ":incarnation",
+                bucketTag + "due");
+    }
+
+    /** The bucket of a service: CRC-32 of its id's UTF-8 bytes, modulo {@link #BUCKETS}. */
+    static int bucket(String serviceId) {
+        CRC32 crc = new CRC32();
+        crc.update(serviceId.getBytes(StandardCharsets.UTF_8));
+        return (int) (crc.getValue() % BUCKETS);
+    }
+
+    /** The due set of one bucket: which of its services the sweep should look at, and from when. */
+    String due(int bucket) {
+        return bucketTag(bucket) + "due";
+    }
+
+    /**
+     * The service a member of a bucket's due set names (the member is the service's instances key), or null when
+     * the member is not of this layout (written by another program). The id still needs validating.
+     */
+    String serviceOfDue(int bucket, String member) {
+        String tag = bucketTag(bucket);
+        if (!member.startsWith(tag) || !member.endsWith(INSTANCES)) {
+            return null;
+        }
+        String serviceId = member.substring(tag.length(), member.length() - INSTANCES.length());
+        return bucket(serviceId) == bucket ? serviceId : null;
+    }
+
+    private String bucketTag(int bucket) {
+        return PREFIX + "{" + namespace + ":svc:" + bucket + "}:";
     }
 
     /** Keys of the namespace's service index: index hash, index revision, index channel, incarnation. */
@@ -76,16 +133,21 @@ final class Keys {
         return namespaceTag + "sweeper";
     }
 
+    /** When the elected sweeper next makes a full pass (every service, not only the due ones). */
+    String fullSweep() {
+        return namespaceTag + "sweeper:full";
+    }
+
     /** When a client of the namespace last came back from an outage: the sweep's grace starts there. */
     String outage() {
         return namespaceTag + "outage";
     }
 
     record ServiceKeys(String instances, String deadlines, String revision, String channel, String tombstones,
-                       String digest, String incarnation) {
-        /** Every key of the service, in the order every service write script expects them. */
+                       String digest, String incarnation, String due) {
+        /** Every key of the service and its bucket's due set, in the order every service write script expects. */
         String[] all() {
-            return new String[] {instances, deadlines, revision, channel, tombstones, digest, incarnation};
+            return new String[] {instances, deadlines, revision, channel, tombstones, digest, incarnation, due};
         }
 
         String[] forRead() {

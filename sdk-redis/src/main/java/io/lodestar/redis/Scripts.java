@@ -7,6 +7,7 @@ final class Scripts {
     static final LuaScript DEREGISTER_INSTANCE = LuaScript.load("deregister_instance");
     static final LuaScript UPDATE_INSTANCE = LuaScript.load("update_instance");
     static final LuaScript SWEEP_SERVICE = LuaScript.load("sweep_service");
+    static final LuaScript DUE_SERVICES = LuaScript.load("due_services");
     static final LuaScript ELECT_SWEEPER = LuaScript.load("elect_sweeper");
     static final LuaScript READ_SERVICE = LuaScript.load("read_service");
     static final LuaScript INDEX_SERVICE = LuaScript.load("index_service");

@@ -2,12 +2,15 @@ package io.lodestar.redis;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lodestar.core.ClientClosedException;
+import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.UnavailableException;
+import io.lodestar.core.internal.Validation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -17,12 +20,18 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
  * Removes expired instances. There is no Lodestar server, so every client runs this; a short lock per namespace
- * and interval elects one of them, which sweeps every service of the index (and the services this client
- * registers or views, in case the index missed one). The sweep script is idempotent, so two sweepers never
- * double-remove. Expiry is decided by Redis time inside the script.
+ * and interval elects one of them. The elected client looks only at the services whose time has come in their
+ * bucket's due set (see {@link Keys} and file_due in common.lua): one call per bucket and interval, plus one sweep
+ * per service with an overdue deadline or a change of its instance count to report to the index, so a namespace of
+ * quiet services costs Redis {@value Keys#BUCKETS} cheap calls per interval whatever its size. Once per
+ * {@link #FULL_PASS} the elected client sweeps every service instead (those of the index, and those this client
+ * registers or views, in case the index missed one): it repairs what the due sets could miss (a due set deleted by
+ * hand, say). The sweep script is idempotent, so two sweepers never double-remove. Expiry is decided by Redis time
+ * inside the script.
  *
  * <p>Outages expire nothing: a client that lost its connection notes, when it is back, the time in a namespace
  * marker (in the same script that elects the sweeper, so a sweeper that was cut off notes it before it sweeps), and
@@ -38,6 +47,10 @@ final class Sweeper {
      * jitter) and still find its instance: the sweep spares overdue instances this long plus their TTL.
      */
     private static final Duration RECONNECT_ALLOWANCE = Duration.ofSeconds(10);
+    /** How often the elected client sweeps every service rather than only the due ones. */
+    static final Duration FULL_PASS = Duration.ofMinutes(10);
+    /** Due services one call reads from a bucket's due set. */
+    private static final int DUE_PAGE = 1000;
 
     private final RedisBackend backend;
     private final Keys keys;
@@ -48,6 +61,10 @@ final class Sweeper {
     private final String owner = UUID.randomUUID().toString();
     /** Sweeps (of the index, a service or the lock) that failed for another reason than Redis being unreachable. */
     final LongAdder failures = new LongAdder();
+    /** Rounds this client won and swept. */
+    final LongAdder rounds = new LongAdder();
+    /** Services this client swept, once per round each: what its rounds cost beyond one call per bucket. */
+    final LongAdder servicesSwept = new LongAdder();
     /**
      * Disconnects seen (plus renewals that could not reach Redis, see RedisServiceRegistry), and how many of them
      * the outage marker already has: more seen than noted = note it.
@@ -83,8 +100,8 @@ final class Sweeper {
         long seen = outagesSeen.get() + registry.unreachableRenewals();
         boolean unnoted = seen > outagesNoted;
         return Scripts.ELECT_SWEEPER.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                        new String[] {keys.sweeperLock(), keys.outage()}, owner, Long.toString(lockMillis),
-                        unnoted ? "1" : "0")
+                        new String[] {keys.sweeperLock(), keys.outage(), keys.fullSweep()}, owner,
+                        Long.toString(lockMillis), unnoted ? "1" : "0", Long.toString(FULL_PASS.toMillis()))
                 .thenCompose(reply -> {
                     outagesNoted = Math.max(outagesNoted, seen);
                     if ((Long) reply.get(2) == 1L) {
@@ -92,8 +109,12 @@ final class Sweeper {
                         log.warn("The sweep lock {} had no expiry (written by another program?): it now expires in"
                                 + " {} ms", keys.sweeperLock(), lockMillis);
                     }
-                    return (Long) reply.get(0) == 1L ? sweepAll((Long) reply.get(1))
-                            : CompletableFuture.<Void>completedFuture(null);
+                    if ((Long) reply.get(0) == 0L) {
+                        return CompletableFuture.<Void>completedFuture(null);
+                    }
+                    rounds.increment();
+                    long outage = (Long) reply.get(1);
+                    return (Long) reply.get(3) == 1L ? sweepAll(outage) : sweepDue(outage);
                 })
                 .exceptionally(failure -> failed("the sweep lock", failure));
     }
@@ -117,6 +138,54 @@ final class Sweeper {
         return null;
     }
 
+    private CompletionStage<Void> sweepDue(long outage) {
+        CompletableFuture<?>[] buckets = IntStream.range(0, Keys.BUCKETS)
+                .mapToObj(bucket -> sweepBucket(bucket, outage, 0)
+                        .exceptionally(failure -> failed("bucket " + bucket, failure))
+                        .toCompletableFuture())
+                .toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(buckets);
+    }
+
+    /**
+     * Sweeps the due services of one bucket, a page at a time; a page passes over the services earlier pages left
+     * due (sparing overdue instances after an outage, or failing), so the round ends.
+     */
+    private CompletionStage<Void> sweepBucket(int bucket, long outage, long passOver) {
+        return Scripts.DUE_SERVICES.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                new String[] {keys.due(bucket)}, Long.toString(passOver), Integer.toString(DUE_PAGE))
+                .thenCompose(members -> {
+                    List<CompletableFuture<Boolean>> visits = new ArrayList<>(members.size());
+                    for (Object member : members) {
+                        visits.add(visitDue(bucket, (String) member, outage).toCompletableFuture());
+                    }
+                    return CompletableFuture.allOf(visits.toArray(CompletableFuture[]::new)).thenCompose(done -> {
+                        long stillDue = visits.stream().filter(CompletableFuture::join).count();
+                        return members.size() == DUE_PAGE
+                                ? sweepBucket(bucket, outage, passOver + stillDue)
+                                : CompletableFuture.<Void>completedFuture(null);
+                    });
+                });
+    }
+
+    /** Sweeps one due service; true when it is still due after (it stays in the due set for the next round). */
+    private CompletionStage<Boolean> visitDue(int bucket, String member, long outage) {
+        String serviceId = keys.serviceOfDue(bucket, member);
+        try {
+            Validation.requireServiceId(serviceId);
+        } catch (InvalidArgumentException notOurs) {
+            failures.increment();
+            log.warn("The due set {} holds {}, which is no service of this namespace (written by another"
+                    + " program?): left there", keys.due(bucket), Validation.show(member));
+            return CompletableFuture.completedFuture(true);
+        }
+        // The index may lack the service (its writer crashed before reporting): the visit reports the count.
+        return sweep(serviceId, null, outage).exceptionally(failure -> {
+            failed("service '" + serviceId + "'", failure);
+            return true;
+        });
+    }
+
     private CompletionStage<Void> sweepAll(long outage) {
         // A corrupt index must not stop expiry of the services this client knows of by other means.
         return reads.services().exceptionally(failure -> {
@@ -128,14 +197,23 @@ final class Sweeper {
             services.addAll(viewedServices.get());
             CompletableFuture<?>[] sweeps = services.stream()
                     .map(service -> sweep(service, index.value().contains(service), outage)
-                            .exceptionally(failure -> failed("service '" + service + "'", failure))
+                            .exceptionally(failure -> {
+                                failed("service '" + service + "'", failure);
+                                return true;
+                            })
                             .toCompletableFuture())
                     .toArray(CompletableFuture[]::new);
             return CompletableFuture.allOf(sweeps);
         });
     }
 
-    private CompletionStage<Void> sweep(String serviceId, boolean indexed, long outage) {
+    /**
+     * Sweeps one service and reports its instance count to the namespace index when it may be wrong there:
+     * {@code indexed} says whether the index lists the service (null: unknown, always report). Completes with true
+     * when the service is still due after (overdue instances spared).
+     */
+    private CompletionStage<Boolean> sweep(String serviceId, Boolean indexed, long outage) {
+        servicesSwept.increment();
         return sweep(serviceId, indexed, outage, 0, 0);
     }
 
@@ -143,8 +221,8 @@ final class Sweeper {
      * One call of the sweep script; while a call finds a full batch overdue, calls again at once, passing over what
      * it spared, so expiry takes TTL plus one sweep interval at any size and no single script runs long.
      */
-    private CompletionStage<Void> sweep(String serviceId, boolean indexed, long outage, long passOver,
-                                        long expiredBefore) {
+    private CompletionStage<Boolean> sweep(String serviceId, Boolean indexed, long outage, long passOver,
+                                           long expiredBefore) {
         return Scripts.SWEEP_SERVICE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                 keys.service(serviceId).all(), Integer.toString(BATCH), Long.toString(outage),
                 Long.toString(RECONNECT_ALLOWANCE.toMillis()), Long.toString(passOver)).thenCompose(reply -> {
@@ -159,10 +237,11 @@ final class Sweeper {
                     if (expired + spared == BATCH) {
                         return sweep(serviceId, indexed, outage, passOver + spared, expiredBefore + expired);
                     }
-                    boolean indexStale = indexed ? count == 0 : count > 0;
+                    boolean stillDue = passOver + spared > 0;
+                    boolean indexStale = indexed == null || (indexed ? count == 0 : count > 0);
                     return expiredBefore + expired > 0 || indexStale
-                            ? registry.index(serviceId, revision, count).thenApply(changed -> (Void) null)
-                            : CompletableFuture.<Void>completedFuture(null);
+                            ? registry.index(serviceId, revision, count).thenApply(changed -> stillDue)
+                            : CompletableFuture.completedFuture(stillDue);
                 });
     }
 }

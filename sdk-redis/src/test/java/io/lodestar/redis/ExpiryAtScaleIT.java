@@ -40,6 +40,7 @@ class ExpiryAtScaleIT extends NamespaceTest {
         }
         redis().hset(orders.instances(), instances);
         redis().zadd(orders.deadlines(), (ScoredValue<String>[]) deadlines);
+        redis().zadd(orders.due(), past, orders.instances()); // as register_instance.lua files them
 
         // when a client that sweeps every 2 s starts
         LodestarClient sweeper = clients.connect(options -> options.sweepInterval(SWEEP_INTERVAL));

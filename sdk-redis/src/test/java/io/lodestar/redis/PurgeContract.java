@@ -43,7 +43,9 @@ abstract class PurgeContract extends NamespaceTest {
                 }).hasMessageContaining("Cannot purge service 'orders': it has 2 instances (revision 2)");
 
         assertThat(writer.discovery().getInstances("orders")).hasSize(2);
-        assertThat(raw().exists(keys().service("orders").all())).isEqualTo(4); // instances, revision, digest, inc
+        Keys.ServiceKeys orders = keys().service("orders");
+        assertThat(raw().exists(orders.instances(), orders.deadlines(), orders.revision(), orders.tombstones(),
+                orders.digest(), orders.incarnation())).isEqualTo(4); // instances, revision, digest, incarnation
     }
 
     @Test

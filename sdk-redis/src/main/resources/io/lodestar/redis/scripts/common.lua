@@ -63,6 +63,36 @@ local function stored_ttl(instances, id)
   return tonumber(cjson.decode(stored).ttl) or 0
 end
 
+-- Files the service in its bucket's due set (KEYS[8]) at its earliest deadline, or takes it out when it has no
+-- ephemeral instance left.
+local function refile_due(deadlines)
+  local first = redis.call('ZRANGE', deadlines, 0, 0, 'WITHSCORES')
+  if first[2] then
+    redis.call('ZADD', KEYS[8], first[2], KEYS[1])
+  else
+    redis.call('ZREM', KEYS[8], KEYS[1])
+  end
+end
+
+-- Keeps the service's entry in its bucket's due set (KEYS[8]; the member is the instances key, KEYS[1]) in step, so
+-- the sweep looks at a service only when something of it may need doing: the entry's score is the earliest
+-- deadline of the service's instances (no ephemeral instance: no entry). Called by every write that changes
+-- deadlines or the instance count, after its change. appeared_or_vanished: the write took the instance count from 0
+-- to 1 or from 1 to 0, which its writer reports to the namespace index in a second call (another slot) that a crash
+-- could prevent; the service is then due now, so the next sweep reports the count instead. An entry already due
+-- (its time has come) is left for the sweep, which files it again when it has looked.
+local function file_due(deadlines, now, appeared_or_vanished)
+  local filed = redis.call('ZSCORE', KEYS[8], KEYS[1])
+  if filed and tonumber(filed) <= now then
+    return
+  end
+  if appeared_or_vanished then
+    redis.call('ZADD', KEYS[8], now, KEYS[1])
+  else
+    refile_due(deadlines)
+  end
+end
+
 -- True while a deregistration or eviction of the instance is remembered; forgets tombstones that have run out.
 local function tombstoned(tombstones, id, now)
   redis.call('ZREMRANGEBYSCORE', tombstones, '-inf', '(' .. now)

@@ -4,7 +4,8 @@
 -- renewal cannot bring back what was deregistered or evicted: their key then expires with the last of them. A
 -- service written again afterwards counts its revisions from 1 under a new incarnation (see common.lua).
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (the keys of one service share their hash tag)
+-- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation, KEYS[8] the bucket's due set (all share one
+-- hash tag)
 -- ARGV[1] service id
 -- Returns {'conflict', revision, instance count} while instances remain (nothing written); else
 -- {'purged', revision the service had (0 = none), number of keys removed}.
@@ -14,7 +15,7 @@
 --#include checks.lua
 local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string',
-  KEYS[7], 'string')
+  KEYS[7], 'string', KEYS[8], 'zset')
 
 local revision = current_revision(rev_key)
 local count = redis.call('HLEN', instances)
@@ -23,6 +24,7 @@ if count > 0 then
 end
 local inc = redis.call('GET', KEYS[7])
 local removed = redis.call('DEL', instances, deadlines, rev_key, KEYS[6], KEYS[7])
+redis.call('ZREM', KEYS[8], instances)
 local now = now_ms()
 redis.call('ZREMRANGEBYSCORE', tombstones, '-inf', '(' .. now)
 local last = redis.call('ZRANGE', tombstones, -1, -1, 'WITHSCORES')

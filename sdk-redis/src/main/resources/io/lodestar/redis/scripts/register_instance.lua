@@ -1,6 +1,7 @@
 -- register_instance: adds an instance to a service, or replaces it.
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see announce in common.lua)
+-- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see announce in common.lua),
+-- KEYS[8] the bucket's due set (see file_due in common.lua)
 -- ARGV[1] instance id, ARGV[2] instance JSON (without registeredAt), ARGV[3] TTL in ms (0 = persistent),
 -- ARGV[4] "register": a registration, which clears a tombstone of the instance (whoever registers wants it back);
 --         "renewal": an owner registering again an instance its renewal found gone, refused while a tombstone says
@@ -12,7 +13,8 @@
 --#include common.lua
 --#include checks.lua
 local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string')
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string',
+  KEYS[8], 'zset')
 local id, ttl, mode = ARGV[1], tonumber(ARGV[3]), ARGV[4]
 local now = now_ms()
 
@@ -42,6 +44,8 @@ if ttl > 0 then
 else
   redis.call('ZREM', deadlines, id)
 end
+
+file_due(deadlines, now, not existing and redis.call('HLEN', instances) == 0)
 
 local rev
 if existing == stored then

@@ -1,11 +1,13 @@
--- sweep_service: removes the instances of one service whose deadline (Redis time) has passed, and forgets
--- tombstones that ran out. Idempotent: any client may run it at any time; two sweepers racing remove each instance
--- once. After an outage it spares what live owners could not renew: while Redis was unreachable no owner could
--- renew, so an instance is not expired before the outage marker (when a client last came back) + the allowance
--- for owners to reconnect + the instance's own TTL; its owner, once back, renews it at once. A crashed owner's
--- instance is expired after that.
+-- sweep_service: removes the instances of one service whose deadline (Redis time) has passed, forgets
+-- tombstones that ran out, and files the service in its bucket's due set again at its earliest deadline (the
+-- sweeper runs it for the services whose due time has come, see due_services.lua). Idempotent: any client may
+-- run it at any time; two sweepers racing remove each instance once. After an outage it spares what live owners
+-- could not renew: while Redis was unreachable no owner could renew, so an instance is not expired before the
+-- outage marker (when a client last came back) + the allowance for owners to reconnect + the instance's own TTL;
+-- its owner, once back, renews it at once. A crashed owner's instance is expired after that.
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see announce in common.lua)
+-- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see announce in common.lua),
+-- KEYS[8] the bucket's due set (see file_due in common.lua)
 -- ARGV[1] most overdue instances to look at in one call (bounds the script's run time), ARGV[2] the outage marker
 -- (epoch ms, 0 = none), ARGV[3] the allowance for owners to reconnect after an outage, in ms, ARGV[4] how many
 -- overdue instances to pass over first (those an earlier call of the same round spared: they are still overdue)
@@ -14,7 +16,8 @@
 --#include common.lua
 --#include checks.lua
 local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string')
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string',
+  KEYS[8], 'zset')
 local outage, allowance = tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = now_ms()
 
@@ -29,4 +32,5 @@ for _, id in ipairs(due) do
     expired = expired + 1
   end
 end
+refile_due(deadlines)
 return {current_revision(rev_key), redis.call('HLEN', instances), expired, spared}

@@ -1,7 +1,7 @@
 -- update_instance: changes metadata or status of a registered instance, atomically.
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
 -- KEYS[5] tombstones zset (passed to every service write script, unused here), KEYS[6] digest, KEYS[7]
--- incarnation (see announce in common.lua)
+-- incarnation (see announce in common.lua), KEYS[8] the bucket's due set (see file_due in common.lua)
 -- ARGV[1] instance id, ARGV[2] mode: "replace" (metadata = ARGV[3]), "merge" (put ARGV[3], remove the keys of
 --         the JSON array ARGV[4]) or "status" (status = ARGV[3])
 -- Returns {revision, instance JSON} or {revision, false} when the instance is not registered (an overdue one is
@@ -9,12 +9,15 @@
 --#include common.lua
 --#include checks.lua
 local instances, deadlines, rev_key, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', KEYS[5], 'zset', KEYS[6], 'string')
+check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', KEYS[5], 'zset', KEYS[6], 'string',
+  KEYS[8], 'zset')
 local id, mode = ARGV[1], ARGV[2]
 local now = now_ms()
 
 if overdue(deadlines, id, now) then
-  return {expire(instances, deadlines, rev_key, channel, id), false}
+  local rev = expire(instances, deadlines, rev_key, channel, id)
+  file_due(deadlines, now, redis.call('HLEN', instances) == 0)
+  return {rev, false}
 end
 local existing = redis.call('HGET', instances, id)
 if not existing then
