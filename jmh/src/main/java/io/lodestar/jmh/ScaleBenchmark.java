@@ -31,14 +31,20 @@ import java.util.stream.Collectors;
 
 /**
  * Lodestar at scale (issue 17, "Scale"): one namespace of {@code --services} services of {@code --instances}
- * ephemeral instances each (default 10,000 × 10 = 100,000) on one standalone Redis (a private server of the test
- * kit, or {@code LODESTAR_REDIS_URI}), held by a writer client that renews them, and a viewer client holding every
- * service. Not a JMH benchmark: each figure is one timed event at size, measured once. Only the public API is used,
- * plus raw Lettuce for {@code INFO} and {@code CLIENT KILL}.
+ * ephemeral instances each (default 10,000 × 10 = 100,000) on one standalone Redis, or with {@code --cluster true}
+ * on a cluster of three masters (a private server or cluster of the test kit, or {@code LODESTAR_REDIS_URI}: see
+ * {@link ScaleRedis}), held by a writer client that renews them, and a viewer client holding every service. Not a
+ * JMH benchmark: each figure is one timed event at size, measured once. Only the public API is used, plus raw
+ * Lettuce for {@code INFO} and {@code CLIENT KILL} on every master.
  *
  * <ol>
+ *   <li>{@code writes} (skipped with {@code --write-seconds 0}): {@code --writers} (8) threads, each with a client
+ *       of its own (sweeps and reconciles off) in a namespace of its own, each registering one instance in every
+ *       one of {@code --write-services} (1,000) services, then re-registering them ({@code --write-op register})
+ *       or renewing them ({@code --write-op renew}) one call after the other for {@code --write-seconds} (10):
+ *       writes per second over all writers; on a cluster, each master's EVALSHA calls per second and share;</li>
  *   <li>{@code register}: the writer registers everything through {@code registry().async().register}, at most
- *       {@code --concurrency} (256) calls in flight;</li>
+ *       {@code --concurrency} (256) calls in flight; on a cluster, the EVALSHA calls each master took meanwhile;</li>
  *   <li>{@code preload}: a fresh viewer's {@code discovery().preload(all service ids)}, until the stage completes;
  *       heap used (after {@code System.gc()}) before and after it, divided by the instances held: approximate (the
  *       writer's renewals allocate beside it);</li>
@@ -46,22 +52,26 @@ import java.util.stream.Collectors;
  *       (closed afterwards);</li>
  *   <li>{@code idle}: commands Redis processed in a {@code --idle-seconds} (30) window with nothing expiring, the
  *       writer renewing and the viewer holding all: {@code total_commands_processed} (counts the commands scripts
- *       run, too) and the top-level calls of {@code INFO commandstats}, by command;</li>
- *   <li>{@code resync} (last: a client that lost its connection notes an outage marker, which holds back expiry for
- *       10 s + the TTL): every connection of the viewer (PubSub and normal, found by client name in
- *       {@code CLIENT LIST}) killed; the time until {@code discovery().status()} is not stale and its
- *       {@code lastSyncAt} is after the kill;</li>
+ *       run, too) and the top-level calls of {@code INFO commandstats}, by command, summed over the masters; on a
+ *       cluster also per master;</li>
  *   <li>{@code expiry}: a separate client registers {@code --expiry-instances} (3,000) instances of one more service
  *       with a TTL of {@code --expiry-ttl-ms} and is closed without deregistering
  *       ({@code deregisterOnClose(false)}): the time from its close until the viewer's view of that service is
  *       empty. Once with the default sweep interval (every client at 5 s), once with a client sweeping every
  *       {@code --fast-sweep-ms} (1 s) beside them (it views the service; the others keep 5 s, so which client wins
- *       the sweep lock in an interval is not fixed).</li>
+ *       the sweep lock in an interval is not fixed);</li>
+ *   <li>{@code resync} (last: a client that lost its connection notes an outage marker, which holds back expiry for
+ *       10 s + the TTL): every connection of the viewer (PubSub and normal, found by client name in
+ *       {@code CLIENT LIST}) killed, on every master; the time until {@code discovery().status()} is not stale and
+ *       its {@code lastSyncAt} is after the kill; then the writer registers one new instance in each of about 30
+ *       services spread over the namespace, and the time until the viewer holds them all (events flow again).</li>
  * </ol>
  * {@code --sweep-ms} sets the sweep interval of every client (default 5 s; the extra fast sweeper runs only when
  * {@code --fast-sweep-ms} is shorter, 0 skips it); {@code --persistent true} registers persistent instances, so
- * the idle window shows the background load without renewals. Every wait is bounded ({@code --timeout-seconds}, 120). Prints a Markdown summary on stdout and writes the figures
- * to {@code --out} (default {@code jmh/target/scale.json}). Run from the repository root: {@code jmh/scale.sh}.
+ * the idle window shows the background load without renewals. Every wait is bounded ({@code --timeout-seconds},
+ * 120). Prints a Markdown summary on stdout (on a cluster with a second table, one row per master) and writes the
+ * figures to {@code --out} (default {@code jmh/target/scale.json}; on a cluster with {@code masters} and
+ * {@code byMaster} entries). Run from the repository root: {@code jmh/scale.sh}.
  */
 public final class ScaleBenchmark {
     private static final String WRITER = "scale-writer";
