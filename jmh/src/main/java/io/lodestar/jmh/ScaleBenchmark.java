@@ -279,8 +279,8 @@ public final class ScaleBenchmark {
             List<ServiceInstance> mine = new ArrayList<>(writeServices);
             for (int w = 0; w < writeServices; w++) {
                 mine.add(ServiceInstance.builder(String.format("write-%05d", w), String.format("writer-%02d", t))
-                        .host("10.1.0." + (t + 1)).port(8080).metadata("zone", Fixtures.ZONES[t % Fixtures.ZONES.length])
-                        .build());
+                        .host("10.1.0." + (t + 1)).port(8080)
+                        .metadata("zone", Fixtures.ZONES[t % Fixtures.ZONES.length]).build());
             }
             registerAll(client, mine);
             clients.add(client);
@@ -316,6 +316,7 @@ public final class ScaleBenchmark {
                         } catch (RuntimeException e) {
                             failures.incrementAndGet();
                             firstFailure.compareAndSet(null, e);
+                            break; // the step fails below; a writer stops at its first failure
                         }
                     }
                     writes.addAndGet(done);
@@ -715,8 +716,8 @@ public final class ScaleBenchmark {
                 .map(e -> e.getKey() + " " + String.format(Locale.ROOT, "%,.1f", (Double) e.getValue()))
                 .collect(Collectors.joining(", "))).append('\n');
         if (cluster) {
-            s.append("\nPer master (EVALSHA = top-level script calls, i.e. Lodestar's writes, renewals and sweeps; share "
-                    + "= of all masters' EVALSHA calls in that step):\n\n");
+            s.append("\nPer master (EVALSHA = top-level script calls, i.e. Lodestar's writes, renewals and sweeps; "
+                    + "share = of all masters' EVALSHA calls in that step):\n\n");
             s.append(masterColumns.keySet().stream().collect(Collectors.joining(" | ", "| ", " |\n")));
             s.append(masterColumns.keySet().stream().map(k -> "---").collect(Collectors.joining("|", "|", "|\n")));
             for (int m = 0; m < redis.masters().size(); m++) {
