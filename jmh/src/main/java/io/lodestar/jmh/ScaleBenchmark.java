@@ -587,7 +587,7 @@ public final class ScaleBenchmark {
             entry.put("slots", master.slots());
             entry.put("commandsPerSecond", (after.get(m).totalCommands() - before.get(m).totalCommands()) / seconds);
             entry.put("evalshaPerSecond", evalsha / seconds);
-            entry.put("evalshaShare", evalshaSum == 0 ? null : evalsha / (double) evalshaSum);
+            entry.put("evalshaSharePercent", evalshaSum == 0 ? null : 100.0 * evalsha / evalshaSum);
             list.add(entry);
         }
         return list;
