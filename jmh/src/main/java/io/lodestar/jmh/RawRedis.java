@@ -38,7 +38,12 @@ final class RawRedis {
 
     /** A plain Lettuce client with Lodestar's settings; the caller shuts it down. */
     static RedisClient client(String uri) {
-        RedisClient client = RedisClient.create(RedisURI.create(uri));
+        return client(RedisURI.create(uri));
+    }
+
+    /** A plain Lettuce client with Lodestar's settings; the caller shuts it down. */
+    static RedisClient client(RedisURI uri) {
+        RedisClient client = RedisClient.create(uri);
         client.setOptions(ClientOptions.builder()
                 .socketOptions(SocketOptions.builder().connectTimeout(TIMEOUT).keepAlive(true).build())
                 .timeoutOptions(TimeoutOptions.enabled(TIMEOUT))
