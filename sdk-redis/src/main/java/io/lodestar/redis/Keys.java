@@ -52,7 +52,7 @@ final class Keys {
      * How many buckets the services of a namespace are spread over. Part of the layout: every client of a namespace
      * must agree on it. The sweep reads each bucket's due set once per interval, so this bounds its idle cost.
      */
-    static final int BUCKETS = 256;
+    static final int BUCKETS = 128;
     private static final String INSTANCES = ":instances";
 
     /** Service keys recently used: a write or read need not build eight strings and a checksum each call. */

@@ -96,7 +96,8 @@ final class Sweeper {
 
     /** One sweep round, if this client wins the lock. Completes when done; failures are logged only. */
     CompletionStage<Void> sweepOnce() {
-        long lockMillis = Math.max(1, interval.toMillis() * 9 / 10);
+        // longer than the interval and its jitter (±10 %), so the holder keeps the lock from one round to the next
+        long lockMillis = Math.max(1, interval.toMillis() * 5 / 4);
         long seen = outagesSeen.get() + registry.unreachableRenewals();
         boolean unnoted = seen > outagesNoted;
         return Scripts.ELECT_SWEEPER.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,

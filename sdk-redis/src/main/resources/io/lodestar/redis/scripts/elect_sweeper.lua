@@ -1,4 +1,5 @@
--- elect_sweeper: elects the client that sweeps the namespace this interval (a short lock), and keeps the
+-- elect_sweeper: elects the client that sweeps the namespace this interval (a short lock, which its holder keeps
+-- while it runs this every interval, so one client sweeps each interval, not two whose schedules drift), and keeps the
 -- namespace's "last outage seen" marker, which every sweep reads: the sweep spares instances whose owners may not
 -- have had the chance to renew since Redis came back (see sweep_service.lua). Every client runs this each
 -- interval, so every client that came back from an outage notes it within one interval, whether it wins or not,
@@ -24,6 +25,10 @@ if ARGV[3] == '1' and now > last then
   last = now
 end
 local won = redis.call('SET', lock, ARGV[1], 'NX', 'PX', tonumber(ARGV[2]))
+if not won and redis.call('GET', lock) == ARGV[1] then
+  redis.call('PEXPIRE', lock, tonumber(ARGV[2])) -- the sweeper of the last interval keeps the lock while it lives
+  won = true
+end
 local unstuck = 0
 if not won and redis.call('PTTL', lock) == -1 then
   redis.call('PEXPIRE', lock, tonumber(ARGV[2]))
