@@ -12,7 +12,6 @@ import io.lodestar.core.model.ServiceSnapshot;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -148,7 +147,15 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
 
         /** Binary search of the held list by instance id: its index, or a negative number when not held. */
         private int indexOf(String instanceId) {
-            int low = 0;
+            return indexOf(instanceId, 0);
+        }
+
+        /**
+         * Binary search of the held list from {@code from} on: the index of the instance, or
+         * {@code -(insertion point) - 1} when it is not held.
+         */
+        private int indexOf(String instanceId, int from) {
+            int low = from;
             int high = held.size() - 1;
             while (low <= high) {
                 int mid = (low + high) >>> 1;
@@ -161,38 +168,43 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
                     return mid;
                 }
             }
-            return -1;
+            return -low - 1;
         }
 
-        /** The held list and the changes merged, in instance id order. */
+        /**
+         * The held list and the changes merged, in instance id order: a binary search per change, and the runs of
+         * held instances between two changes copied into an array of the exact size, which {@link List#of} copies
+         * once more and {@link ServiceSnapshot} then keeps as it is (it copies only lists it cannot trust).
+         */
         @Override
         public ServiceSnapshot value() {
-            List<ServiceInstance> instances = new ArrayList<>(held.size() + changes.size());
-            Iterator<Map.Entry<String, ServiceInstance>> changed = changes.entrySet().iterator();
-            Map.Entry<String, ServiceInstance> change = changed.hasNext() ? changed.next() : null;
-            for (ServiceInstance instance : held) {
-                while (change != null && change.getKey().compareTo(instance.instanceId()) < 0) {
-                    addIfPresent(instances, change);
-                    change = changed.hasNext() ? changed.next() : null;
-                }
-                if (change != null && change.getKey().equals(instance.instanceId())) {
-                    addIfPresent(instances, change); // replaced or removed by the batch
-                    change = changed.hasNext() ? changed.next() : null;
-                } else {
-                    instances.add(instance);
-                }
+            int size = held.size();
+            for (Map.Entry<String, ServiceInstance> change : changes.entrySet()) {
+                boolean wasHeld = indexOf(change.getKey()) >= 0;
+                size += (change.getValue() != null ? 1 : 0) - (wasHeld ? 1 : 0);
             }
-            while (change != null) {
-                addIfPresent(instances, change);
-                change = changed.hasNext() ? changed.next() : null;
+            ServiceInstance[] instances = new ServiceInstance[size];
+            int filled = 0;
+            int from = 0;
+            for (Map.Entry<String, ServiceInstance> change : changes.entrySet()) {
+                int at = indexOf(change.getKey(), from);
+                int before = at >= 0 ? at : -at - 1;
+                filled = copy(from, before, instances, filled);
+                if (change.getValue() != null) {
+                    instances[filled++] = change.getValue();
+                }
+                from = at >= 0 ? at + 1 : before; // a held instance the change replaces or removes is skipped
             }
-            return new ServiceSnapshot(serviceId, revision, instances);
+            copy(from, held.size(), instances, filled);
+            return new ServiceSnapshot(serviceId, revision, List.of(instances));
         }
 
-        private static void addIfPresent(List<ServiceInstance> instances, Map.Entry<String, ServiceInstance> change) {
-            if (change.getValue() != null) {
-                instances.add(change.getValue());
+        /** Copies held instances [from, to) into {@code into} at {@code at}; returns the next free index. */
+        private int copy(int from, int to, ServiceInstance[] into, int at) {
+            for (int i = from; i < to; i++) {
+                into[at++] = held.get(i);
             }
+            return at;
         }
 
         @Override
