@@ -46,7 +46,10 @@ import java.util.function.UnaryOperator;
  *
  * <p>Reads are lock-free: each topic's current value is an immutable object behind a volatile field, swapped
  * whole. Every change of state runs on one view thread, so events of a topic are applied in revision order and a
- * late re-read can never bring back an old state. The rules that make a view converge:
+ * late re-read can never bring back an old state. The events of a topic that wait for the view thread are applied
+ * together, each checked as if alone: one new value per batch (see {@link Batch}), so a view that falls behind a
+ * burst of writes catches up instead of copying a large topic once per event; listeners still get every event, in
+ * order. The rules that make a view converge:
  * <ul>
  *   <li>a topic is subscribed <em>before</em> it is loaded; events that arrive meanwhile are buffered and the ones
  *       newer than the load are applied after it;</li>
