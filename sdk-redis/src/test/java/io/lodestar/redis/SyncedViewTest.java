@@ -341,6 +341,28 @@ class SyncedViewTest {
     }
 
     @Test
+    void anEventOfOtherKeysEndsABatchAndMakesTheTopicReloadWhole() {
+        view = newView(viewTasks::add);
+        List<String> heard = subscribe();
+        runViewTasks();
+        source.completeLoad("keys-a", 1, "a");
+        runViewTasks();
+
+        view.offer(CHANNEL, Map.of("rev", 2L, "value", "b", "inc", "keys-a"));
+        view.offer(CHANNEL, Map.of("rev", 3L, "value", "c")); // an older writer's event: no incarnation
+        view.offer(CHANNEL, Map.of("rev", 4L, "value", "x", "inc", "keys-b")); // the keys were lost and written again
+        runViewTasks();
+
+        assertThat(view.getIfHeld(TOPIC)).as("the events of the held keys").containsExactly("a", "b", "c");
+        assertThat(view.incarnations.sum()).isEqualTo(1);
+        assertThat(source.pendingLoads()).as("a reload").isEqualTo(1);
+        source.completeLoad("keys-b", 4, "w", "x");
+        runViewTasks();
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("w", "x");
+        assertThat(heard).containsExactly("2:b", "3:c", "resynced@4");
+    }
+
+    @Test
     void eventsBufferedDuringALoadAreAppliedAfterItAsOneBatch() {
         List<String> heard = subscribe();
         for (int rev = 1; rev <= 5; rev++) {
