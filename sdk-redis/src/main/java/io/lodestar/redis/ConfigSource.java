@@ -112,28 +112,9 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
     }
 
     @Override
-    @SuppressWarnings("unchecked")
-    public SyncedView.Applied<Optional<ConfigEntry>, ConfigEvent> apply(
-            String configId, SyncedView.Versioned<Optional<ConfigEntry>> current, SyncedView.Message message) {
-        Map<String, Object> fields = message.fields();
-        long version = message.revision();
-        Object type = fields.get("type");
-        Optional<ConfigEntry> value;
-        ConfigEvent event;
-        if ("changed".equals(type) || "rolledback".equals(type)) {
-            ConfigEntry entry = ConfigReads.entry(configId, (Map<String, Object>) fields.get("entry"));
-            value = Optional.of(entry);
-            event = "changed".equals(type) ? new ConfigChanged(configId, version, entry)
-                    : new ConfigRolledBack(configId, version, ((Number) fields.get("from")).longValue(), entry);
-        } else if ("removed".equals(type)) {
-            value = Optional.empty();
-            event = new ConfigRemoved(configId, version);
-        } else {
-            // a newer client's event type: the view cannot know what changed, so it re-reads the config
-            throw new IllegalArgumentException("unknown event type " + Validation.show(type));
-        }
-        snapshots.save(configId, value);
-        return new SyncedView.Applied<>(value, event);
+    public SyncedView.Batch<Optional<ConfigEntry>, ConfigEvent> batch(
+            String configId, SyncedView.Versioned<Optional<ConfigEntry>> current) {
+        return new Batch(configId);
     }
 
     @Override
@@ -150,5 +131,50 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
     public SyncedView.Versioned<Optional<ConfigEntry>> restore(String configId) {
         ConfigEntry saved = snapshots.read(configId);
         return saved == null ? null : new SyncedView.Versioned<>(saved.version(), Optional.of(saved));
+    }
+
+    /**
+     * A config's events: each carries the whole entry, so the value is the last one's; every version is a listener
+     * event, and the snapshot directory gets the entry once per batch.
+     */
+    private final class Batch implements SyncedView.Batch<Optional<ConfigEntry>, ConfigEvent> {
+        private final String configId;
+        private final List<ConfigEvent> events = new ArrayList<>();
+        private Optional<ConfigEntry> value;
+
+        Batch(String configId) {
+            this.configId = configId;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public void apply(SyncedView.Message message) {
+            Map<String, Object> fields = message.fields();
+            long version = message.revision();
+            Object type = fields.get("type");
+            if ("changed".equals(type) || "rolledback".equals(type)) {
+                ConfigEntry entry = ConfigReads.entry(configId, (Map<String, Object>) fields.get("entry"));
+                events.add("changed".equals(type) ? new ConfigChanged(configId, version, entry)
+                        : new ConfigRolledBack(configId, version, ((Number) fields.get("from")).longValue(), entry));
+                value = Optional.of(entry);
+            } else if ("removed".equals(type)) {
+                events.add(new ConfigRemoved(configId, version));
+                value = Optional.empty();
+            } else {
+                // a newer client's event type: the view cannot know what changed, so it re-reads the config
+                throw new IllegalArgumentException("unknown event type " + Validation.show(type));
+            }
+        }
+
+        @Override
+        public Optional<ConfigEntry> value() {
+            snapshots.save(configId, value);
+            return value;
+        }
+
+        @Override
+        public List<ConfigEvent> events() {
+            return events;
+        }
     }
 }

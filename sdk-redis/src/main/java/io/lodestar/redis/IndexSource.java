@@ -4,6 +4,7 @@ import io.lodestar.core.internal.Validation;
 import io.lodestar.core.event.ServicesChanged;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletionStage;
@@ -65,20 +66,8 @@ final class IndexSource implements SyncedView.Source<Set<String>, ServicesChange
     }
 
     @Override
-    public SyncedView.Applied<Set<String>, ServicesChanged> apply(String id, SyncedView.Versioned<Set<String>> current,
-                                                                  SyncedView.Message message) {
-        String service = validId.apply((String) message.fields().get("id"));
-        Set<String> services = new TreeSet<>(current.value());
-        Object type = message.fields().get("type");
-        if (!"added".equals(type) && !"removed".equals(type)) { // a newer client's event: re-read the index
-            throw new IllegalArgumentException("unknown event type " + Validation.show(type));
-        }
-        boolean added = "added".equals(type);
-        boolean changed = added ? services.add(service) : services.remove(service);
-        Set<String> now = Collections.unmodifiableSet(services);
-        return new SyncedView.Applied<>(now, changed
-                ? new ServicesChanged(now, added ? Set.of(service) : Set.of(), added ? Set.of() : Set.of(service))
-                : null);
+    public SyncedView.Batch<Set<String>, ServicesChanged> batch(String id, SyncedView.Versioned<Set<String>> current) {
+        return new Batch(current.value());
     }
 
     @Override
@@ -92,5 +81,64 @@ final class IndexSource implements SyncedView.Source<Set<String>, ServicesChange
         Set<String> removed = new TreeSet<>(before.value());
         removed.removeAll(after.value());
         return new ServicesChanged(after.value(), added, removed);
+    }
+
+    /**
+     * An index's events applied to one copy of the held set, made at the first event that changes it: one copy per
+     * batch, and each event a lookup. Its listener event ({@link ServicesChanged} holds the whole set) is one for the batch: the
+     * members it added and removed, from the held set to the new one.
+     */
+    private final class Batch implements SyncedView.Batch<Set<String>, ServicesChanged> {
+        private final Set<String> held;
+        private TreeSet<String> members;
+        /** The members the batch added or removed, each once. */
+        private final Set<String> touched = new TreeSet<>();
+        private Set<String> value;
+
+        Batch(Set<String> held) {
+            this.held = held;
+        }
+
+        @Override
+        public void apply(SyncedView.Message message) {
+            String member = validId.apply((String) message.fields().get("id"));
+            Object type = message.fields().get("type");
+            if (!"added".equals(type) && !"removed".equals(type)) { // a newer client's event: re-read the index
+                throw new IllegalArgumentException("unknown event type " + Validation.show(type));
+            }
+            boolean added = "added".equals(type);
+            if (members == null) {
+                if (held.contains(member) == added) {
+                    return; // changes nothing: no copy yet
+                }
+                members = new TreeSet<>(held);
+            }
+            if (added ? members.add(member) : members.remove(member)) {
+                touched.add(member);
+            }
+        }
+
+        @Override
+        public Set<String> value() {
+            value = members == null ? held : Collections.unmodifiableSet(members);
+            return value;
+        }
+
+        @Override
+        public List<ServicesChanged> events() {
+            Set<String> added = new TreeSet<>();
+            Set<String> removed = new TreeSet<>();
+            for (String member : touched) {
+                boolean before = held.contains(member);
+                boolean after = value.contains(member);
+                if (after && !before) {
+                    added.add(member);
+                } else if (before && !after) {
+                    removed.add(member);
+                }
+            }
+            return added.isEmpty() && removed.isEmpty() ? List.of()
+                    : List.of(new ServicesChanged(value, added, removed));
+        }
     }
 }

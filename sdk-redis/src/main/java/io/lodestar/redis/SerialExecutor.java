@@ -4,6 +4,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -44,12 +45,21 @@ final class SerialExecutor implements Executor {
 
     /** @return false when the task was dropped (queue full, or the pool rejected it) */
     boolean offer(Runnable task) {
+        return offerAll(List.of(task));
+    }
+
+    /**
+     * Queues tasks together: all of them, or none when the queue has no room for all.
+     *
+     * @return false when the tasks were dropped (queue full, or the pool rejected them)
+     */
+    boolean offerAll(List<Runnable> batch) {
         synchronized (tasks) {
-            if (tasks.size() >= capacity) {
+            if (batch.size() > capacity - tasks.size()) {
                 dropped = true;
                 return false;
             }
-            tasks.add(task);
+            tasks.addAll(batch);
             if (running) {
                 return true;
             }

@@ -11,8 +11,11 @@ import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -20,6 +23,8 @@ import java.util.concurrent.CompletionStage;
  * an event only when what the view holds changes (see {@link io.lodestar.core.ServiceListener}).
  */
 final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceEvent> {
+    private static final Comparator<ServiceInstance> BY_ID = Comparator.comparing(ServiceInstance::instanceId);
+
     private final Keys keys;
     private final RegistryReads reads;
 
@@ -35,7 +40,25 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
 
     @Override
     public CompletionStage<SyncedView.Versioned<ServiceSnapshot>> load(String serviceId) {
-        return reads.serviceWithDigest(serviceId, false);
+        return reads.serviceWithDigest(serviceId, false).thenApply(ServiceSource::sortedById);
+    }
+
+    /**
+     * The loaded service with its instances in {@link String#compareTo} order of their ids, which a {@link Batch}
+     * searches by. Redis sorts them already, but with the server's collation (a locale may order {@code -} and
+     * case differently): one pass checks, and only a list out of order is sorted again.
+     */
+    static SyncedView.Versioned<ServiceSnapshot> sortedById(SyncedView.Versioned<ServiceSnapshot> loaded) {
+        List<ServiceInstance> instances = loaded.value().instances();
+        for (int i = 1; i < instances.size(); i++) {
+            if (instances.get(i - 1).instanceId().compareTo(instances.get(i).instanceId()) > 0) {
+                List<ServiceInstance> sorted = new ArrayList<>(instances);
+                sorted.sort(BY_ID);
+                return new SyncedView.Versioned<>(loaded.revision(), new ServiceSnapshot(loaded.value().serviceId(),
+                        loaded.value().revision(), sorted), loaded.digest(), loaded.incarnation());
+            }
+        }
+        return loaded;
     }
 
     @Override
@@ -49,35 +72,9 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
     }
 
     @Override
-    @SuppressWarnings("unchecked")
-    public SyncedView.Applied<ServiceSnapshot, ServiceEvent> apply(String serviceId,
-                                                                    SyncedView.Versioned<ServiceSnapshot> current,
-                                                                    SyncedView.Message message) {
-        Map<String, Object> fields = message.fields();
-        String type = (String) fields.get("type");
-        // Anyone allowed to publish on the channel can forge an event: its id is checked like a user's.
-        String instanceId = Validation.requireInstanceId((String) fields.get("id"));
-        long revision = message.revision();
-        List<ServiceInstance> instances = new ArrayList<>(current.value().instances());
-        ServiceInstance previous = remove(instances, instanceId);
-        ServiceEvent event;
-        switch (type) {
-            case "registered", "updated" -> {
-                ServiceInstance instance = Json.instance(serviceId, instanceId,
-                        (Map<String, Object>) fields.get("instance"));
-                insertSorted(instances, instance);
-                event = previous == null || "registered".equals(type)
-                        ? new InstanceRegistered(serviceId, revision, instance)
-                        : new InstanceUpdated(serviceId, revision, previous, instance);
-            }
-            // A removal of an instance this view does not hold changes nothing a listener knows: not announced.
-            case "deregistered" -> event = previous == null ? null
-                    : new InstanceDeregistered(serviceId, revision, instanceId);
-            case "expired" -> event = previous == null ? null : new InstanceExpired(serviceId, revision, instanceId);
-            // a newer client's event type: the view cannot know what changed, so it re-reads the service
-            default -> throw new IllegalArgumentException("unknown event type " + Validation.show(type));
-        }
-        return new SyncedView.Applied<>(new ServiceSnapshot(serviceId, revision, instances), event);
+    public SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch(String serviceId,
+                                                                 SyncedView.Versioned<ServiceSnapshot> current) {
+        return new Batch(serviceId, current.value().instances());
     }
 
     @Override
@@ -89,20 +86,130 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
         return new ServiceResynced(serviceId, after.revision(), after.value());
     }
 
-    private static ServiceInstance remove(List<ServiceInstance> instances, String instanceId) {
-        for (int i = 0; i < instances.size(); i++) {
-            if (instances.get(i).instanceId().equals(instanceId)) {
-                return instances.remove(i);
+    /**
+     * A service's events applied as changes beside the held list (sorted by instance id), merged into a new list
+     * once at the end: each event costs a binary search and a map update, whatever the size of the service, and
+     * the batch one pass over the list.
+     */
+    private static final class Batch implements SyncedView.Batch<ServiceSnapshot, ServiceEvent> {
+        private final String serviceId;
+        private final List<ServiceInstance> held;
+        /** By instance id, the instances the batch registered or updated, and null for those it removed. */
+        private final SortedMap<String, ServiceInstance> changes = new TreeMap<>();
+        private final List<ServiceEvent> events = new ArrayList<>();
+        private long revision;
+
+        Batch(String serviceId, List<ServiceInstance> held) {
+            this.serviceId = serviceId;
+            this.held = held;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public void apply(SyncedView.Message message) {
+            Map<String, Object> fields = message.fields();
+            String type = (String) fields.get("type");
+            // Anyone allowed to publish on the channel can forge an event: its id is checked like a user's.
+            String instanceId = Validation.requireInstanceId((String) fields.get("id"));
+            long at = message.revision();
+            // everything is read and checked before the batch changes: a malformed event leaves it as it was
+            ServiceInstance instance = switch (type) {
+                case "registered", "updated" -> Json.instance(serviceId, instanceId,
+                        (Map<String, Object>) fields.get("instance"));
+                case "deregistered", "expired" -> null;
+                // a newer client's event type: the view cannot know what changed, so it re-reads the service
+                default -> throw new IllegalArgumentException("unknown event type " + Validation.show(type));
+            };
+            ServiceInstance previous = find(instanceId);
+            changes.put(instanceId, instance);
+            revision = at;
+            ServiceEvent event = switch (type) {
+                case "registered" -> new InstanceRegistered(serviceId, at, instance);
+                case "updated" -> previous == null ? new InstanceRegistered(serviceId, at, instance)
+                        : new InstanceUpdated(serviceId, at, previous, instance);
+                // A removal of an instance this view does not hold changes nothing a listener knows: not announced.
+                case "deregistered" -> previous == null ? null : new InstanceDeregistered(serviceId, at, instanceId);
+                default -> previous == null ? null : new InstanceExpired(serviceId, at, instanceId);
+            };
+            if (event != null) {
+                events.add(event);
             }
         }
-        return null;
-    }
 
-    private static void insertSorted(List<ServiceInstance> instances, ServiceInstance instance) {
-        int at = 0;
-        while (at < instances.size() && instances.get(at).instanceId().compareTo(instance.instanceId()) < 0) {
-            at++;
+        /** The instance as the batch has it so far, or null. */
+        private ServiceInstance find(String instanceId) {
+            if (changes.containsKey(instanceId)) {
+                return changes.get(instanceId);
+            }
+            int at = indexOf(instanceId);
+            return at >= 0 ? held.get(at) : null;
         }
-        instances.add(at, instance);
+
+        /** Binary search of the held list by instance id: its index, or a negative number when not held. */
+        private int indexOf(String instanceId) {
+            return indexOf(instanceId, 0);
+        }
+
+        /**
+         * Binary search of the held list from {@code from} on: the index of the instance, or
+         * {@code -(insertion point) - 1} when it is not held.
+         */
+        private int indexOf(String instanceId, int from) {
+            int low = from;
+            int high = held.size() - 1;
+            while (low <= high) {
+                int mid = (low + high) >>> 1;
+                int order = held.get(mid).instanceId().compareTo(instanceId);
+                if (order < 0) {
+                    low = mid + 1;
+                } else if (order > 0) {
+                    high = mid - 1;
+                } else {
+                    return mid;
+                }
+            }
+            return -low - 1;
+        }
+
+        /**
+         * The held list and the changes merged, in instance id order: a binary search per change, and the runs of
+         * held instances between two changes copied into an array of the exact size, which {@link List#of} copies
+         * once more and {@link ServiceSnapshot} then keeps as it is (it copies only lists it cannot trust).
+         */
+        @Override
+        public ServiceSnapshot value() {
+            int size = held.size();
+            for (Map.Entry<String, ServiceInstance> change : changes.entrySet()) {
+                boolean wasHeld = indexOf(change.getKey()) >= 0;
+                size += (change.getValue() != null ? 1 : 0) - (wasHeld ? 1 : 0);
+            }
+            ServiceInstance[] instances = new ServiceInstance[size];
+            int filled = 0;
+            int from = 0;
+            for (Map.Entry<String, ServiceInstance> change : changes.entrySet()) {
+                int at = indexOf(change.getKey(), from);
+                int before = at >= 0 ? at : -at - 1;
+                filled = copy(from, before, instances, filled);
+                if (change.getValue() != null) {
+                    instances[filled++] = change.getValue();
+                }
+                from = at >= 0 ? at + 1 : before; // a held instance the change replaces or removes is skipped
+            }
+            copy(from, held.size(), instances, filled);
+            return new ServiceSnapshot(serviceId, revision, List.of(instances));
+        }
+
+        /** Copies held instances [from, to) into {@code into} at {@code at}; returns the next free index. */
+        private int copy(int from, int to, ServiceInstance[] into, int at) {
+            for (int i = from; i < to; i++) {
+                into[at++] = held.get(i);
+            }
+            return at;
+        }
+
+        @Override
+        public List<ServiceEvent> events() {
+            return events;
+        }
     }
 }

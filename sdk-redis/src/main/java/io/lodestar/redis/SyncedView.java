@@ -19,11 +19,13 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutionException;
@@ -44,7 +46,10 @@ import java.util.function.UnaryOperator;
  *
  * <p>Reads are lock-free: each topic's current value is an immutable object behind a volatile field, swapped
  * whole. Every change of state runs on one view thread, so events of a topic are applied in revision order and a
- * late re-read can never bring back an old state. The rules that make a view converge:
+ * late re-read can never bring back an old state. The events of a topic that wait for the view thread are applied
+ * together, each checked as if alone: one new value per batch (see {@link Batch}), so a view that falls behind a
+ * burst of writes catches up instead of copying a large topic once per event; listeners still get every event, in
+ * order. The rules that make a view converge:
  * <ul>
  *   <li>a topic is subscribed <em>before</em> it is loaded; events that arrive meanwhile are buffered and the ones
  *       newer than the load are applied after it;</li>
@@ -79,6 +84,11 @@ final class SyncedView<V, E> implements AutoCloseable {
     static final int MAX_BUFFER = 10_000;
     /** Most events that wait for one listener; past that, it gets the current state once it catches up. */
     static final int MAX_LISTENER_QUEUE = 4_096;
+    /**
+     * Most events of one topic applied as one batch (one new value). Below {@link #MAX_LISTENER_QUEUE}, so a batch
+     * always fits the queue of a listener that keeps up; large enough that one copy of a big topic is shared by many.
+     */
+    static final int MAX_BATCH = 1_024;
 
     /**
      * What a view needs of the Redis connections: shard subscriptions and the connection's state. {@link RedisBackend}
@@ -132,8 +142,11 @@ final class SyncedView<V, E> implements AutoCloseable {
             return message.digest() == null || message.digest().equals(held.digest());
         }
 
-        /** The value after the event, and the listener event (null for none). */
-        Applied<V, E> apply(String id, Versioned<V> current, Message message);
+        /**
+         * Starts a batch of events on the held value: the view applies the events of a topic that wait for it
+         * together and publishes one new value for them all (see {@link Batch}); a single event is a batch of one.
+         */
+        Batch<V, E> batch(String id, Versioned<V> current);
 
         /** The listener event for a resync that replaced {@code before} (null when nothing changed). */
         E resynced(String id, Versioned<V> before, Versioned<V> after);
@@ -198,12 +211,36 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-    record Applied<V, E>(V value, E event) {
+    /**
+     * Consecutive events of one topic (each one revision past the one before, the first one past the held value)
+     * applied to a working copy of the held value, from which the new value is built once: a topic that holds
+     * much pays for one copy per batch, not per event. Listeners still hear of every change, in order.
+     */
+    interface Batch<V, E> {
+        /**
+         * Applies the next event to the working copy.
+         *
+         * @throws RuntimeException when the event cannot be applied (malformed, forged, or of a type this version
+         *                          does not know); the working copy is then as it was before it
+         */
+        void apply(Message message);
+
+        /** The value after the events applied so far (at least one); called once, at the end of the batch. */
+        V value();
+
+        /**
+         * The listener events of the events applied, in order (none when nothing listeners know changed); called
+         * after {@link #value}. One per event, unless the source's event describes a whole state rather than a
+         * step (the index's {@code ServicesChanged}): then one for the batch, from the held value to the new one.
+         */
+        List<E> events();
     }
 
     /** Counters for metrics. */
     final LongAdder reads = new LongAdder();
     final LongAdder eventsApplied = new LongAdder();
+    /** New values published by events: one per batch, however many events it held (tests). */
+    final LongAdder swaps = new LongAdder();
     final LongAdder resyncs = new LongAdder();
     final LongAdder gaps = new LongAdder();
     /** Events that came from other keys than the held ones (lost and written again): each made its topic resync. */
@@ -464,11 +501,30 @@ final class SyncedView<V, E> implements AutoCloseable {
             }
             return true;
         }
-        viewThread.execute(() -> {
-            inbox.decrementAndGet();
-            onMessage(topic, new Message(revision, fields));
-        });
+        topic.inbox.add(new Message(revision, fields));
+        if (topic.draining.compareAndSet(false, true)) {
+            viewThread.execute(() -> drain(topic));
+        }
         return true;
+    }
+
+    /**
+     * Applies what waits in a topic's inbox (view thread), at most {@link #MAX_BATCH} events at once: events that
+     * arrived while the view thread was busy are applied as one batch. Another drain is queued behind the other
+     * work of the view thread when more wait, or as soon as an event arrives after this one looked.
+     */
+    private void drain(Topic topic) {
+        List<Message> messages = new ArrayList<>();
+        Message message;
+        while (messages.size() < MAX_BATCH && (message = topic.inbox.poll()) != null) {
+            messages.add(message);
+        }
+        inbox.addAndGet(-messages.size());
+        onMessages(topic, messages);
+        topic.draining.set(false);
+        if (!topic.inbox.isEmpty() && topic.draining.compareAndSet(false, true)) {
+            viewThread.execute(() -> drain(topic));
+        }
     }
 
     /**
@@ -485,11 +541,53 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-    private void onMessage(Topic topic, Message message) {
-        if (closed || !topics.isLive(topic)) {
+    /**
+     * Handles the events of a topic that arrived together, in order: each run of events that follow one another
+     * from the held revision is applied as one batch ({@link #applyAll}); every other event is dealt with on its
+     * own ({@link #isNextToApply}), after the events before it.
+     */
+    private void onMessages(Topic topic, List<Message> messages) {
+        if (closed || !topics.isLive(topic) || messages.isEmpty()) {
             return;
         }
         health.heard();
+        int at = 0;
+        while (at < messages.size()) {
+            if (!isNextToApply(topic, messages.get(at))) {
+                at++;
+                continue;
+            }
+            int end = at + 1;
+            String incarnation = incarnationAfter(topic.current.incarnation(), messages.get(at));
+            while (end < messages.size() && follows(messages.get(end - 1), messages.get(end), incarnation)) {
+                incarnation = incarnationAfter(incarnation, messages.get(end));
+                end++;
+            }
+            int applied = applyAll(topic, messages.subList(at, end));
+            // past one that could not be applied (the topic now resyncs): the rest are buffered for after it
+            at += applied == end - at ? applied : applied + 1;
+        }
+    }
+
+    /**
+     * Whether {@code next} can join a batch that ends with {@code last}: the next revision, of the same keys, and a
+     * change (not a purge). What does not is left to {@link #isNextToApply} once the batch before it is applied.
+     */
+    private static boolean follows(Message last, Message next, String incarnation) {
+        return next.revision == last.revision + 1 && !next.purged()
+                && (incarnation == null || next.incarnation() == null || incarnation.equals(next.incarnation()));
+    }
+
+    /** The incarnation of the held value after an event: the event's, or the one held when it carries none. */
+    private static String incarnationAfter(String held, Message message) {
+        return message.incarnation() != null ? message.incarnation() : held;
+    }
+
+    /**
+     * Whether an event is the next one to apply to the held value (view thread). One that is not is dealt with
+     * here: buffered while the topic loads, dropped as a duplicate or as impossible, or the reason to resync.
+     */
+    private boolean isNextToApply(Topic topic, Message message) {
         Versioned<V> current = topic.current;
         if (current != null && current.otherIncarnation(message.incarnation()) && !topic.syncing) {
             // The topic's keys were lost and written again: its revisions count from 1 again, so this event is
@@ -501,12 +599,12 @@ final class SyncedView<V, E> implements AutoCloseable {
                     current.incarnation);
             topic.untrusted = true;
             sync(topic);
-            return;
+            return false;
         }
         if (current != null && message.revision - current.revision > MAX_REVISION_STEP) {
             reject(topic.id, message.fields, "its revision " + message.revision + " is impossibly far past the held "
                     + current.revision);
-            return;
+            return false;
         }
         if (message.purged()) {
             // Redis now holds the topic empty at revision 0: no event leads there, only a re-read.
@@ -516,21 +614,21 @@ final class SyncedView<V, E> implements AutoCloseable {
                 topic.untrusted = true;
                 sync(topic);
             }
-            return;
+            return false;
         }
         if (topic.syncing) {
             buffer(topic, message);
-            return;
+            return false;
         }
         if (current != null && message.revision == current.revision && !describes(current, message)) {
             reject(topic.id, message.fields, "it says another state than the one held at its revision:"
                     + " resyncing");
             topic.untrusted = true;
             sync(topic);
-            return;
+            return false;
         }
         if (current == null || message.revision <= current.revision) {
-            return;
+            return false;
         }
         if (message.revision > current.revision + 1) {
             gaps.increment();
@@ -538,9 +636,9 @@ final class SyncedView<V, E> implements AutoCloseable {
                     current.revision);
             buffer(topic, message);
             sync(topic);
-            return;
+            return false;
         }
-        applyOne(topic, message);
+        return true;
     }
 
     /**
@@ -558,7 +656,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.buffer.add(message);
     }
 
-    /** A malformed event describes nothing: it is dropped by {@link #applyOne} instead. */
+    /** A malformed event describes nothing: it is dropped by {@link #applyAll} instead. */
     private boolean describes(Versioned<V> held, Message message) {
         try {
             return source.describes(held, message);
@@ -567,33 +665,59 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-    /** Applies the next event; false when it could not be applied and the topic now resyncs instead. */
-    private boolean applyOne(Topic topic, Message message) {
-        Applied<V, E> applied;
-        try {
-            applied = source.apply(topic.id, topic.current, message);
-        } catch (RuntimeException malformed) {
+    /**
+     * Applies the next events (each one revision past the one before, the first one past the held revision) as one
+     * batch: one new value for them all, one swap, and every listener event in order. Returns how many were
+     * applied: fewer than given when one could not be applied, and the topic now resyncs instead (the events
+     * before it stay applied).
+     */
+    private int applyAll(Topic topic, List<Message> messages) {
+        Versioned<V> held = topic.current;
+        Batch<V, E> batch = source.batch(topic.id, held);
+        String incarnation = held.incarnation();
+        int applied = 0;
+        RuntimeException malformed = null;
+        for (Message message : messages) {
+            try {
+                batch.apply(message);
+            } catch (RuntimeException e) {
+                malformed = e;
+                break;
+            }
+            incarnation = incarnationAfter(incarnation, message);
+            applied++;
+        }
+        if (applied > 0) {
+            Message last = messages.get(applied - 1);
+            topic.current = new Versioned<>(last.revision, batch.value(), last.digest(), incarnation);
+            swaps.increment();
+            eventsApplied.add(applied);
+            dispatch(topic, batch.events());
+            topic.releaseWaiters();
+        }
+        if (malformed != null) {
             // Forged, or a newer client's event this version cannot apply: the held value stays, and a re-read
             // tells which (a real change at this revision is then in the state; a forged one leaves no trace).
-            reject(topic.id, message.fields, "it is malformed (" + malformed.getMessage() + ")");
+            reject(topic.id, messages.get(applied).fields, "it is malformed (" + malformed.getMessage() + ")");
             sync(topic);
-            return false;
         }
-        String incarnation = message.incarnation() != null ? message.incarnation() : topic.current.incarnation();
-        topic.current = new Versioned<>(message.revision, applied.value(), message.digest(), incarnation);
-        eventsApplied.increment();
-        dispatch(topic, applied.event());
-        topic.releaseWaiters();
-        return true;
+        return applied;
+    }
+
+    /** Hands events to the started listeners, all of them or (a listener that lags) none, with the state after. */
+    private void dispatch(Topic topic, List<E> events) {
+        if (!events.isEmpty()) {
+            for (ViewListener<V, E> listener : topic.listeners) {
+                if (listener.started()) {
+                    listener.deliver(events, topic.current);
+                }
+            }
+        }
     }
 
     private void dispatch(Topic topic, E event) {
         if (event != null) {
-            for (ViewListener<V, E> listener : topic.listeners) {
-                if (listener.started()) {
-                    listener.deliver(event, topic.current);
-                }
-            }
+            dispatch(topic, List.of(event));
         }
     }
 
@@ -734,7 +858,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (before != null) {
             resyncs.increment();
             if (reloaded.events() != null && before == held && !held.otherIncarnation(loaded.incarnation())) {
-                reloaded.events().forEach(event -> dispatch(topic, event));
+                dispatch(topic, reloaded.events());
             } else {
                 dispatch(topic, source.resynced(topic.id, before, loaded));
             }
@@ -757,21 +881,25 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
         topic.buffer.clear();
         buffered.sort(Comparator.comparingLong(Message::revision));
-        for (Message message : buffered) {
-            long next = topic.current.revision + 1;
-            if (message.revision < next) {
-                continue;
+        List<Message> next = new ArrayList<>(); // the ones that follow the loaded revision: applied as one batch
+        int gapAt = -1;
+        for (int i = 0; i < buffered.size() && gapAt < 0; i++) {
+            Message message = buffered.get(i);
+            long expected = topic.current.revision + next.size() + 1;
+            if (message.revision > expected) {
+                gapAt = i;
+            } else if (message.revision == expected) {
+                next.add(message);
             }
-            if (message.revision > next) {
-                gaps.increment();
-                topic.buffer.addAll(buffered.subList(buffered.indexOf(message), buffered.size()));
-                sync(topic); // after the buffer is filled: these were heard before the next load
-                break;
-            }
-            if (!applyOne(topic, message)) {
-                topic.buffer.addAll(buffered.subList(buffered.indexOf(message) + 1, buffered.size()));
-                break;
-            }
+        }
+        int applied = next.isEmpty() ? 0 : applyAll(topic, next);
+        if (applied < next.size()) { // one could not be applied: the topic resyncs, and keeps what came after it
+            Message failed = next.get(applied);
+            topic.buffer.addAll(buffered.subList(buffered.indexOf(failed) + 1, buffered.size()));
+        } else if (gapAt >= 0) {
+            gaps.increment();
+            topic.buffer.addAll(buffered.subList(gapAt, buffered.size()));
+            sync(topic); // after the buffer is filled: these were heard before the next load
         }
         // Load again when the connection dropped after this load started (it may have read Redis before changes it
         // then missed) and is back: a reconnect that came while it was under way skipped it.
@@ -965,6 +1093,10 @@ final class SyncedView<V, E> implements AutoCloseable {
         boolean syncing;
         CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
         final List<Message> buffer = new ArrayList<>();
+        /** Events handed over by the I/O thread, waiting for the view thread to apply them (any thread). */
+        final Queue<Message> inbox = new ConcurrentLinkedQueue<>();
+        /** A drain of {@link #inbox} is queued on, or running on, the view thread (any thread). */
+        final AtomicBoolean draining = new AtomicBoolean();
         /** How many of {@link #buffer} were heard before the current load started. */
         int heardBeforeLoad;
         /**

@@ -3,6 +3,8 @@ package io.lodestar.redis;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -81,12 +83,19 @@ final class ViewListener<V, E> {
         }
     }
 
-    /** Queues an event that led to {@code state}, unless the listener lags. */
-    void deliver(E event, SyncedView.Versioned<V> state) {
+    /**
+     * Queues the events that led to {@code state} (a batch applied at once), unless the listener lags: all of
+     * them, or none when its queue has no room for all (it then catches up from the state before them).
+     */
+    void deliver(List<E> events, SyncedView.Versioned<V> state) {
         if (lagging) {
             return;
         }
-        if (executor.offer(() -> consumer.accept(event))) {
+        List<Runnable> tasks = new ArrayList<>(events.size());
+        for (E event : events) {
+            tasks.add(() -> consumer.accept(event));
+        }
+        if (executor.offerAll(tasks)) {
             queuedState = state;
         } else {
             lagging = true;
@@ -105,7 +114,7 @@ final class ViewListener<V, E> {
         SyncedView.Versioned<V> now = topic.current();
         E event = topic.resynced(queuedState, now);
         if (event != null) {
-            deliver(event, now);
+            deliver(List.of(event), now);
         } else {
             queuedState = now;
         }

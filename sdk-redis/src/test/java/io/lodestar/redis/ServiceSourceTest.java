@@ -1,6 +1,9 @@
 package io.lodestar.redis;
 
+import io.lodestar.core.event.InstanceDeregistered;
 import io.lodestar.core.event.InstanceExpired;
+import io.lodestar.core.event.InstanceRegistered;
+import io.lodestar.core.event.InstanceUpdated;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServiceResynced;
 import io.lodestar.core.model.Namespace;
@@ -8,34 +11,112 @@ import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The event stream a service listener builds its state from: an event only when the view's state changes. */
+/**
+ * The event stream a service listener builds its state from: an event only when the view's state changes; and a
+ * batch of events, applied beside the held list and merged into one snapshot, in instance id order.
+ */
 class ServiceSourceTest {
     private final ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null);
     private final ServiceInstance one = Clients.instance("orders", "orders-1");
 
     @Test
     void theExpiryOfAnInstanceTheViewHoldsIsAnnounced() {
-        SyncedView.Applied<ServiceSnapshot, ServiceEvent> applied = source.apply("orders", held(4, one),
-                new SyncedView.Message(5, Map.of("type", "expired", "id", "orders-1")));
+        SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch = apply(held(4, one), expired(5, "orders-1"));
 
-        assertThat(applied.event()).isEqualTo(new InstanceExpired("orders", 5, "orders-1"));
-        assertThat(applied.value().instances()).isEmpty();
+        assertThat(batch.value().instances()).isEmpty();
+        assertThat(batch.events()).containsExactly(new InstanceExpired("orders", 5, "orders-1"));
     }
 
     @Test
     void theRemovalOfAnInstanceTheViewDoesNotHoldIsNotAnnouncedButMovesTheRevision() {
         for (String type : List.of("expired", "deregistered")) {
-            SyncedView.Applied<ServiceSnapshot, ServiceEvent> applied = source.apply("orders", held(4, one),
+            SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch = apply(held(4, one),
                     new SyncedView.Message(5, Map.of("type", type, "id", "orders-2")));
 
-            assertThat(applied.event()).as(type).isNull();
-            assertThat(applied.value()).isEqualTo(new ServiceSnapshot("orders", 5, List.of(one)));
+            assertThat(batch.value()).as(type).isEqualTo(new ServiceSnapshot("orders", 5, List.of(one)));
+            assertThat(batch.events()).as(type).isEmpty();
         }
+    }
+
+    @Test
+    void aBatchIsMergedIntoOneSnapshotInIdOrderWithOneEventPerChangeAtItsRevision() {
+        ServiceInstance three = Clients.instance("orders", "orders-3");
+        ServiceInstance threeMoved = three.toBuilder().port(9090).build();
+        ServiceInstance two = Clients.instance("orders", "orders-2");
+        ServiceInstance four = Clients.instance("orders", "orders-4");
+
+        SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch = apply(held(4, one, three),
+                registered(5, "registered", two),
+                registered(6, "updated", threeMoved),
+                new SyncedView.Message(7, Map.of("type", "deregistered", "id", "orders-1")),
+                registered(8, "registered", four),
+                expired(9, "orders-4"),
+                expired(10, "orders-1")); // no longer held: changes nothing a listener knows
+
+        assertThat(batch.value()).isEqualTo(new ServiceSnapshot("orders", 10, List.of(two, threeMoved)));
+        assertThat(batch.events()).containsExactly(
+                new InstanceRegistered("orders", 5, two),
+                new InstanceUpdated("orders", 6, three, threeMoved),
+                new InstanceDeregistered("orders", 7, "orders-1"),
+                new InstanceRegistered("orders", 8, four),
+                new InstanceExpired("orders", 9, "orders-4"));
+    }
+
+    @Test
+    void aLargeServiceTakesABatchOfChangesAnywhereInItsList() {
+        List<ServiceInstance> instances = new ArrayList<>();
+        for (int i = 0; i < 1_000; i += 2) {
+            instances.add(Clients.instance("orders", String.format("orders-%04d", i)));
+        }
+        ServiceInstance first = Clients.instance("orders", "orders-0000a");
+        ServiceInstance last = Clients.instance("orders", "orders-9999");
+        ServiceInstance middle = Clients.instance("orders", "orders-0501");
+
+        SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch = apply(
+                held(1, instances.toArray(ServiceInstance[]::new)),
+                registered(2, "registered", last), registered(3, "registered", middle),
+                registered(4, "registered", first), expired(5, "orders-0998"));
+
+        List<String> ids = batch.value().instances().stream().map(ServiceInstance::instanceId).toList();
+        assertThat(ids).hasSize(502).isSorted().contains("orders-0000a", "orders-0501", "orders-9999")
+                .doesNotContain("orders-0998");
+        assertThat(batch.events()).hasSize(4);
+    }
+
+    @Test
+    void anEventThatCannotBeAppliedLeavesTheBatchAsItWas() {
+        ServiceInstance two = Clients.instance("orders", "orders-2");
+        SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch = source.batch("orders", held(4, one));
+        batch.apply(registered(5, "registered", two));
+
+        assertThatThrownBy(() -> batch.apply(new SyncedView.Message(6, Map.of("type", "registered", "id", "orders-1",
+                "instance", Map.of("host", List.of("not", "a", "host"))))));
+        assertThatThrownBy(() -> batch.apply(new SyncedView.Message(6, Map.of("type", "from-a-newer-client",
+                "id", "orders-1")))).hasMessageContaining("unknown event type");
+
+        assertThat(batch.value()).isEqualTo(new ServiceSnapshot("orders", 5, List.of(one, two)));
+        assertThat(batch.events()).containsExactly(new InstanceRegistered("orders", 5, two));
+    }
+
+    @Test
+    void aLoadedServiceOutOfIdOrderIsSortedForTheBatchesThatSearchIt() {
+        ServiceInstance dash = Clients.instance("orders", "orders-1-b");
+        ServiceInstance upper = Clients.instance("orders", "Orders-2");
+        // a collation that ignores case and punctuation: what Redis' table.sort gives under some locales
+        SyncedView.Versioned<ServiceSnapshot> loaded = held(3, one, dash, upper);
+
+        List<ServiceInstance> sorted = ServiceSource.sortedById(loaded).value().instances();
+
+        assertThat(sorted).containsExactly(upper, one, dash);
+        SyncedView.Versioned<ServiceSnapshot> inOrder = held(3, upper, one, dash);
+        assertThat(ServiceSource.sortedById(inOrder)).as("kept as it is").isSameAs(inOrder);
     }
 
     @Test
@@ -43,6 +124,24 @@ class ServiceSourceTest {
         assertThat(source.resynced("orders", held(4, one), held(9, one))).isNull();
         assertThat(source.resynced("orders", held(4, one), held(9))).isEqualTo(
                 new ServiceResynced("orders", 9, new ServiceSnapshot("orders", 9, List.of())));
+    }
+
+    private SyncedView.Batch<ServiceSnapshot, ServiceEvent> apply(SyncedView.Versioned<ServiceSnapshot> held,
+                                                                  SyncedView.Message... messages) {
+        SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch = source.batch("orders", held);
+        for (SyncedView.Message message : messages) {
+            batch.apply(message);
+        }
+        return batch;
+    }
+
+    private static SyncedView.Message registered(long revision, String type, ServiceInstance instance) {
+        return new SyncedView.Message(revision, Map.of("type", type, "id", instance.instanceId(),
+                "instance", Json.read(Json.instance(instance))));
+    }
+
+    private static SyncedView.Message expired(long revision, String instanceId) {
+        return new SyncedView.Message(revision, Map.of("type", "expired", "id", instanceId));
     }
 
     private static SyncedView.Versioned<ServiceSnapshot> held(long revision, ServiceInstance... instances) {

@@ -41,6 +41,7 @@ class SyncedViewTest {
     private final AtomicLong nanos = new AtomicLong(1);
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final Deque<Runnable> listenerTasks = new ArrayDeque<>();
+    private final Deque<Runnable> viewTasks = new ArrayDeque<>();
     private Executor listeners = Runnable::run;
     private SyncedView<List<String>, String> view = newView(Runnable::run);
 
@@ -272,6 +273,129 @@ class SyncedViewTest {
     }
 
     @Test
+    void eventsThatWaitTogetherAreAppliedAsOneBatchWithEveryListenerEventInOrder() {
+        view = newView(viewTasks::add); // the view thread runs only when the test says so
+        List<String> heard = subscribe();
+        runViewTasks();
+        source.completeLoad(1, "a");
+        runViewTasks();
+        long swapsBefore = view.swaps.sum();
+
+        // four events arrive while the view thread is busy
+        offer(2, "b");
+        offer(3, "c");
+        offer(4, "d");
+        offer(5, "e");
+        runViewTasks();
+
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c", "d", "e");
+        assertThat(view.swaps.sum() - swapsBefore).as("one new value for the batch").isEqualTo(1);
+        assertThat(view.eventsApplied.sum()).isEqualTo(4);
+        assertThat(heard).containsExactly("2:b", "3:c", "4:d", "5:e");
+    }
+
+    @Test
+    void aGapInTheMiddleOfABatchAppliesTheEventsBeforeItThenReloads() {
+        view = newView(viewTasks::add);
+        List<String> heard = subscribe();
+        runViewTasks();
+        source.completeLoad(1, "a");
+        runViewTasks();
+
+        offer(2, "b");
+        offer(3, "c");
+        offer(5, "e"); // revision 4 was lost on the way
+        offer(6, "f");
+        runViewTasks();
+
+        assertThat(view.getIfHeld(TOPIC)).as("the events before the gap").containsExactly("a", "b", "c");
+        assertThat(view.gaps.sum()).isEqualTo(1);
+        assertThat(source.pendingLoads()).as("a resync load").isEqualTo(1);
+        source.completeLoad(6, "a", "b", "c", "d", "e", "f");
+        runViewTasks();
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c", "d", "e", "f");
+        assertThat(heard).containsExactly("2:b", "3:c", "resynced@6");
+    }
+
+    @Test
+    void anEventTheSourceCannotApplyInTheMiddleOfABatchKeepsTheEventsBeforeItAndReloads() {
+        view = newView(viewTasks::add);
+        List<String> heard = subscribe();
+        runViewTasks();
+        source.completeLoad(1, "a");
+        runViewTasks();
+
+        offer(2, "b");
+        view.offer(CHANNEL, Map.of("rev", 3L, "value", "c", "type", "from-a-newer-client"));
+        offer(4, "d");
+        runViewTasks();
+
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b");
+        assertThat(view.rejected.sum()).isEqualTo(1);
+        assertThat(source.pendingLoads()).as("a resync load").isEqualTo(1);
+        source.completeLoad(3, "a", "b", "c");
+        runViewTasks();
+        assertThat(view.getIfHeld(TOPIC)).as("the event after it, kept for after the load")
+                .containsExactly("a", "b", "c", "d");
+        assertThat(heard).containsExactly("2:b", "resynced@3", "4:d");
+    }
+
+    @Test
+    void anEventOfOtherKeysEndsABatchAndMakesTheTopicReloadWhole() {
+        view = newView(viewTasks::add);
+        List<String> heard = subscribe();
+        runViewTasks();
+        source.completeLoad("keys-a", 1, "a");
+        runViewTasks();
+
+        view.offer(CHANNEL, Map.of("rev", 2L, "value", "b", "inc", "keys-a"));
+        view.offer(CHANNEL, Map.of("rev", 3L, "value", "c")); // an older writer's event: no incarnation
+        view.offer(CHANNEL, Map.of("rev", 4L, "value", "x", "inc", "keys-b")); // the keys were lost and written again
+        runViewTasks();
+
+        assertThat(view.getIfHeld(TOPIC)).as("the events of the held keys").containsExactly("a", "b", "c");
+        assertThat(view.incarnations.sum()).isEqualTo(1);
+        assertThat(source.pendingLoads()).as("a reload").isEqualTo(1);
+        source.completeLoad("keys-b", 4, "w", "x");
+        runViewTasks();
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("w", "x");
+        assertThat(heard).containsExactly("2:b", "3:c", "resynced@4");
+    }
+
+    @Test
+    void eventsBufferedDuringALoadAreAppliedAfterItAsOneBatch() {
+        List<String> heard = subscribe();
+        for (int rev = 1; rev <= 5; rev++) {
+            offer(rev, "v" + rev);
+        }
+
+        source.completeLoad(2, "v1", "v2");
+
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("v1", "v2", "v3", "v4", "v5");
+        assertThat(view.swaps.sum()).as("one new value for the three buffered events").isEqualTo(1);
+        assertThat(heard).containsExactly("3:v3", "4:v4", "5:v5");
+    }
+
+    @Test
+    void aLongQueueOfEventsIsAppliedInBatchesOfAtMostTheBound() {
+        view = newView(viewTasks::add);
+        List<String> heard = subscribe();
+        runViewTasks();
+        source.completeLoad(0);
+        runViewTasks();
+
+        int events = SyncedView.MAX_BATCH + 10;
+        for (int rev = 1; rev <= events; rev++) {
+            offer(rev, "v" + rev);
+        }
+        runViewTasks();
+
+        assertThat(view.getIfHeld(TOPIC)).hasSize(events).endsWith("v" + events);
+        assertThat(view.swaps.sum()).isEqualTo(2);
+        assertThat(heard).hasSize(events).startsWith("1:v1").endsWith(events + ":v" + events);
+    }
+
+    @Test
     void aClosedViewRefusesNewReadsAndSubscriptions() {
         view.close();
 
@@ -301,6 +425,13 @@ class SyncedViewTest {
 
     private void offer(long revision, String value) {
         assertThat(view.offer(CHANNEL, Map.of("rev", revision, "value", value))).as("routed").isTrue();
+    }
+
+    private void runViewTasks() {
+        Runnable task;
+        while ((task = viewTasks.poll()) != null) {
+            task.run();
+        }
     }
 
     private void runListenerTasks() {
@@ -359,15 +490,29 @@ class SyncedViewTest {
         }
 
         @Override
-        public SyncedView.Applied<List<String>, String> apply(String id, SyncedView.Versioned<List<String>> current,
-                                                             SyncedView.Message message) {
-            if (message.fields().containsKey("type")) {
-                throw new IllegalArgumentException("unknown event type " + message.fields().get("type"));
-            }
+        public SyncedView.Batch<List<String>, String> batch(String id, SyncedView.Versioned<List<String>> current) {
             List<String> values = new ArrayList<>(current.value());
-            values.add((String) message.fields().get("value"));
-            return new SyncedView.Applied<>(List.copyOf(values), message.revision() + ":"
-                    + message.fields().get("value"));
+            List<String> events = new ArrayList<>();
+            return new SyncedView.Batch<>() {
+                @Override
+                public void apply(SyncedView.Message message) {
+                    if (message.fields().containsKey("type")) {
+                        throw new IllegalArgumentException("unknown event type " + message.fields().get("type"));
+                    }
+                    values.add((String) message.fields().get("value"));
+                    events.add(message.revision() + ":" + message.fields().get("value"));
+                }
+
+                @Override
+                public List<String> value() {
+                    return List.copyOf(values);
+                }
+
+                @Override
+                public List<String> events() {
+                    return events;
+                }
+            };
         }
 
         @Override

@@ -26,13 +26,13 @@ class ViewListenerTest {
         assertThat(listener.started()).isFalse();
 
         listener.start(versioned(3));
-        listener.deliver("4", versioned(4));
-        listener.deliver("5", versioned(5));
+        listener.deliver(List.of("4"), versioned(4));
+        listener.deliver(List.of("5", "6"), versioned(6)); // a batch: two events, one new value
         runPool();
 
         assertThat(listener.started()).isTrue();
         assertThat(startedAt).containsExactly(3L);
-        assertThat(heard).containsExactly("4", "5");
+        assertThat(heard).containsExactly("4", "5", "6");
     }
 
     @Test
@@ -40,7 +40,7 @@ class ViewListenerTest {
         listener.start(versioned(0));
         runPool();
         for (long v = 1; v <= SyncedView.MAX_LISTENER_QUEUE + 5; v++) {
-            listener.deliver(Long.toString(v), versioned(v));
+            listener.deliver(List.of(Long.toString(v)), versioned(v));
         }
         topic.value = versioned(SyncedView.MAX_LISTENER_QUEUE + 5);
 
@@ -52,11 +52,31 @@ class ViewListenerTest {
     }
 
     @Test
+    void aBatchThatDoesNotFitTheQueueIsNotDeliveredInPartButCaughtUpFromTheStateBeforeIt() {
+        listener.start(versioned(0));
+        runPool();
+        long queued = SyncedView.MAX_LISTENER_QUEUE - 2;
+        for (long v = 1; v <= queued; v++) {
+            listener.deliver(List.of(Long.toString(v)), versioned(v));
+        }
+
+        // five events that led to one value: the queue has room for two of them only
+        List<String> batch = List.of("b1", "b2", "b3", "b4", "b5");
+        listener.deliver(batch, versioned(queued + 5));
+        topic.value = versioned(queued + 5);
+        runPool();
+
+        assertThat(topic.overflows).isEqualTo(1);
+        assertThat(heard).hasSize((int) queued + 1).doesNotContainAnyElementsOf(batch);
+        assertThat(heard).last().isEqualTo("resynced@" + (queued + 5));
+    }
+
+    @Test
     void aDetachedListenerDoesNotCatchUp() {
         listener.start(versioned(0));
         runPool();
         for (long v = 1; v <= SyncedView.MAX_LISTENER_QUEUE + 1; v++) {
-            listener.deliver(Long.toString(v), versioned(v));
+            listener.deliver(List.of(Long.toString(v)), versioned(v));
         }
         topic.attached = false; // its subscription was closed meanwhile
 
