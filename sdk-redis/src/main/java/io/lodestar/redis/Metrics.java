@@ -23,8 +23,13 @@ final class Metrics {
     }
 
     static void bind(RedisLodestarClient client, MeterRegistry registry) {
+        Tags namespace = Tags.of("namespace", client.namespace().name());
         counter(registry, "lodestar.sweep.failures", "Sweeps that failed while Redis answered (e.g. corrupt keys)",
-                Tags.of("namespace", client.namespace().name()), client.sweeper().failures);
+                namespace, client.sweeper().failures);
+        counter(registry, "lodestar.sweep.rounds", "Sweep rounds this client was elected for", namespace,
+                client.sweeper().rounds);
+        counter(registry, "lodestar.sweep.services", "Services this client's sweep rounds looked at (those due, or"
+                + " all of them in a full pass)", namespace, client.sweeper().servicesSwept);
         client.views().forEach((name, view) -> {
             Tags tags = Tags.of("namespace", client.namespace().name(), "view", name);
             counter(registry, "lodestar.view.reads", "Reads answered from the local view", tags, view.reads);

@@ -46,7 +46,8 @@ public final class RedisLodestar {
      * ({@code service}, {@code index}, {@code config}...):
      * {@code lodestar.view.reads}, {@code lodestar.view.events.applied}, {@code lodestar.view.resyncs},
      * {@code lodestar.view.gaps}, {@code lodestar.view.events.rejected}, {@code lodestar.view.overflows} (counters),
-     * {@code lodestar.sweep.failures} (counter, tagged with {@code namespace} only), {@code lodestar.view.topics} (entries held),
+     * {@code lodestar.sweep.failures}, {@code lodestar.sweep.rounds}, {@code lodestar.sweep.services} (counters,
+     * tagged with {@code namespace} only), {@code lodestar.view.topics} (entries held),
      * {@code lodestar.view.stale} (1 while stale), {@code lodestar.view.sync.age} (time since the view last heard
      * from Redis); plus Lettuce's command latencies ({@code lettuce.command.completion},
      * {@code lettuce.command.firstresponse}).

@@ -70,6 +70,11 @@ final class Clients implements AutoCloseable {
         return ServiceInstance.builder(service, id).host("10.0.0.1").port(8080).build();
     }
 
+    /** An instance without a lease: it stays until deregistered. */
+    static ServiceInstance persistent(String service, String id) {
+        return instance(service, id).toBuilder().ttl(Duration.ZERO).build();
+    }
+
     @Override
     public void close() {
         for (LodestarClient client : open) {

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static io.lodestar.redis.Clients.persistent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -39,13 +40,13 @@ class IncarnationIT extends NamespaceTest {
         LodestarClient writer = clients.connect();
         RedisLodestarClient reader = (RedisLodestarClient) clients.connect();
         for (int i = 1; i <= 5; i++) {
-            writer.registry().register(persistent("old-" + i));
+            writer.registry().register(persistentOrder("old-" + i));
         }
         assertThat(reader.discovery().getInstances("orders")).hasSize(5); // the view holds revision 5
 
         deleteNamespaceKeys();
-        writer.registry().register(persistent("new-1")); // revision 1 of new keys
-        writer.registry().register(persistent("new-2")); // revision 2
+        writer.registry().register(persistentOrder("new-1")); // revision 1 of new keys
+        writer.registry().register(persistentOrder("new-2")); // revision 2
 
         await().atMost(CONVERGED).untilAsserted(() -> assertThat(reader.discovery().getInstances("orders"))
                 .extracting(ServiceInstance::instanceId).containsExactly("new-1", "new-2"));
@@ -97,12 +98,8 @@ class IncarnationIT extends NamespaceTest {
         assertThat(reader.views().get("config").incarnations.sum()).as("told by the incarnation").isPositive();
     }
 
-    private static ServiceInstance persistent(String id) {
+    private static ServiceInstance persistentOrder(String id) {
         return persistent("orders", id);
-    }
-
-    private static ServiceInstance persistent(String service, String id) {
-        return ServiceInstance.builder(service, id).host("10.0.0.1").port(8080).ttl(Duration.ZERO).build();
     }
 
     /** What a data loss leaves: none of the namespace's keys (its services' and configs' included). */

@@ -42,6 +42,8 @@ class MetricsIT {
             assertThat(meters.get("lodestar.view.gaps").functionCounters()).isNotEmpty();
             assertThat(meters.get("lodestar.view.incarnations").functionCounters()).isNotEmpty();
             assertThat(meters.get("lodestar.sweep.failures").functionCounter().count()).isZero();
+            assertThat(meters.get("lodestar.sweep.rounds").functionCounter()).isNotNull();
+            assertThat(meters.get("lodestar.sweep.services").functionCounter()).isNotNull();
             assertThat(meters.get("lodestar.view.events.rejected").tag("view", "service").functionCounter().count())
                     .isZero();
             assertThat(meters.get("lodestar.view.resyncs").functionCounters()).isNotEmpty();

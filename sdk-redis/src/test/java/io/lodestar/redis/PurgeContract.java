@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static io.lodestar.redis.Clients.persistent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -145,9 +146,5 @@ abstract class PurgeContract extends NamespaceTest {
                             changed -> assertThat(changed.entry().content()).isEqualTo("fresh=1"));
         });
         assertThat(writer.config().history("app")).extracting(ConfigEntry::version).containsExactly(1L);
-    }
-
-    private static ServiceInstance persistent(String service, String id) {
-        return ServiceInstance.builder(service, id).host("10.0.0.1").port(8080).ttl(Duration.ZERO).build();
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import static io.lodestar.redis.Clients.instance;
+import static io.lodestar.redis.Clients.persistent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -134,9 +135,5 @@ class SweepDueIT extends NamespaceTest {
                 .sweepInterval(sweepInterval));
         owner.registry().register(instance);
         owner.close();
-    }
-
-    private static ServiceInstance persistent(String service, String id) {
-        return ServiceInstance.builder(service, id).host("10.0.0.1").port(8080).ttl(Duration.ZERO).build();
     }
 }
