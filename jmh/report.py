@@ -89,7 +89,9 @@ def reads(results, w):
     view_floor = [("getInstances", "DiscoveryReadBenchmark", "viewGetInstances", "mapGetInstances",
                    ("instances", "servicesHeld")),
                   ("getServices", "DiscoveryReadBenchmark", "viewGetServices", "mapGetServices", ("servicesHeld",)),
-                  ("config get", "ConfigReadBenchmark", "viewGet", "mapGet", ())]
+                  ("config get", "ConfigReadBenchmark", "viewGet", "mapGet", ()),
+                  ("getInstances of any service, random order", "ScaleReadBenchmark", "viewGetInstancesOfAny",
+                   "mapGetInstancesOfAny", ("services",))]
     rows = []
     for label, klass, view_m, floor_m, keys in view_floor:
         for view in sorted((r for r in results if cls(r) == klass and method(r) == view_m),
