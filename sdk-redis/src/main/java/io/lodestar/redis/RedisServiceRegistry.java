@@ -213,8 +213,12 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     if ("deregistered".equals(kind)) {
                         return CompletableFuture.completedFuture(null);
                     }
-                    ServiceInstance registered = instance.toBuilder()
-                            .registeredAt(Instant.ofEpochMilli((Long) reply.get(2))).build();
+                    // The instance was validated when it was built: its copy with the registration time (no
+                    // builder) shares its frozen metadata, so neither the map is copied nor its rules run again;
+                    // what runs again are the record's field checks, loops over a few short strings.
+                    ServiceInstance registered = new ServiceInstance(instance.serviceId(), instance.instanceId(),
+                            instance.host(), instance.port(), instance.secure(), instance.weight(), instance.status(),
+                            instance.metadata(), instance.ttl(), Instant.ofEpochMilli((Long) reply.get(2)));
                     // Only the first instance changes the set of services: later ones skip the round trip to
                     // the index (the sweeper repairs an index entry a crashed writer failed to report).
                     CompletionStage<?> indexed = "registered".equals(kind) && (Long) reply.get(3) == 1L
@@ -373,7 +377,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
         return guarded(() -> {
             Validation.collector().serviceId("serviceId", serviceId).instanceId("instanceId", instanceId)
                     .metadata("metadata", metadata).throwIfInvalid();
-            return update(serviceId, instanceId, "replace", Json.write(metadata), "[]");
+            return update(serviceId, instanceId, "replace", Json.object(metadata), "[]");
         });
     }
 
@@ -386,7 +390,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                 remove.forEach(key -> checks.check(key != null, "remove", remove, "a set of non-null keys"));
             }
             checks.throwIfInvalid();
-            return update(serviceId, instanceId, "merge", Json.write(put), Json.array(new ArrayList<>(remove)));
+            return update(serviceId, instanceId, "merge", Json.object(put), Json.array(remove));
         });
     }
 
