@@ -122,14 +122,14 @@ final class RedisConfigService implements ConfigService {
 
     @Override
     public ConfigEntry set(String configId, String content, ConfigFormat format) {
-        return Await.join(set0(configId, content, format, ANY_VERSION, false), "set config '" + configId + "'",
+        return Await.join(set0(configId, content, format, ANY_VERSION, false), () -> "set config '" + configId + "'",
                 backend);
     }
 
     @Override
     public ConfigEntry compareAndSet(String configId, String content, ConfigFormat format, long expectedVersion) {
         return Await.join(set0(configId, content, format, expectedVersion, true),
-                "compare-and-set config '" + configId + "'", backend);
+                () -> "compare-and-set config '" + configId + "'", backend);
     }
 
     @Override

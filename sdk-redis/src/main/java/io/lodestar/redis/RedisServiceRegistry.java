@@ -103,22 +103,23 @@ final class RedisServiceRegistry implements ServiceRegistry {
 
     @Override
     public Registration register(ServiceInstance instance) {
-        return Await.join(register0(instance), "register " + describe(instance), backend);
+        return Await.join(register0(instance), () -> "register " + describe(instance), backend);
     }
 
     @Override
     public void renew(String serviceId, String instanceId) {
-        Await.join(renew0(serviceId, instanceId), operation("renew", serviceId, instanceId), backend);
+        Await.join(renew0(serviceId, instanceId), () -> operation("renew", serviceId, instanceId), backend);
     }
 
     @Override
     public boolean deregister(String serviceId, String instanceId) {
-        return Await.join(deregister0(serviceId, instanceId), operation("deregister", serviceId, instanceId), backend);
+        return Await.join(deregister0(serviceId, instanceId), () -> operation("deregister", serviceId, instanceId),
+                backend);
     }
 
     @Override
     public boolean evict(String serviceId, String instanceId) {
-        return Await.join(deregister0(serviceId, instanceId), operation("evict", serviceId, instanceId), backend);
+        return Await.join(deregister0(serviceId, instanceId), () -> operation("evict", serviceId, instanceId), backend);
     }
 
     @Override
@@ -129,20 +130,20 @@ final class RedisServiceRegistry implements ServiceRegistry {
     @Override
     public ServiceInstance setMetadata(String serviceId, String instanceId, Map<String, String> metadata) {
         return Await.join(setMetadata0(serviceId, instanceId, metadata),
-                operation("set metadata of", serviceId, instanceId), backend);
+                () -> operation("set metadata of", serviceId, instanceId), backend);
     }
 
     @Override
     public ServiceInstance updateMetadata(String serviceId, String instanceId, Map<String, String> put,
                                           Set<String> remove) {
         return Await.join(updateMetadata0(serviceId, instanceId, put, remove),
-                operation("update metadata of", serviceId, instanceId), backend);
+                () -> operation("update metadata of", serviceId, instanceId), backend);
     }
 
     @Override
     public ServiceInstance setStatus(String serviceId, String instanceId, InstanceStatus status) {
         return Await.join(setStatus0(serviceId, instanceId, status),
-                operation("set status of", serviceId, instanceId), backend);
+                () -> operation("set status of", serviceId, instanceId), backend);
     }
 
     @Override
