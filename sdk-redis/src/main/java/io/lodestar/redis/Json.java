@@ -49,8 +49,14 @@ final class Json {
         return out.toString();
     }
 
+    /**
+     * Reads the stored form of an instance (as Redis' cjson wrote it: any field order, escaped slashes) straight
+     * into the instance, without an intermediate map. Unknown fields (a newer client's) are skipped.
+     *
+     * @throws RuntimeException when the JSON is malformed or a field is missing, of the wrong type or invalid
+     */
     static ServiceInstance instance(String serviceId, String instanceId, String json) {
-        return instance(serviceId, instanceId, read(json));
+        return new InstanceReader(json).read(serviceId, instanceId);
     }
 
     @SuppressWarnings("unchecked")
