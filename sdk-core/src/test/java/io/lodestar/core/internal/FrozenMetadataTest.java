@@ -71,7 +71,7 @@ class FrozenMetadataTest {
     }
 
     @Test
-    void checksThatPassAllocateNothingBeyondTheCollector() {
+    void checksThatPassBuildNoRuleOrFieldText() {
         Map<String, String> metadata = new LinkedHashMap<>();
         metadata.put("zone", "eu-1");
         metadata.put("version", "2.4.1");
@@ -81,9 +81,10 @@ class FrozenMetadataTest {
         validateInstanceFields(metadata, 200_000);
         double perCheck = (double) (allocatedBytes() - before) / 200_000;
 
-        // A collector is 16 bytes (the JIT may remove it); before, a passing check of these fields built the TTL
-        // rule's text and every metadata entry's field names, over 200 bytes.
-        assertThat(perCheck).as("bytes per validation").isLessThanOrEqualTo(24.0);
+        // The collector (16 bytes) and the metadata map's entry iterator (32) at most, until the JIT removes them:
+        // before, a passing check of these fields built the TTL rule's text and every metadata entry's field names
+        // (580 bytes per validation).
+        assertThat(perCheck).as("bytes per validation").isLessThanOrEqualTo(64.0);
     }
 
     private static void validateInstanceFields(Map<String, String> metadata, int times) {
