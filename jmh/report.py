@@ -136,7 +136,7 @@ def direct(results, w):
     for d in (r for r in results if name(r) == "ConfigReadBenchmark.directGet"):
         raw = find(results, "ConfigReadBenchmark", "rawReadConfig", d["threads"])
         view = find(results, "ConfigReadBenchmark", "viewGet", d["threads"])
-        rows.append(("config getVersion (HGET) vs raw read_config EVALSHA", d, raw, view))
+        rows.append(("config get (directConfig) vs raw read_config EVALSHA", d, raw, view))
     if not rows:
         return out
     w("### Direct reads (Redis on every call) against their raw floor and the view (same run)\n")

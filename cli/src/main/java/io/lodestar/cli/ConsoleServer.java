@@ -63,6 +63,8 @@ final class ConsoleServer implements AutoCloseable {
             Output.JSON.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
 
     private final LodestarClient client;
+    /** Read on every event of every watched service: from Redis at most once a second per service. */
+    private final TtlLeft ttlLeft;
     private final String token;
     private final boolean readOnly;
     private final PrintStream log;
@@ -81,6 +83,7 @@ final class ConsoleServer implements AutoCloseable {
     ConsoleServer(LodestarClient client, InetSocketAddress address, String token, boolean readOnly, PrintStream log)
             throws IOException {
         this.client = client;
+        this.ttlLeft = new TtlLeft(client);
         this.token = token;
         this.readOnly = readOnly;
         this.log = log;
@@ -164,8 +167,7 @@ final class ConsoleServer implements AutoCloseable {
     }
 
     private Map<String, Object> serviceView(String service) {
-        return Views.serviceDetail(client.discovery().getSnapshot(service), Instant.now(),
-                Views.ttlLeft(client, service));
+        return Views.serviceDetail(client.discovery().getSnapshot(service), Instant.now(), ttlLeft.of(service));
     }
 
     private Map<String, Object> configView(String id) {

@@ -53,6 +53,8 @@ final class WatchCommand implements Callable<Integer> {
     String service;
 
     private final Map<String, Subscription> watched = new ConcurrentHashMap<>();
+    /** Draws come up to four times a second: TTL left is read from Redis at most once a second. */
+    private TtlLeft ttlLeft;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private volatile String lastEvent = "none yet";
     private volatile boolean changed = true;
@@ -149,6 +151,13 @@ final class WatchCommand implements Callable<Integer> {
         }
     }
 
+    private TtlLeft ttlLeft(LodestarClient client) {
+        if (ttlLeft == null) { // only the screen thread draws
+            ttlLeft = new TtlLeft(client);
+        }
+        return ttlLeft;
+    }
+
     private String frame(LodestarClient client) {
         ViewStatus status = client.discovery().status();
         Instant now = Instant.now();
@@ -163,7 +172,7 @@ final class WatchCommand implements Callable<Integer> {
         if (service != null) {
             ServiceSnapshot snapshot = snapshot(client, service);
             revision = snapshot.revision();
-            rows.addAll(Views.instances(snapshot, now, Views.ttlLeft(client, service))); // at most once a second
+            rows.addAll(Views.instances(snapshot, now, ttlLeft(client).of(service)));
         } else {
             for (String id : watched.keySet().stream().sorted().toList()) {
                 ServiceSnapshot snapshot = snapshot(client, id);

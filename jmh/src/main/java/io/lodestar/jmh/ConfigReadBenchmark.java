@@ -3,6 +3,7 @@ package io.lodestar.jmh;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lodestar.core.ConfigReader;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.model.ConfigEntry;
@@ -31,15 +32,13 @@ import java.util.concurrent.TimeUnit;
  * entry read from Redis. The entry is a 1 KiB properties text written by another client; both clients run with
  * sweeps and reconciles off.
  *
- * <p>The public config API has no view-less reader (no {@code directConfig()}, unlike {@code directDiscovery()}),
- * so two Redis rows stand in for one, and neither is the whole of a view-less {@code get}:
+ * <p>The two Redis rows read the same thing:
  * <ul>
- *   <li>{@code directGet}: {@code config().getVersion(id, currentVersion)}, one HGET of the entry's history hash
- *       and the decoding of the stored JSON into a {@code ConfigEntry} — Lodestar's client code, a simpler Redis
- *       read than a view's load;</li>
- *   <li>{@code rawReadConfig}: the view's own load script ({@code read_config.lua}, which reads the current entry
- *       and its revision) by a plain EVALSHA with the keys Lodestar passes, undecoded — the Redis side of a
- *       view-less read.</li>
+ *   <li>{@code directGet}: {@code directConfig().get(id)}, the view-less read of the public API — the view's own
+ *       load script ({@code read_config.lua}: the current entry and its revision) by Lodestar's client code, decoded
+ *       into the {@code Optional<ConfigEntry>} a {@code config().get} returns;</li>
+ *   <li>{@code rawReadConfig}: the same script by a plain EVALSHA with the keys Lodestar passes, undecoded — the
+ *       floor of {@code directGet}.</li>
  * </ul>
  * The view reads are meant to be run at several thread counts ({@code jmh/run.sh} runs 1, 2 and 4).
  *
@@ -61,7 +60,7 @@ public class ConfigReadBenchmark {
     public static class Entry {
         BenchRedis redis;
         ConfigService config;
-        long version;
+        ConfigReader direct;
         Map<String, Optional<ConfigEntry>> floor;
         RedisClient lettuce;
         StatefulRedisConnection<String, String> connection;
@@ -75,10 +74,11 @@ public class ConfigReadBenchmark {
             redis = BenchRedis.start();
             LodestarClient writer = redis.quietClient("jmh-writer");
             ConfigEntry written = redis.setConfig(writer, CONFIG_ID, Fixtures.properties(1024, 0));
-            version = written.version();
-            config = redis.quietClient("jmh-reader").config();
-            Fixtures.check(config.get(CONFIG_ID).map(ConfigEntry::version).orElse(0L) == version,
-                    "the view holds the entry");
+            LodestarClient reader = redis.quietClient("jmh-reader");
+            config = reader.config();
+            direct = reader.directConfig();
+            Fixtures.check(config.get(CONFIG_ID).equals(Optional.of(written)), "the view holds the entry");
+            Fixtures.check(direct.get(CONFIG_ID).equals(Optional.of(written)), "the direct read finds the entry");
             floor = new ConcurrentHashMap<>();
             floor.put(CONFIG_ID, config.get(CONFIG_ID));
             lettuce = RawRedis.client(redis.uri());
@@ -114,10 +114,10 @@ public class ConfigReadBenchmark {
         return state.floor.get(CONFIG_ID);
     }
 
-    /** @return the entry's version, read from Redis by one HGET and decoded */
+    /** @return the entry, read from Redis by {@code directConfig()} (no view) */
     @Benchmark
     public Optional<ConfigEntry> directGet(Entry state) {
-        return state.config.getVersion(CONFIG_ID, state.version);
+        return state.direct.get(CONFIG_ID);
     }
 
     /** @return the current entry and revision, undecoded, by the view's load script run by a plain EVALSHA */

@@ -15,11 +15,12 @@ import java.util.concurrent.Executor;
  * <p>All methods throw {@link InvalidArgumentException} for bad input and {@link UnavailableException} when Redis
  * is needed and cannot be reached.
  */
-public interface ConfigService {
+public interface ConfigService extends ConfigReader {
     /**
      * @param configId the config id
      * @return the current entry, if any (from the local view; the first read of an id loads it)
      */
+    @Override
     Optional<ConfigEntry> get(String configId);
 
     /**

@@ -23,6 +23,15 @@ public interface LodestarClient extends AutoCloseable {
     ConfigService config();
 
     /**
+     * A config reader that asks Redis on every call, like {@link #directDiscovery()} for the registry: no local view,
+     * no subscription, nothing held between calls. Its {@code get} answers as {@code config().get} does, at the cost
+     * of a round trip each time: for tools that read once, and as a baseline.
+     *
+     * @return the direct config reader
+     */
+    ConfigReader directConfig();
+
+    /**
      * The client's health, from local state only (no network call, cheap enough for every health probe): the
      * connection to each Redis node, how current the views are, and the state of this client's registrations.
      *
@@ -61,8 +70,8 @@ public interface LodestarClient extends AutoCloseable {
      * Deregisters this client's ephemeral registrations (when so configured; persistent ones stay, see
      * {@link Registration}), stops its threads and closes connections. Idempotent. Registrations that complete
      * while it runs are deregistered too. Afterwards every operation of {@link #registry()}, {@link #discovery()},
-     * {@link #directDiscovery()} and {@link #config()}, synchronous or async, and every subscribe fails with
-     * {@link ClientClosedException}.
+     * {@link #directDiscovery()}, {@link #config()} and {@link #directConfig()}, synchronous or async, and every
+     * subscribe fails with {@link ClientClosedException}.
      */
     @Override
     void close();

@@ -67,7 +67,7 @@ final class DirectServiceDiscovery implements ServiceDiscovery {
     @Override
     public ServiceSnapshot getSnapshot(String serviceId) {
         Validation.requireServiceId(serviceId);
-        return Await.join(reads.service(serviceId, true), "read service '" + serviceId + "'", backend);
+        return Await.join(reads.service(serviceId, true), () -> "read service '" + serviceId + "'", backend);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.lodestar.redis;
 import io.lettuce.core.ScriptOutputType;
 import io.lodestar.core.AsyncConfigService;
 import io.lodestar.core.ConfigListener;
+import io.lodestar.core.ConfigReader;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.ConflictException;
 import io.lodestar.core.Initial;
@@ -51,6 +52,7 @@ final class RedisConfigService implements ConfigService {
     private final int historyLimit;
     private final Executor listenerPool;
     private final ConfigReads reads;
+    private final ConfigReader direct;
     private final SyncedView<Optional<ConfigEntry>, ConfigEvent> entries;
     private final SyncedView<Set<String>, ServicesChanged> index;
     private final AsyncConfigService async = new Async();
@@ -63,6 +65,7 @@ final class RedisConfigService implements ConfigService {
         this.historyLimit = options.configHistoryLimit();
         this.listenerPool = listenerPool;
         this.reads = new ConfigReads(backend, keys);
+        this.direct = new DirectConfigReader(reads, backend);
         ConfigSnapshots snapshots = ConfigSnapshots.of(options.configSnapshotDirectory(), namespace, listenerPool);
         Duration idle = options.idleViewTimeout();
         this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots), backend, viewThread,
@@ -70,6 +73,11 @@ final class RedisConfigService implements ConfigService {
         this.index = new SyncedView<>("config index", new IndexSource(keys.configs().channel(), reads::index,
                 reads::indexRevision, Validation::requireConfigId), backend, viewThread, scheduler, listenerPool,
                 idle);
+    }
+
+    /** Reads that ask Redis on every call ({@code LodestarClient.directConfig()}). */
+    ConfigReader direct() {
+        return direct;
     }
 
     // ---------------------------------------------------------------- reads from the view
@@ -122,14 +130,14 @@ final class RedisConfigService implements ConfigService {
 
     @Override
     public ConfigEntry set(String configId, String content, ConfigFormat format) {
-        return Await.join(set0(configId, content, format, ANY_VERSION, false), "set config '" + configId + "'",
+        return Await.join(set0(configId, content, format, ANY_VERSION, false), () -> "set config '" + configId + "'",
                 backend);
     }
 
     @Override
     public ConfigEntry compareAndSet(String configId, String content, ConfigFormat format, long expectedVersion) {
         return Await.join(set0(configId, content, format, expectedVersion, true),
-                "compare-and-set config '" + configId + "'", backend);
+                () -> "compare-and-set config '" + configId + "'", backend);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.lodestar.redis;
 
 import io.lodestar.core.ClientHealth;
+import io.lodestar.core.ConfigReader;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.ConnectionStateListener;
 import io.lodestar.core.LodestarClient;
@@ -226,6 +227,16 @@ final class RedisLodestarClient implements LodestarClient {
 
     @Override
     public ConfigService config() {
+        return config;
+    }
+
+    @Override
+    public ConfigReader directConfig() {
+        return config.direct();
+    }
+
+    /** The config service's implementation (tests look at what its view holds). */
+    RedisConfigService configService() {
         return config;
     }
 

@@ -103,22 +103,23 @@ final class RedisServiceRegistry implements ServiceRegistry {
 
     @Override
     public Registration register(ServiceInstance instance) {
-        return Await.join(register0(instance), "register " + describe(instance), backend);
+        return Await.join(register0(instance), () -> "register " + describe(instance), backend);
     }
 
     @Override
     public void renew(String serviceId, String instanceId) {
-        Await.join(renew0(serviceId, instanceId), operation("renew", serviceId, instanceId), backend);
+        Await.join(renew0(serviceId, instanceId), () -> operation("renew", serviceId, instanceId), backend);
     }
 
     @Override
     public boolean deregister(String serviceId, String instanceId) {
-        return Await.join(deregister0(serviceId, instanceId), operation("deregister", serviceId, instanceId), backend);
+        return Await.join(deregister0(serviceId, instanceId), () -> operation("deregister", serviceId, instanceId),
+                backend);
     }
 
     @Override
     public boolean evict(String serviceId, String instanceId) {
-        return Await.join(deregister0(serviceId, instanceId), operation("evict", serviceId, instanceId), backend);
+        return Await.join(deregister0(serviceId, instanceId), () -> operation("evict", serviceId, instanceId), backend);
     }
 
     @Override
@@ -129,20 +130,20 @@ final class RedisServiceRegistry implements ServiceRegistry {
     @Override
     public ServiceInstance setMetadata(String serviceId, String instanceId, Map<String, String> metadata) {
         return Await.join(setMetadata0(serviceId, instanceId, metadata),
-                operation("set metadata of", serviceId, instanceId), backend);
+                () -> operation("set metadata of", serviceId, instanceId), backend);
     }
 
     @Override
     public ServiceInstance updateMetadata(String serviceId, String instanceId, Map<String, String> put,
                                           Set<String> remove) {
         return Await.join(updateMetadata0(serviceId, instanceId, put, remove),
-                operation("update metadata of", serviceId, instanceId), backend);
+                () -> operation("update metadata of", serviceId, instanceId), backend);
     }
 
     @Override
     public ServiceInstance setStatus(String serviceId, String instanceId, InstanceStatus status) {
         return Await.join(setStatus0(serviceId, instanceId, status),
-                operation("set status of", serviceId, instanceId), backend);
+                () -> operation("set status of", serviceId, instanceId), backend);
     }
 
     @Override
@@ -213,8 +214,12 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     if ("deregistered".equals(kind)) {
                         return CompletableFuture.completedFuture(null);
                     }
-                    ServiceInstance registered = instance.toBuilder()
-                            .registeredAt(Instant.ofEpochMilli((Long) reply.get(2))).build();
+                    // The instance was validated when it was built: its copy with the registration time (no
+                    // builder) shares its frozen metadata, so neither the map is copied nor its rules run again;
+                    // what runs again are the record's field checks, loops over a few short strings.
+                    ServiceInstance registered = new ServiceInstance(instance.serviceId(), instance.instanceId(),
+                            instance.host(), instance.port(), instance.secure(), instance.weight(), instance.status(),
+                            instance.metadata(), instance.ttl(), Instant.ofEpochMilli((Long) reply.get(2)));
                     // Only the first instance changes the set of services: later ones skip the round trip to
                     // the index (the sweeper repairs an index entry a crashed writer failed to report).
                     CompletionStage<?> indexed = "registered".equals(kind) && (Long) reply.get(3) == 1L
@@ -373,7 +378,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
         return guarded(() -> {
             Validation.collector().serviceId("serviceId", serviceId).instanceId("instanceId", instanceId)
                     .metadata("metadata", metadata).throwIfInvalid();
-            return update(serviceId, instanceId, "replace", Json.write(metadata), "[]");
+            return update(serviceId, instanceId, "replace", Json.object(metadata), "[]");
         });
     }
 
@@ -386,7 +391,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                 remove.forEach(key -> checks.check(key != null, "remove", remove, "a set of non-null keys"));
             }
             checks.throwIfInvalid();
-            return update(serviceId, instanceId, "merge", Json.write(put), Json.array(new ArrayList<>(remove)));
+            return update(serviceId, instanceId, "merge", Json.object(put), Json.array(remove));
         });
     }
 

@@ -1,5 +1,7 @@
 package io.lodestar.redis;
 
+import io.lodestar.core.ClientClosedException;
+import io.lodestar.core.ConfigReader;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.ConflictException;
 import io.lodestar.core.InvalidArgumentException;
@@ -367,6 +369,59 @@ abstract class ConfigContract extends NamespaceTest {
         assertThat(events).filteredOn(event -> event.configId().equals("created/later"))
                 .containsExactly(new ConfigChanged("created/later", 1, created), new ConfigRemoved("created/later", 2),
                         new ConfigRolledBack("created/later", 3, 1, back));
+    }
+
+    @Test
+    void aDirectReadAnswersWhatTheLastWriteLeftWithoutWaitingForAnEvent() {
+        LodestarClient writer = clients.connect();
+        ConfigReader direct = clients.connect().directConfig();
+        ConfigEntry first = writer.config().set("app/db.yaml", "url: a", ConfigFormat.YAML);
+
+        assertThat(direct.get("app/db.yaml")).contains(first);
+
+        ConfigEntry second = writer.config().set("app/db.yaml", "url: b", ConfigFormat.YAML);
+
+        assertThat(direct.get("app/db.yaml")).as("read from Redis, not from a view an event updates")
+                .contains(second);
+    }
+
+    @Test
+    void aDirectReadAnswersAsTheViewOnceTheViewIsCurrent() {
+        LodestarClient writer = clients.connect();
+        LodestarClient reader = clients.connect();
+        writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        ConfigEntry rolledBack = writer.config().rollback("app",
+                writer.config().set("app", "a=2", ConfigFormat.PROPERTIES).version() - 1);
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(reader.config().get("app")).contains(rolledBack));
+        assertThat(reader.directConfig().get("app")).isEqualTo(reader.config().get("app"));
+    }
+
+    @Test
+    void aDirectReadOfAConfigNeverSetOrRemovedIsEmpty() {
+        LodestarClient writer = clients.connect();
+        ConfigReader direct = clients.connect().directConfig();
+        writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+
+        writer.config().remove("app");
+
+        assertThat(direct.get("app")).as("removed").isEmpty();
+        assertThat(direct.get("never-set")).isEmpty();
+    }
+
+    @Test
+    void aDirectReadRejectsABadIdAndFailsOnceTheClientIsClosed() {
+        LodestarClient client = clients.connect();
+        ConfigReader direct = client.directConfig();
+
+        assertThatThrownBy(() -> direct.get("bad id")).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("configId must be 1-128 characters of [A-Za-z0-9._/-]")
+                .hasMessageContaining("but was 'bad id'");
+        assertThatThrownBy(() -> direct.get(null)).isInstanceOf(InvalidArgumentException.class);
+
+        client.close();
+
+        assertThatThrownBy(() -> direct.get("app")).isInstanceOf(ClientClosedException.class);
     }
 
     @Test

@@ -75,6 +75,10 @@ public final class Validation {
     static final String WELL_FORMED_RULE = "well-formed text (no unpaired surrogate: it cannot be stored as UTF-8)";
     static final String METADATA_KEY_RULE = "1-" + MAX_METADATA_KEY_LENGTH
             + " characters of [A-Za-z0-9._/-], starting with a letter or digit";
+    // Rules built from non-constant values, built once: a check that passes must not allocate (every write and
+    // every instance a view applies or a direct read returns runs them).
+    static final String TTL_RULE = "between " + MIN_TTL + " and " + MAX_TTL + " in whole milliseconds";
+    static final String METADATA_VALUE_RULE = "non-null and at most " + MAX_METADATA_VALUE_LENGTH + " characters";
 
     private Validation() {
     }
@@ -195,7 +199,8 @@ public final class Validation {
 
     /** Gathers the violations of several checks, so one exception reports every broken rule. */
     public static final class Collector {
-        private final List<Violation> violations = new ArrayList<>();
+        /** Created at the first violation: most collectors never see one. */
+        private List<Violation> violations;
 
         private Collector() {
         }
@@ -209,6 +214,9 @@ public final class Validation {
          * @return this collector
          */
         public Collector add(String field, Object value, String rule) {
+            if (violations == null) {
+                violations = new ArrayList<>();
+            }
             violations.add(new Violation(field, show(value), rule));
             return this;
         }
@@ -363,13 +371,13 @@ public final class Validation {
 
         /** @return this collector, with a violation when {@code value} is not a TCP port */
         public Collector port(String field, int value) {
-            return check(value >= 1 && value <= 65_535, field, value, "between 1 and 65535");
+            return value >= 1 && value <= 65_535 ? this : add(field, value, "between 1 and 65535");
         }
 
         /** @return this collector, with a violation when {@code value} is outside the weight range */
         public Collector weight(String field, int value) {
-            return check(value >= MIN_WEIGHT && value <= MAX_WEIGHT, field, value,
-                    "between " + MIN_WEIGHT + " and " + MAX_WEIGHT);
+            return value >= MIN_WEIGHT && value <= MAX_WEIGHT ? this
+                    : add(field, value, "between " + MIN_WEIGHT + " and " + MAX_WEIGHT);
         }
 
         /**
@@ -378,8 +386,7 @@ public final class Validation {
          */
         public Collector ttl(String field, Duration value) {
             return check(value != null && value.compareTo(MIN_TTL) >= 0 && value.compareTo(MAX_TTL) <= 0
-                    && value.getNano() % 1_000_000 == 0, field, value,
-                    "between " + MIN_TTL + " and " + MAX_TTL + " in whole milliseconds");
+                    && value.getNano() % 1_000_000 == 0, field, value, TTL_RULE);
         }
 
         /**
@@ -390,8 +397,8 @@ public final class Validation {
          * @return this collector, with a violation when {@code value} is null or outside {@code [min, max]}
          */
         public Collector duration(String field, Duration value, Duration min, Duration max) {
-            return check(value != null && value.compareTo(min) >= 0 && value.compareTo(max) <= 0, field, value,
-                    "between " + min + " and " + max);
+            boolean ok = value != null && value.compareTo(min) >= 0 && value.compareTo(max) <= 0;
+            return ok ? this : add(field, value, "between " + min + " and " + max);
         }
 
         /**
@@ -411,7 +418,7 @@ public final class Validation {
          * @return this collector, with a violation when {@code value} is outside {@code [min, max]}
          */
         public Collector range(String field, long value, long min, long max) {
-            return check(value >= min && value <= max, field, value, "between " + min + " and " + max);
+            return value >= min && value <= max ? this : add(field, value, "between " + min + " and " + max);
         }
 
         /** @return this collector, with violations for every broken metadata rule */
@@ -419,14 +426,24 @@ public final class Validation {
             if (value == null) {
                 return notNull(field, null);
             }
-            check(value.size() <= MAX_METADATA_ENTRIES, field + ".size", value.size(),
-                    "at most " + MAX_METADATA_ENTRIES + " entries");
-            value.forEach((key, entry) -> {
-                matches(field + " key", key, METADATA_KEY_CHARS, MAX_METADATA_KEY_LENGTH, METADATA_KEY_RULE);
-                check(entry != null && entry.length() <= MAX_METADATA_VALUE_LENGTH, field + "[" + key + "]",
-                        entry, "non-null and at most " + MAX_METADATA_VALUE_LENGTH + " characters");
-                check(entry == null || isWellFormed(entry), field + "[" + key + "]", entry, WELL_FORMED_RULE);
-            });
+            if (value.size() > MAX_METADATA_ENTRIES) {
+                add(field + ".size", value.size(), "at most " + MAX_METADATA_ENTRIES + " entries");
+            }
+            // A loop, not forEach with a lambda, and field names built only for a violation: no allocation when
+            // every entry is valid.
+            for (Map.Entry<String, String> pair : value.entrySet()) {
+                String key = pair.getKey();
+                String entry = pair.getValue();
+                if (!isMatch(key, METADATA_KEY_CHARS, MAX_METADATA_KEY_LENGTH)) {
+                    add(field + " key", key, METADATA_KEY_RULE);
+                }
+                if (entry == null || entry.length() > MAX_METADATA_VALUE_LENGTH) {
+                    add(field + "[" + key + "]", entry, METADATA_VALUE_RULE);
+                }
+                if (entry != null && !isWellFormed(entry)) {
+                    add(field + "[" + key + "]", entry, WELL_FORMED_RULE);
+                }
+            }
             return this;
         }
 
@@ -440,8 +457,8 @@ public final class Validation {
             }
             long bytes = value.length() > MAX_CONFIG_CONTENT_BYTES / 3
                     ? value.getBytes(StandardCharsets.UTF_8).length : value.length();
-            return check(bytes <= MAX_CONFIG_CONTENT_BYTES, field, bytes + " bytes",
-                    "at most " + MAX_CONFIG_CONTENT_BYTES + " bytes of UTF-8");
+            return bytes <= MAX_CONFIG_CONTENT_BYTES ? this
+                    : add(field, bytes + " bytes", "at most " + MAX_CONFIG_CONTENT_BYTES + " bytes of UTF-8");
         }
 
         /**
@@ -455,7 +472,7 @@ public final class Validation {
                 return configContent(field, value);
             }
             long bytes = storedBytes(value);
-            return check(bytes <= MAX_CONFIG_CONTENT_BYTES, field, bytes + " bytes",
+            return bytes <= MAX_CONFIG_CONTENT_BYTES ? this : add(field, bytes + " bytes",
                     "at most " + MAX_CONFIG_CONTENT_BYTES + " bytes of UTF-8 as stored (JSON escapes included)");
         }
 
@@ -498,8 +515,11 @@ public final class Validation {
         }
 
         private Collector matches(String field, String value, String extraChars, int maxLength, String rule) {
-            return check(value != null && !value.isEmpty() && value.length() <= maxLength
-                    && isId(value, extraChars), field, value, rule);
+            return check(isMatch(value, extraChars, maxLength), field, value, rule);
+        }
+
+        private static boolean isMatch(String value, String extraChars, int maxLength) {
+            return value != null && !value.isEmpty() && value.length() <= maxLength && isId(value, extraChars);
         }
 
         /** A letter or digit, then letters, digits and {@code extraChars} (ASCII only). */
@@ -516,16 +536,21 @@ public final class Validation {
             return true;
         }
 
+        /** How many violations were gathered so far. */
+        int count() {
+            return violations == null ? 0 : violations.size();
+        }
+
         /** @return the violations gathered so far */
         public List<Violation> violations() {
-            return List.copyOf(violations);
+            return violations == null ? List.of() : List.copyOf(violations);
         }
 
         /**
          * @throws InvalidArgumentException when any check failed, naming all of them
          */
         public void throwIfInvalid() {
-            if (!violations.isEmpty()) {
+            if (violations != null) {
                 throw new InvalidArgumentException(violations);
             }
         }

@@ -1,15 +1,14 @@
 package io.lodestar.core.model;
 
 import org.jspecify.annotations.Nullable;
+import io.lodestar.core.internal.FrozenMetadata;
 import io.lodestar.core.internal.Validation;
 
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * One running instance of a service, as registered and as discovered. Immutable.
@@ -34,7 +33,8 @@ public record ServiceInstance(String serviceId, String instanceId, String host, 
                               @Nullable Instant registeredAt) {
 
     /**
-     * Validates every field and freezes the metadata.
+     * Validates every field and freezes the metadata (a sorted, unmodifiable copy; the metadata of another
+     * instance is taken as it is, neither copied nor checked again).
      *
      * @throws io.lodestar.core.InvalidArgumentException naming every broken rule
      */
@@ -45,14 +45,14 @@ public record ServiceInstance(String serviceId, String instanceId, String host, 
                 .host("host", host)
                 .port("port", port)
                 .weight("weight", weight)
-                .notNull("status", status)
-                .metadata("metadata", metadata)
-                .notNull("ttl", ttl);
+                .notNull("status", status);
+        Map<String, String> frozen = FrozenMetadata.freeze("metadata", metadata, checks);
+        checks.notNull("ttl", ttl);
         if (ttl != null && !ttl.isZero()) {
             checks.ttl("ttl", ttl);
         }
         checks.throwIfInvalid();
-        metadata = Collections.unmodifiableMap(new TreeMap<>(metadata));
+        metadata = frozen;
     }
 
     /**
@@ -101,7 +101,9 @@ public record ServiceInstance(String serviceId, String instanceId, String host, 
         private boolean secure;
         private int weight = Validation.DEFAULT_WEIGHT;
         private InstanceStatus status = InstanceStatus.UP;
-        private final Map<String, String> metadata = new LinkedHashMap<>();
+        /** Either frozen metadata (of the instance this builder came from), shared, or this builder's own map. */
+        private Map<String, String> metadata = Map.of();
+        private boolean ownMetadata;
         private Duration ttl = Validation.DEFAULT_TTL;
         private @Nullable Instant registeredAt;
 
@@ -142,15 +144,22 @@ public record ServiceInstance(String serviceId, String instanceId, String host, 
 
         /** @return this builder, with one metadata entry added or replaced */
         public Builder metadata(String key, String value) {
-            this.metadata.put(key, value);
+            if (!ownMetadata) {
+                metadata = new LinkedHashMap<>(metadata);
+                ownMetadata = true;
+            }
+            metadata.put(key, value);
             return this;
         }
 
         /** @return this builder, with the metadata replaced by a copy of {@code metadata} */
         public Builder metadata(Map<String, String> metadata) {
-            this.metadata.clear();
-            if (metadata != null) {
-                this.metadata.putAll(metadata);
+            if (metadata == null || metadata instanceof FrozenMetadata) { // frozen: immutable, so shared
+                this.metadata = metadata == null ? Map.of() : metadata;
+                ownMetadata = false;
+            } else {
+                this.metadata = new LinkedHashMap<>(metadata);
+                ownMetadata = true;
             }
             return this;
         }

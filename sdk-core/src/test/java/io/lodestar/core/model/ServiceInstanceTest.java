@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -151,6 +152,65 @@ class ServiceInstanceTest {
             builder.metadata("zone", "us-1");
 
             assertThat(first.metadata("zone")).isEqualTo("eu-1");
+        }
+
+        @Test
+        void isSharedNotCopiedByACopyOfTheInstance() {
+            ServiceInstance original = orders().metadata("zone", "eu-1").metadata("version", "2").build();
+
+            ServiceInstance drained = original.toBuilder().status(InstanceStatus.OUT_OF_SERVICE).build();
+            ServiceInstance registered = new ServiceInstance(original.serviceId(), original.instanceId(),
+                    original.host(), original.port(), original.secure(), original.weight(), original.status(),
+                    original.metadata(), original.ttl(), Instant.parse("2024-05-01T10:15:30Z"));
+
+            assertThat(drained.metadata()).isSameAs(original.metadata());
+            assertThat(registered.metadata()).isSameAs(original.metadata());
+        }
+
+        @Test
+        void ofACopyChangedInTheBuilderLeavesTheOriginalAlone() {
+            ServiceInstance original = orders().metadata("zone", "eu-1").build();
+
+            ServiceInstance changed = original.toBuilder().metadata("zone", "us-1").metadata("canary", "true").build();
+
+            assertThat(original.metadata()).containsExactly(Map.entry("zone", "eu-1"));
+            assertThat(changed.metadata()).containsExactly(Map.entry("canary", "true"), Map.entry("zone", "us-1"));
+        }
+
+        @Test
+        void refusesEveryKindOfChange() {
+            Map<String, String> metadata = orders().metadata("zone", "eu-1").build().metadata();
+
+            List<Runnable> changes = List.of(() -> metadata.put("a", "b"), () -> metadata.remove("zone"),
+                    metadata::clear, () -> metadata.putAll(Map.of("a", "b")), () -> metadata.putIfAbsent("a", "b"),
+                    () -> metadata.replace("zone", "x"), () -> metadata.replace("zone", "eu-1", "x"),
+                    () -> metadata.remove("zone", "eu-1"), () -> metadata.replaceAll((k, v) -> v),
+                    () -> metadata.computeIfAbsent("zone", k -> "x"), () -> metadata.computeIfPresent("zone",
+                            (k, v) -> v), () -> metadata.compute("zone", (k, v) -> v),
+                    () -> metadata.merge("zone", "x", (a, b) -> b), () -> metadata.keySet().remove("zone"),
+                    () -> metadata.values().clear(), () -> metadata.entrySet().iterator().next().setValue("x"),
+                    () -> {
+                        var entries = metadata.entrySet().iterator();
+                        entries.next();
+                        entries.remove();
+                    });
+
+            for (Runnable change : changes) {
+                assertThatThrownBy(change::run).isInstanceOf(UnsupportedOperationException.class);
+            }
+            assertThat(metadata).containsExactly(Map.entry("zone", "eu-1"));
+        }
+
+        @Test
+        void equalsAndHashesLikeAnyMapWithTheSameEntries() {
+            Map<String, String> metadata = orders().metadata("zone", "eu-1").metadata("version", "2").build()
+                    .metadata();
+            Map<String, String> plain = new HashMap<>(Map.of("version", "2", "zone", "eu-1"));
+
+            assertThat(metadata).isEqualTo(plain);
+            assertThat(plain).isEqualTo(metadata);
+            assertThat(metadata.hashCode()).isEqualTo(plain.hashCode());
+            assertThat(metadata).hasToString("{version=2, zone=eu-1}");
         }
 
         @Test
