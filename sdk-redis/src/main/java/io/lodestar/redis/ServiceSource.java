@@ -13,6 +13,7 @@ import io.lodestar.core.model.ServiceSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -35,7 +36,18 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
 
     @Override
     public CompletionStage<SyncedView.Versioned<ServiceSnapshot>> load(String serviceId) {
-        return reads.serviceWithDigest(serviceId, false);
+        return reads.serviceForView(serviceId);
+    }
+
+    /** Services load in batches: on a cluster those of one bucket (one slot: keys and channels), else any. */
+    @Override
+    public Object group(String serviceId) {
+        return reads.batchGroup(serviceId);
+    }
+
+    @Override
+    public List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>> loadAll(List<String> serviceIds) {
+        return reads.servicesForView(serviceIds);
     }
 
     @Override
