@@ -48,7 +48,7 @@ final class RegistryReads {
 
     /**
      * One service. {@code liveOnly} leaves out instances past their deadline that the sweep has not removed yet (what
-     * a direct read shows); views keep them until the sweep's event (see read_service.lua).
+     * a direct read shows); views keep them until the sweep's event (see read_service_page.lua).
      *
      * <p>A service of at most {@link #PAGE} instances is read atomically, in one call. A larger one is read page by
      * page (read_service_page.lua), each page with the revision and incarnation at its time. Without events to make
@@ -183,7 +183,9 @@ final class RegistryReads {
         for (int i = 0; i < serviceIds.size(); i++) {
             results.add(new CompletableFuture<>());
         }
-        readBatch(serviceIds, results, 0);
+        if (!serviceIds.isEmpty()) {
+            readBatch(serviceIds, results, 0);
+        }
         return results;
     }
 
@@ -214,15 +216,23 @@ final class RegistryReads {
                 }
                 return;
             }
-            int read = 0;
-            for (Object item : reply) {
-                int index = from + read++;
-                String serviceId = serviceIds.get(index);
-                CompletableFuture<SyncedView.Versioned<ServiceSnapshot>> result = results.get(index);
+            int read = reply.size();
+            // the next call first: Redis reads the rest of the batch while this reply is parsed
+            if (read == 0 && from < serviceIds.size()) { // cannot happen with a well-formed reply: never loop
+                IllegalStateException empty = new IllegalStateException("read_services read no service");
+                for (int i = from; i < serviceIds.size(); i++) {
+                    results.get(i).completeExceptionally(empty);
+                }
+            } else if (from + read < serviceIds.size()) {
+                readBatch(serviceIds, results, from + read);
+            }
+            for (int at = 0; at < read; at++) {
+                String serviceId = serviceIds.get(from + at);
+                CompletableFuture<SyncedView.Versioned<ServiceSnapshot>> result = results.get(from + at);
                 try {
                     @SuppressWarnings("unchecked")
-                    List<Object> entry = (List<Object>) item;
-                    if ((Long) entry.get(3) < 0) { // too large for a batch: page by page, after the subscribe too
+                    List<Object> entry = (List<Object>) reply.get(at);
+                    if ((Long) entry.get(3) < 0) { // too large for a batch: page by page (subscribed already)
                         serviceForView(serviceId).whenComplete((value, failed) -> {
                             if (failed == null) {
                                 result.complete(value);
@@ -240,14 +250,6 @@ final class RegistryReads {
                 } catch (RuntimeException e) {
                     result.completeExceptionally(e);
                 }
-            }
-            if (read == 0 && from < serviceIds.size()) { // cannot happen with a well-formed reply: never loop
-                IllegalStateException empty = new IllegalStateException("read_services read no service");
-                for (int i = from; i < serviceIds.size(); i++) {
-                    results.get(i).completeExceptionally(empty);
-                }
-            } else if (from + read < serviceIds.size()) {
-                readBatch(serviceIds, results, from + read);
             }
         });
     }

@@ -1,11 +1,14 @@
 -- read_service_page: reads one page of a service's instances (HSCAN), with the service's revision, digest and
 -- incarnation at that moment, so a service of any size is read in calls that each hold Redis briefly. Writes
--- nothing. A service of at most ARGV[2] instances is read whole (HGETALL) by the first call, which then returns
+-- nothing. Used by direct reads, which leave out instances past their deadline, and by views (a load or resync of
+-- one service), which keep them: a view drops an instance only on its "expired" or "deregistered" event, so a
+-- resync never drops what the sweep will announce later, and a resync at an unchanged revision never changes what
+-- a view holds. A service of at most ARGV[2] instances is read whole (HGETALL) by the first call, which then returns
 -- cursor '0'. The pages of a larger service are read at different revisions: a view makes one state of them with
 -- the events it heard meanwhile, a direct read reads again when the revision moved (see RegistryReads.java).
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] digest, KEYS[5] incarnation
 -- ARGV[1] cursor ('0' to start), ARGV[2] page size (instances), ARGV[3] 1 = leave out instances past their
--- deadline (a direct read), 0 = keep them (a view, see read_service.lua)
+-- deadline (a direct read), 0 = keep them (a view, see above)
 -- Returns {revision, digest ('' when none), incarnation ('' when none), next cursor ('0' when done), id1, json1,
 -- ...}, instances in hash order (the caller sorts; HSCAN may return an instance on more than one page).
 --#include common.lua

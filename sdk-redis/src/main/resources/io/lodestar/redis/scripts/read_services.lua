@@ -1,6 +1,6 @@
 -- read_services: reads several services of one bucket for a view's batched load (preload, resync after a
--- reconnect): each one atomically, as read_service.lua does for one, with the instances past their deadline kept (a
--- view drops an instance only on its "expired" or "deregistered" event). Writes nothing. The work of one call is
+-- reconnect): each one atomically, with the instances past their deadline kept (a view drops an instance only on its
+-- "expired" or "deregistered" event, see read_service_page.lua). Writes nothing. The work of one call is
 -- bounded, so no call holds Redis long: it stops before a service whose instances would take the call past ARGV[1]
 -- instances in all (never before the first one; the caller asks again for the rest), and a service of more than
 -- ARGV[2] instances is not read here but marked, for the caller to read page by page (read_service_page.lua).
