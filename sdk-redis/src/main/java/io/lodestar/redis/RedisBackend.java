@@ -568,27 +568,18 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
-     * Subscribes shard channels in one SSUBSCRIBE (standalone), or one per slot at the slot's owner (cluster: Redis
-     * takes the channels of one command only of one slot), each followed wherever its slot goes as
-     * {@link #subscribe(String)} does; completes when Redis confirmed them all. Redis subscribes every channel of a
-     * command before it answers, so the first confirmation (the one Lettuce completes the command on) means all.
+     * Subscribes shard channels, one SSUBSCRIBE each, all sent at once (pipelined), each followed wherever its slot
+     * goes as {@link #subscribe(String)} does; completes when Redis confirmed them all.
+     *
+     * <p>Not one SSUBSCRIBE of many channels, though Redis would take those of one slot: Lettuce (7.7, RESP3)
+     * completes such a command on its first confirmation and takes the others for the commands queued after it, so
+     * a later subscribe's stage can complete before Redis even read that command, and a view would load a topic
+     * it has not subscribed yet (events published in between lost). One channel per command keeps every stage
+     * completed by its own confirmation.
      */
     @Override
     public CompletionStage<Void> subscribe(List<String> channels) {
-        if (channels.isEmpty()) {
-            return CompletableFuture.completedFuture(null);
-        }
-        if (!cluster) {
-            return CompletableFuture.completedFuture(null)
-                    .thenCompose(ignored -> connectedPubSub().async().ssubscribe(channels.toArray(String[]::new)));
-        }
-        wanted.addAll(channels);
-        Map<Integer, List<String>> bySlot = new TreeMap<>();
-        for (String channel : channels) {
-            bySlot.computeIfAbsent(SlotHash.getSlot(channel), slot -> new ArrayList<>()).add(channel);
-        }
-        return CompletableFuture.allOf(bySlot.values().stream()
-                .map(slotChannels -> subscribeAtOwner(slotChannels, true).toCompletableFuture())
+        return CompletableFuture.allOf(channels.stream().map(channel -> subscribe(channel).toCompletableFuture())
                 .toArray(CompletableFuture[]::new));
     }
 
@@ -645,44 +636,31 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * the move) once more after a refresh.
      */
     private CompletionStage<Void> subscribeAtOwner(String channel, boolean refreshOnRedirect) {
-        return subscribeAtOwner(List.of(channel), refreshOnRedirect);
-    }
-
-    /** Like {@link #subscribeAtOwner(String, boolean)}, for channels of one slot in one SSUBSCRIBE. */
-    private CompletionStage<Void> subscribeAtOwner(List<String> channels, boolean refreshOnRedirect) {
         CompletableFuture<Void> subscribed = new CompletableFuture<>();
         CompletableFuture.completedFuture(null)
                 .thenCompose(ignored -> {
-                    Owner owner = ownerConnection(channels.get(0));
-                    List<Drop> drops = new ArrayList<>(channels.size());
-                    for (String channel : channels) {
-                        Drop drop = droppedBy.get(channel);
-                        if (drop != null && drop.nodeId().equals(owner.nodeId())
-                                && System.nanoTime() - drop.atNanos() < DROP_MEMORY_NANOS) {
-                            // The topology is older than the drop. The dropping node, now a replica, would even
-                            // accept the subscription, but messages reach it only once it has taken in the new
-                            // configuration: a resync done meanwhile could be followed by events it never gets.
-                            throw new UnavailableException("The topology of " + where + " still names the node that"
-                                    + " dropped " + channel);
-                        }
-                        drops.add(drop);
+                    Owner owner = ownerConnection(channel);
+                    Drop drop = droppedBy.get(channel);
+                    if (drop != null && drop.nodeId().equals(owner.nodeId())
+                            && System.nanoTime() - drop.atNanos() < DROP_MEMORY_NANOS) {
+                        // The topology is older than the drop. The dropping node, now a replica, would even accept
+                        // the subscription, but messages reach it only once it has taken in the new
+                        // configuration: a resync done meanwhile could be followed by events it never gets.
+                        throw new UnavailableException("The topology of " + where + " still names the node that"
+                                + " dropped " + channel);
                     }
                     return owner.connection()
-                            .thenCompose(connection -> connection.async().ssubscribe(channels.toArray(String[]::new)))
+                            .thenCompose(connection -> connection.async().ssubscribe(channel))
                             .thenRun(() -> {
-                                for (int i = 0; i < channels.size(); i++) {
-                                    subscribedAt.put(channels.get(i), owner.nodeId());
-                                    if (drops.get(i) != null) {
-                                        droppedBy.remove(channels.get(i), drops.get(i));
-                                    }
-                                }
+                                subscribedAt.put(channel, owner.nodeId());
+                                droppedBy.remove(channel, drop);
                             });
                 })
                 .whenComplete((ok, failure) -> {
                     if (failure == null) {
                         subscribed.complete(null);
                     } else if (refreshOnRedirect && isRedirect(failure)) {
-                        refreshTopology().thenCompose(ignored -> subscribeAtOwner(channels, false))
+                        refreshTopology().thenCompose(ignored -> subscribeAtOwner(channel, false))
                                 .whenComplete((again, failed) -> {
                                     if (failed == null) {
                                         subscribed.complete(null);
