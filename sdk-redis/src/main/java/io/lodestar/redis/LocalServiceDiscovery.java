@@ -123,10 +123,14 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
         } catch (InvalidArgumentException e) {
             return CompletableFuture.failedFuture(e);
         }
-        CompletableFuture<?>[] loads = serviceIds.stream().distinct().map(services::loadAsync)
-                .toArray(CompletableFuture[]::new);
-        return Completions.publish(CompletableFuture.allOf(loads), "preload services " + serviceIds,
-                backend, listenerPool);
+        // in batches: one subscribe and a few bounded read scripts per batch of services (see SyncedView.preload)
+        CompletableFuture<Void> loads;
+        try {
+            loads = services.preload(serviceIds);
+        } catch (RuntimeException closed) {
+            loads = CompletableFuture.failedFuture(closed);
+        }
+        return Completions.publish(loads, "preload services " + serviceIds, backend, listenerPool);
     }
 
     @Override

@@ -567,6 +567,26 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         return subscribeAtOwner(channel, true);
     }
 
+    /**
+     * Subscribes shard channels, one SSUBSCRIBE each, all sent at once (pipelined), each followed wherever its slot
+     * goes as {@link #subscribe(String)} does; completes when Redis confirmed them all.
+     *
+     * <p>Not one SSUBSCRIBE of many channels, though Redis would take those of one slot: Lettuce (7.7, RESP3)
+     * completes such a command on its first confirmation and takes the others for the commands queued after it, so
+     * a later subscribe's stage can complete before Redis even read that command, and a view would load a topic
+     * it has not subscribed yet (events published in between lost). One channel per command keeps every stage
+     * completed by its own confirmation.
+     */
+    @Override
+    public CompletionStage<Void> subscribe(List<String> channels) {
+        return CompletableFuture.allOf(channels.stream().map(channel -> subscribe(channel).toCompletableFuture())
+                .toArray(CompletableFuture[]::new));
+    }
+
+    boolean isCluster() {
+        return cluster;
+    }
+
     /** Unsubscribes a shard channel (on a cluster at the node it is subscribed at) and stops following it. */
     @Override
     public CompletionStage<Void> unsubscribe(String channel) {

@@ -53,6 +53,8 @@ final class RedisLodestarClient implements LodestarClient {
     final Keys keys;
     final SyncedView<ServiceSnapshot, ServiceEvent> serviceView;
     final SyncedView<Set<String>, ServicesChanged> indexView;
+    /** The registry's reads (tests count their scripts). */
+    final RegistryReads reads;
     private final ExecutorService viewThread;
     private final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
@@ -91,7 +93,7 @@ final class RedisLodestarClient implements LodestarClient {
         }
         this.backend = connected;
         this.keys = new Keys(options.namespace());
-        RegistryReads reads = new RegistryReads(backend, keys);
+        this.reads = new RegistryReads(backend, keys);
         Duration idle = options.idleViewTimeout();
         this.serviceView = new SyncedView<>("service", new ServiceSource(keys, reads), backend, viewThread,
                 scheduler, listenerPool, idle);

@@ -1,6 +1,7 @@
 package io.lodestar.redis;
 
 import io.lettuce.core.ScriptOutputType;
+import io.lodestar.core.UnavailableException;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
 
@@ -9,10 +10,15 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.LongAdder;
 
 /** Reads of the registry straight from Redis: shared by the direct reader and the views' loads. */
 final class RegistryReads {
@@ -26,35 +32,257 @@ final class RegistryReads {
     }
 
     /**
-     * One service, atomically. {@code liveOnly} leaves out instances past their deadline that the sweep has not
-     * removed yet (what a direct read shows); views keep them until the sweep's event (see read_service.lua).
+     * Most instances one read script returns: a service of more is read in pages of about this many, and a batch of
+     * services is cut before it would pass it, so no read holds Redis for long (about 10 ms at 2,000 instances of
+     * ~200 bytes on a laptop-class core; issue 17 measured 557 ms for one read of 100,000).
+     */
+    static final int PAGE = 2_000;
+    /** Most times a paged read starts over (the service's keys changed between its pages) before it fails. */
+    static final int PAGED_ATTEMPTS = 3;
+    /** Most services one batched read asks for (its keys travel with every call of the batch). */
+    static final int MAX_BATCH_SERVICES = 256;
+
+    /** Read scripts run, by script (tests: batching and paging happened). */
+    final LongAdder batchReads = new LongAdder();
+    final LongAdder pageReads = new LongAdder();
+
+    /**
+     * One service. {@code liveOnly} leaves out instances past their deadline that the sweep has not removed yet (what
+     * a direct read shows); views keep them until the sweep's event (see read_service_page.lua).
+     *
+     * <p>A service of at most {@link #PAGE} instances is read atomically, in one call. A larger one is read page by
+     * page (read_service_page.lua), each page with the revision and incarnation at its time. Without events to make
+     * one state of pages read at different revisions, a direct read is only as good as its pages agree: when the
+     * revision or incarnation of the last page is the first's, nothing changed in between (every change of the
+     * instances bumps the revision) and the union of the pages is the state at that revision (HSCAN returns every
+     * instance present throughout at least once). Otherwise it reads again, at most {@link #PAGED_ATTEMPTS} times,
+     * and then fails with an {@link UnavailableException} saying so, rather than return a state Redis never held
+     * (a service that large and that busy is read from a view, which pages with its events: see
+     * {@link #serviceForView}).
      */
     CompletionStage<ServiceSnapshot> service(String serviceId, boolean liveOnly) {
-        return serviceWithDigest(serviceId, liveOnly).thenApply(SyncedView.Versioned::value);
+        if (!liveOnly) {
+            return serviceForView(serviceId).thenApply(SyncedView.Versioned::value);
+        }
+        return directRead(serviceId, 1);
     }
 
-    /** The service, with its digest (see common.lua) for the view; null when no write made one yet. */
-    CompletionStage<SyncedView.Versioned<ServiceSnapshot>> serviceWithDigest(String serviceId, boolean liveOnly) {
-        return Scripts.READ_SERVICE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                keys.service(serviceId).forRead(), liveOnly ? "1" : "0").thenApply(reply -> {
-                    long revision = (Long) reply.get(0);
-                    String digest = (String) reply.get(1);
-                    String incarnation = (String) reply.get(2);
-                    List<ServiceInstance> instances = new ArrayList<>((reply.size() - 3) / 2);
-                    for (int i = 3; i + 1 < reply.size(); i += 2) {
-                        String instanceId = (String) reply.get(i);
-                        try {
-                            instances.add(Json.instance(serviceId, instanceId, (String) reply.get(i + 1)));
-                        } catch (RuntimeException unreadable) {
-                            // one bad entry (written by another program) must not make the whole service unreadable
-                            log.warn("Skipping unreadable instance {}/{}: {}", serviceId, instanceId,
-                                    unreadable.getMessage());
-                        }
-                    }
-                    return new SyncedView.Versioned<>(revision, new ServiceSnapshot(serviceId, revision, instances),
-                            digest.isEmpty() ? null : digest, incarnation.isEmpty() ? null : incarnation);
-                });
+    private CompletionStage<ServiceSnapshot> directRead(String serviceId, int attempt) {
+        return pages(serviceId, true).thenCompose(read -> {
+            if (read.consistent()) {
+                return CompletableFuture.completedFuture(read.value().value());
+            }
+            if (attempt >= PAGED_ATTEMPTS) {
+                throw new UnavailableException("Service '" + serviceId + "' changed during each of " + attempt
+                        + " paged reads (a service of more than " + PAGE + " instances is read a page at a time);"
+                        + " read it from a view (discovery()), which follows its changes, or retry");
+            }
+            return directRead(serviceId, attempt + 1);
+        });
     }
+
+    /**
+     * The service for a view, with its digest (see common.lua; null when no write made one yet): atomically when
+     * it has at most {@link #PAGE} instances, else page by page.
+     *
+     * <p>Why pages read at different revisions make a right view: the view subscribed to the service's events
+     * before the first page, buffers what it hears during the load and applies, after the load, every event past
+     * the loaded revision in order. The loaded value is the union of the pages stamped with the FIRST page's
+     * revision, digest and incarnation (R1). Take any instance: if an event after R1 touched it, the last such event
+     * decides what the view holds (events carry the whole instance: registered/updated put it, deregistered/expired
+     * remove it), whatever a page said; if none did, it did not change from R1 to the last page, so it is in the
+     * union exactly when it was in Redis (HSCAN returns an element present throughout the scan at least once, and
+     * never one that was absent throughout). So once the view applied the events up to the last page's revision it
+     * holds exactly that state. Keys lost and written again between pages (another incarnation) count revisions
+     * anew, which breaks the argument: the load starts over ({@link #PAGED_ATTEMPTS} times at most, then fails and
+     * the view retries later). A listener told of a resync meanwhile may see the union (labelled R1) before the
+     * events that make it exact; it gets those events too.
+     */
+    CompletionStage<SyncedView.Versioned<ServiceSnapshot>> serviceForView(String serviceId) {
+        return viewRead(serviceId, 1);
+    }
+
+    private CompletionStage<SyncedView.Versioned<ServiceSnapshot>> viewRead(String serviceId, int attempt) {
+        return pages(serviceId, false).thenCompose(read -> {
+            if (!read.otherIncarnation()) {
+                return CompletableFuture.completedFuture(read.value());
+            }
+            if (attempt >= PAGED_ATTEMPTS) {
+                throw new UnavailableException("The keys of service '" + serviceId + "' were written anew during"
+                        + " each of " + attempt + " paged reads");
+            }
+            return viewRead(serviceId, attempt + 1);
+        });
+    }
+
+    /** A paged read: the first page's stamp with the union of the pages, and how the last page's stamp compares. */
+    private record Paged(SyncedView.Versioned<ServiceSnapshot> value, boolean consistent, boolean otherIncarnation) {
+    }
+
+    /** Reads every page of a service, one call after the other. */
+    private CompletionStage<Paged> pages(String serviceId, boolean liveOnly) {
+        String[] serviceKeys = keys.service(serviceId).forRead();
+        Map<String, String> union = new HashMap<>();
+        CompletableFuture<Paged> done = new CompletableFuture<>();
+        page(serviceId, serviceKeys, liveOnly, "0", null, union, done);
+        return done;
+    }
+
+    private void page(String serviceId, String[] serviceKeys, boolean liveOnly, String cursor, List<Object> first,
+                      Map<String, String> union, CompletableFuture<Paged> done) {
+        pageReads.increment();
+        CompletionStage<List<Object>> call;
+        try {
+            call = Scripts.READ_SERVICE_PAGE.run(backend.commands(), ScriptOutputType.MULTI, serviceKeys, cursor,
+                    Integer.toString(PAGE), liveOnly ? "1" : "0");
+        } catch (RuntimeException closed) {
+            if (first == null) {
+                throw closed; // the first call fails the caller's call itself, as every other read does
+            }
+            call = CompletableFuture.failedFuture(closed);
+        }
+        call.whenComplete((reply, failure) -> {
+            if (failure != null) {
+                done.completeExceptionally(failure);
+                return;
+            }
+            try {
+                List<Object> stamp = first == null ? reply : first;
+                if (first != null && !sameIncarnation(stamp, reply)) {
+                    done.complete(new Paged(null, false, true));
+                    return;
+                }
+                for (int i = 4; i + 1 < reply.size(); i += 2) {
+                    union.put((String) reply.get(i), (String) reply.get(i + 1));
+                }
+                String next = (String) reply.get(3);
+                if (!"0".equals(next)) {
+                    page(serviceId, serviceKeys, liveOnly, next, stamp, union, done);
+                    return;
+                }
+                boolean consistent = first == null || stamp.get(0).equals(reply.get(0));
+                done.complete(new Paged(versioned(serviceId, stamp, union), consistent, false));
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        });
+    }
+
+    private static boolean sameIncarnation(List<Object> first, List<Object> page) {
+        return first.get(2).equals(page.get(2));
+    }
+
+    /**
+     * Services for a view's batched load (preload, resync), all of one bucket on a cluster (their keys share a
+     * slot), as {@link #serviceForView} reads each: one future per service, in order. Read by read_services.lua
+     * in as few calls as the bound of {@link #PAGE} instances per call allows, one call after the other; a service
+     * of more than a page is read page by page on its own.
+     */
+    List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>> servicesForView(List<String> serviceIds) {
+        List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>> results = new ArrayList<>(serviceIds.size());
+        for (int i = 0; i < serviceIds.size(); i++) {
+            results.add(new CompletableFuture<>());
+        }
+        if (!serviceIds.isEmpty()) {
+            readBatch(serviceIds, results, 0);
+        }
+        return results;
+    }
+
+    private void readBatch(List<String> serviceIds, List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>>
+            results, int from) {
+        int to = Math.min(serviceIds.size(), from + MAX_BATCH_SERVICES);
+        String[] batchKeys = new String[(to - from) * 4];
+        for (int i = from; i < to; i++) {
+            Keys.ServiceKeys service = keys.service(serviceIds.get(i));
+            int at = (i - from) * 4;
+            batchKeys[at] = service.instances();
+            batchKeys[at + 1] = service.revision();
+            batchKeys[at + 2] = service.digest();
+            batchKeys[at + 3] = service.incarnation();
+        }
+        batchReads.increment();
+        CompletionStage<List<Object>> call;
+        try {
+            call = Scripts.READ_SERVICES.run(backend.commands(), ScriptOutputType.MULTI, batchKeys,
+                    Integer.toString(PAGE), Integer.toString(PAGE));
+        } catch (RuntimeException closed) {
+            call = CompletableFuture.failedFuture(closed);
+        }
+        call.whenComplete((reply, failure) -> {
+            if (failure != null) {
+                for (int i = from; i < serviceIds.size(); i++) {
+                    results.get(i).completeExceptionally(failure);
+                }
+                return;
+            }
+            int read = reply.size();
+            // the next call first: Redis reads the rest of the batch while this reply is parsed
+            if (read == 0 && from < serviceIds.size()) { // cannot happen with a well-formed reply: never loop
+                IllegalStateException empty = new IllegalStateException("read_services read no service");
+                for (int i = from; i < serviceIds.size(); i++) {
+                    results.get(i).completeExceptionally(empty);
+                }
+            } else if (from + read < serviceIds.size()) {
+                readBatch(serviceIds, results, from + read);
+            }
+            for (int at = 0; at < read; at++) {
+                String serviceId = serviceIds.get(from + at);
+                CompletableFuture<SyncedView.Versioned<ServiceSnapshot>> result = results.get(from + at);
+                try {
+                    @SuppressWarnings("unchecked")
+                    List<Object> entry = (List<Object>) reply.get(at);
+                    if ((Long) entry.get(3) < 0) { // too large for a batch: page by page (subscribed already)
+                        serviceForView(serviceId).whenComplete((value, failed) -> {
+                            if (failed == null) {
+                                result.complete(value);
+                            } else {
+                                result.completeExceptionally(failed);
+                            }
+                        });
+                        continue;
+                    }
+                    Map<String, String> instances = new HashMap<>();
+                    for (int i = 4; i + 1 < entry.size(); i += 2) {
+                        instances.put((String) entry.get(i), (String) entry.get(i + 1));
+                    }
+                    result.complete(versioned(serviceId, entry, instances));
+                } catch (RuntimeException e) {
+                    result.completeExceptionally(e);
+                }
+            }
+        });
+    }
+
+    /** The service from a read's stamp ({revision, digest, incarnation, ...}) and its instances by id. */
+    private static SyncedView.Versioned<ServiceSnapshot> versioned(String serviceId, List<Object> stamp,
+                                                                   Map<String, String> byId) {
+        long revision = (Long) stamp.get(0);
+        String digest = (String) stamp.get(1);
+        String incarnation = (String) stamp.get(2);
+        List<ServiceInstance> instances = new ArrayList<>(byId.size());
+        for (Map.Entry<String, String> stored : byId.entrySet()) {
+            try {
+                instances.add(Json.instance(serviceId, stored.getKey(), stored.getValue()));
+            } catch (RuntimeException unreadable) {
+                // one bad entry (written by another program) must not make the whole service unreadable
+                log.warn("Skipping unreadable instance {}/{}: {}", serviceId, stored.getKey(),
+                        unreadable.getMessage());
+            }
+        }
+        instances.sort(BY_ID);
+        return new SyncedView.Versioned<>(revision, new ServiceSnapshot(serviceId, revision, instances),
+                digest.isEmpty() ? null : digest, incarnation.isEmpty() ? null : incarnation);
+    }
+
+    private static final Comparator<ServiceInstance> BY_ID = Comparator.comparing(ServiceInstance::instanceId);
+
+    /** Which services a view loads together: on a cluster those of one bucket (their keys share a slot), else all. */
+    Object batchGroup(String serviceId) {
+        return backend.isCluster() ? Integer.valueOf(Keys.bucket(serviceId)) : ANY_GROUP;
+    }
+
+    private static final Object ANY_GROUP = "any";
 
     CompletionStage<Long> serviceRevision(String serviceId) {
         return backend.counter(keys.service(serviceId).revision());

@@ -9,7 +9,8 @@ final class Scripts {
     static final LuaScript SWEEP_SERVICE = LuaScript.load("sweep_service");
     static final LuaScript DUE_SERVICES = LuaScript.load("due_services");
     static final LuaScript ELECT_SWEEPER = LuaScript.load("elect_sweeper");
-    static final LuaScript READ_SERVICE = LuaScript.load("read_service");
+    static final LuaScript READ_SERVICES = LuaScript.load("read_services");
+    static final LuaScript READ_SERVICE_PAGE = LuaScript.load("read_service_page");
     static final LuaScript INDEX_SERVICE = LuaScript.load("index_service");
     static final LuaScript READ_INDEX = LuaScript.load("read_index");
     static final LuaScript READ_LEASES = LuaScript.load("read_leases");

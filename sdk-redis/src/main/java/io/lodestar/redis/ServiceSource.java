@@ -11,11 +11,11 @@ import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -23,7 +23,6 @@ import java.util.concurrent.CompletionStage;
  * an event only when what the view holds changes (see {@link io.lodestar.core.ServiceListener}).
  */
 final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceEvent> {
-    private static final Comparator<ServiceInstance> BY_ID = Comparator.comparing(ServiceInstance::instanceId);
 
     private final Keys keys;
     private final RegistryReads reads;
@@ -40,25 +39,18 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
 
     @Override
     public CompletionStage<SyncedView.Versioned<ServiceSnapshot>> load(String serviceId) {
-        return reads.serviceWithDigest(serviceId, false).thenApply(ServiceSource::sortedById);
+        return reads.serviceForView(serviceId);
     }
 
-    /**
-     * The loaded service with its instances in {@link String#compareTo} order of their ids, which a {@link Batch}
-     * searches by. Redis sorts them already, but with the server's collation (a locale may order {@code -} and
-     * case differently): one pass checks, and only a list out of order is sorted again.
-     */
-    static SyncedView.Versioned<ServiceSnapshot> sortedById(SyncedView.Versioned<ServiceSnapshot> loaded) {
-        List<ServiceInstance> instances = loaded.value().instances();
-        for (int i = 1; i < instances.size(); i++) {
-            if (instances.get(i - 1).instanceId().compareTo(instances.get(i).instanceId()) > 0) {
-                List<ServiceInstance> sorted = new ArrayList<>(instances);
-                sorted.sort(BY_ID);
-                return new SyncedView.Versioned<>(loaded.revision(), new ServiceSnapshot(loaded.value().serviceId(),
-                        loaded.value().revision(), sorted), loaded.digest(), loaded.incarnation());
-            }
-        }
-        return loaded;
+    /** Services load in batches: on a cluster those of one bucket (one slot: keys and channels), else any. */
+    @Override
+    public Object group(String serviceId) {
+        return reads.batchGroup(serviceId);
+    }
+
+    @Override
+    public List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>> loadAll(List<String> serviceIds) {
+        return reads.servicesForView(serviceIds);
     }
 
     @Override

@@ -13,9 +13,11 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +58,8 @@ import java.util.function.UnaryOperator;
  *   <li>an event whose revision skips one (a lost message) makes the topic resync (re-read; a source that keeps
  *       history can replay what was missed to the listeners, see {@link Source#reload});</li>
  *   <li>every reconnect resubscribes and resyncs every topic loaded before the disconnect (Redis may have
- *       restarted: revisions can go back), at most {@link #MAX_CONCURRENT_RESYNCS} at once;</li>
+ *       restarted: revisions can go back), at most {@link #MAX_CONCURRENT_RESYNCS} at once, or for a source that
+ *       loads in batches ({@link Source#group}) at most {@link #MAX_CONCURRENT_BATCHES} batches at once;</li>
  *   <li>a periodic reconcile compares each topic's revision with Redis and resyncs those that differ;</li>
  *   <li>a failed load is retried with backoff while anyone needs the topic; a failure is never cached;</li>
  *   <li>a first load that fails because Redis cannot be reached may serve the source's local copy
@@ -98,6 +101,15 @@ final class SyncedView<V, E> implements AutoCloseable {
         /** Subscribes a shard channel; completes when Redis confirmed. */
         CompletionStage<Void> subscribe(String channel);
 
+        /**
+         * Subscribes several shard channels (the channels of one {@link Source#group}), in as few calls as the
+         * transport can (one per cluster slot); completes when Redis confirmed them all. By default one by one.
+         */
+        default CompletionStage<Void> subscribe(List<String> channels) {
+            return CompletableFuture.allOf(channels.stream().map(channel -> subscribe(channel).toCompletableFuture())
+                    .toArray(CompletableFuture[]::new));
+        }
+
         CompletionStage<Void> unsubscribe(String channel);
 
         boolean isConnected();
@@ -117,6 +129,24 @@ final class SyncedView<V, E> implements AutoCloseable {
         String channel(String id);
 
         CompletionStage<Versioned<V>> load(String id);
+
+        /**
+         * Which topics this source can load together ({@link #loadAll}): topics of one group are subscribed and
+         * loaded in batches (preload, resyncs), at most {@link #MAX_CONCURRENT_BATCHES} batches at once; null for
+         * every id (the default) means one topic at a time. A source that groups must not need {@link #reload}: a
+         * batch loads (a resync then tells listeners by {@link #resynced}).
+         */
+        default Object group(String id) {
+            return null;
+        }
+
+        /**
+         * Loads topics of one {@link #group}, already subscribed, each as {@link #load} would: one stage per id, in
+         * order, each completing on its own. By default one {@link #load} each.
+         */
+        default List<? extends CompletionStage<Versioned<V>>> loadAll(List<String> ids) {
+            return ids.stream().map(this::load).toList();
+        }
 
         CompletionStage<Long> revision(String id);
 
@@ -264,6 +294,15 @@ final class SyncedView<V, E> implements AutoCloseable {
      */
     static final int MAX_CONCURRENT_RESYNCS = 64;
 
+    /**
+     * For a source that loads topics in batches ({@link Source#group}): at most this many batches of one view are
+     * loading at once (a preload, resyncs after a reconnect, retries), each of at most {@link #MAX_BATCH_TOPICS}
+     * topics, and each read call of a batch bounded by the source (see {@link RegistryReads#PAGE}); the rest wait
+     * for a free slot, in order.
+     */
+    static final int MAX_CONCURRENT_BATCHES = 8;
+    static final int MAX_BATCH_TOPICS = RegistryReads.MAX_BATCH_SERVICES;
+
     private final String name;
     private final Source<V, E> source;
     private final Transport backend;
@@ -278,6 +317,13 @@ final class SyncedView<V, E> implements AutoCloseable {
     // view thread only:
     /** Topics waiting for a resync slot, in order, each once. */
     private final Set<Topic> waitingResyncs = new LinkedHashSet<>();
+    /** A batching source's topics waiting for a batch slot, by group, in order, each once. */
+    private final Map<Object, Set<Topic>> waitingGroups = new LinkedHashMap<>();
+    /** Topics whose sync began and has not ended ({@link Topic#syncing}), live or not. */
+    private int syncsUnderWay;
+    /** Batches loading now, and the most so far (tests). */
+    private int batchesInFlight;
+    volatile int peakBatchesInFlight;
     /** Syncs in flight of topics that hold a value or a listener (first reads of a topic are not counted). */
     private int resyncsInFlight;
     /** The most {@link #resyncsInFlight} so far (tests). */
@@ -800,21 +846,9 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (topic.syncing) {
             return topic.attempt;
         }
-        topic.syncing = true;
-        topic.heardBeforeLoad = topic.buffer.size();
-        topic.attempt = new CompletableFuture<>();
-        CompletableFuture<Versioned<V>> attempt = topic.attempt;
         Versioned<V> held = topic.current;
         long epoch = health.epoch();
-        if (held != null || topic.pinned()) {
-            resyncsInFlight++;
-            peakResyncsInFlight = Math.max(peakResyncsInFlight, resyncsInFlight);
-            attempt.whenComplete((value, failure) -> { // on the view thread: finishSync completes it
-                resyncsInFlight--;
-                startWaitingResyncs();
-            });
-        }
-        topics.follow(topic);
+        CompletableFuture<Versioned<V>> attempt = begin(topic);
         // A held value Redis never had cannot be the start of a replay (config history): load it whole.
         boolean replay = held != null && !topic.untrusted;
         backend.subscribe(topic.channel)
@@ -826,9 +860,104 @@ final class SyncedView<V, E> implements AutoCloseable {
         return attempt;
     }
 
+    /**
+     * Subscribes and loads topics of one group together (a batching source): one subscribe of all their channels,
+     * then the source's batched load; each topic then ends as {@link #sync} ends it. Every guarantee of a sync
+     * holds per topic: subscribed before loaded, events heard meanwhile buffered and applied after the loaded
+     * revision, a gap or another incarnation read again.
+     */
+    private void syncBatch(List<Topic> batch) {
+        List<Topic> started = new ArrayList<>(batch.size());
+        List<CompletableFuture<Versioned<V>>> attempts = new ArrayList<>(batch.size());
+        List<Versioned<V>> helds = new ArrayList<>(batch.size());
+        long epoch = health.epoch();
+        for (Topic topic : batch) {
+            if (!topic.syncing) {
+                helds.add(topic.current);
+                attempts.add(begin(topic));
+                started.add(topic);
+            }
+        }
+        if (started.isEmpty()) {
+            return;
+        }
+        batchesInFlight++;
+        peakBatchesInFlight = Math.max(peakBatchesInFlight, batchesInFlight);
+        List<String> channels = started.stream().map(topic -> topic.channel).toList();
+        List<String> ids = started.stream().map(topic -> topic.id).toList();
+        CompletableFuture.completedFuture(null)
+                .thenCompose(ignored -> backend.subscribe(channels))
+                .whenComplete((subscribed, failedSubscribe) -> {
+                    List<CompletableFuture<Versioned<V>>> loads = new ArrayList<>(ids.size());
+                    Throwable failure = failedSubscribe;
+                    if (failure == null) {
+                        try {
+                            source.loadAll(ids).forEach(load -> loads.add(load.toCompletableFuture()));
+                        } catch (RuntimeException e) { // e.g. the client closed
+                            loads.clear();
+                            failure = e;
+                        }
+                    }
+                    for (int i = 0; i < started.size(); i++) {
+                        Topic topic = started.get(i);
+                        CompletableFuture<Versioned<V>> attempt = attempts.get(i);
+                        Versioned<V> held = helds.get(i);
+                        CompletableFuture<Versioned<V>> load = failure == null ? loads.get(i)
+                                : CompletableFuture.failedFuture(failure);
+                        load.whenComplete((loaded, failed) -> viewThread.execute(() -> finishSync(topic, attempt,
+                                held, epoch, failed == null ? new Reloaded<>(loaded, null) : null, failed)));
+                    }
+                    CompletableFuture.allOf(attempts.toArray(CompletableFuture[]::new)).whenComplete((all, any) ->
+                            viewThread.execute(() -> {
+                                batchesInFlight--;
+                                startWaitingResyncs();
+                            }));
+                });
+    }
+
+    /** Marks a topic syncing (view thread): the attempt its load will complete. */
+    private CompletableFuture<Versioned<V>> begin(Topic topic) {
+        topic.syncing = true;
+        syncsUnderWay++;
+        topic.heardBeforeLoad = topic.buffer.size();
+        topic.attempt = new CompletableFuture<>();
+        CompletableFuture<Versioned<V>> attempt = topic.attempt;
+        if (topic.current != null || topic.pinned()) {
+            resyncsInFlight++;
+            peakResyncsInFlight = Math.max(peakResyncsInFlight, resyncsInFlight);
+            attempt.whenComplete((value, failure) -> { // on the view thread: finishSync completes it
+                resyncsInFlight--;
+                startWaitingResyncs();
+            });
+        }
+        topics.follow(topic);
+        if (topic.queuedLoadOnly) { // queued by a preload, loading now by another way: its turn is not needed
+            Set<Topic> group = waitingGroups.get(topic.group);
+            if (group != null && group.remove(topic) && group.isEmpty()) {
+                waitingGroups.remove(topic.group);
+            }
+        }
+        topic.queuedLoadOnly = false;
+        List<CompletableFuture<Versioned<V>>> waiting = topic.waiting;
+        if (waiting != null) {
+            topic.waiting = null;
+            attempt.whenComplete((value, failure) -> waiting.forEach(waiter -> settle(waiter, value, failure)));
+        }
+        return attempt;
+    }
+
+    private static <T> void settle(CompletableFuture<T> waiter, T value, Throwable failure) {
+        if (failure == null) {
+            waiter.complete(value);
+        } else {
+            waiter.completeExceptionally(failure);
+        }
+    }
+
     private void finishSync(Topic topic, CompletableFuture<Versioned<V>> attempt, Versioned<V> held, long epoch,
                             Reloaded<V, E> reloaded, Throwable failure) {
         topic.syncing = false;
+        syncsUnderWay--;
         if (closed || !topics.isLive(topic)) {
             attempt.completeExceptionally(closed ? backend.closedException() : new LodestarException("view closed"));
             return;
@@ -947,16 +1076,12 @@ final class SyncedView<V, E> implements AutoCloseable {
                 TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Whether a sync is under way or waiting. Counted, not looked up: every sync's end asks, and a scan of every
+     * topic there made a preload or resync of 10,000 topics cost 10,000 scans of 10,000.
+     */
     private boolean anySyncing() {
-        if (!waitingResyncs.isEmpty()) {
-            return true;
-        }
-        for (Topic topic : topics.all()) {
-            if (topic.syncing) {
-                return true;
-            }
-        }
-        return false;
+        return syncsUnderWay > 0 || !waitingResyncs.isEmpty() || !waitingGroups.isEmpty();
     }
 
     /**
@@ -1001,11 +1126,27 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** Queues topics for a resync (view thread); they start as soon as fewer than the bound are in flight. */
     private void resyncWhenFree(List<Topic> due) {
-        waitingResyncs.addAll(due);
+        for (Topic topic : due) {
+            if (topic.group == null) {
+                waitingResyncs.add(topic);
+            } else {
+                queueForBatch(topic, false);
+            }
+        }
         startWaitingResyncs();
     }
 
+    /** Queues a topic of a batching source (view thread); {@code loadOnly}: unless it holds a value by then. */
+    private void queueForBatch(Topic topic, boolean loadOnly) {
+        if (waitingGroups.computeIfAbsent(topic.group, group -> new LinkedHashSet<>()).add(topic)) {
+            topic.queuedLoadOnly = loadOnly;
+        } else if (!loadOnly) {
+            topic.queuedLoadOnly = false;
+        }
+    }
+
     private void startWaitingResyncs() {
+        startWaitingBatches();
         Iterator<Topic> waiting = waitingResyncs.iterator();
         while (resyncsInFlight < MAX_CONCURRENT_RESYNCS && waiting.hasNext()) {
             Topic topic = waiting.next();
@@ -1014,6 +1155,106 @@ final class SyncedView<V, E> implements AutoCloseable {
                 sync(topic);
             }
         }
+    }
+
+    /** Starts batches of waiting topics, one group's topics each, while fewer than the bound are in flight. */
+    private void startWaitingBatches() {
+        while (batchesInFlight < MAX_CONCURRENT_BATCHES && !waitingGroups.isEmpty()) {
+            Iterator<Map.Entry<Object, Set<Topic>>> groups = waitingGroups.entrySet().iterator();
+            Set<Topic> group = groups.next().getValue();
+            List<Topic> batch = new ArrayList<>(Math.min(group.size(), MAX_BATCH_TOPICS));
+            Iterator<Topic> waiting = group.iterator();
+            while (waiting.hasNext() && batch.size() < MAX_BATCH_TOPICS) {
+                Topic topic = waiting.next();
+                waiting.remove();
+                if (closed || !topics.isLive(topic)) {
+                    failWaiting(topic, closed ? backend.closedException() : new LodestarException(name + " '"
+                            + topic.id + "' was dropped before it could load"));
+                } else if (topic.syncing) {
+                    topic.queuedLoadOnly = false;
+                    List<CompletableFuture<Versioned<V>>> waiters = topic.waiting;
+                    topic.waiting = null;
+                    if (waiters != null) {
+                        topic.attempt.whenComplete((value, failure) -> waiters.forEach(w -> settle(w, value,
+                                failure)));
+                    }
+                } else if (topic.queuedLoadOnly && topic.current != null) { // loaded meanwhile: nothing to do
+                    topic.queuedLoadOnly = false;
+                    List<CompletableFuture<Versioned<V>>> waiters = topic.waiting;
+                    topic.waiting = null;
+                    if (waiters != null) {
+                        waiters.forEach(w -> w.complete(topic.current));
+                    }
+                } else {
+                    batch.add(topic);
+                }
+            }
+            if (group.isEmpty()) {
+                groups.remove();
+            }
+            if (!batch.isEmpty()) {
+                syncBatch(batch);
+            }
+        }
+    }
+
+    private void failWaiting(Topic topic, RuntimeException failure) {
+        topic.queuedLoadOnly = false;
+        List<CompletableFuture<Versioned<V>>> waiters = topic.waiting;
+        topic.waiting = null;
+        if (waiters != null) {
+            waiters.forEach(waiter -> waiter.completeExceptionally(failure));
+        }
+    }
+
+    /**
+     * Loads the topics not held yet: for a batching source ({@link Source#group}) in batches, bounded like resyncs;
+     * otherwise one {@link #loadAsync} each. Completes when all are loaded, or with a Lodestar exception when any
+     * could not be (that one is not kept: the next read tries again; the others stay loaded).
+     */
+    CompletableFuture<Void> preload(Collection<String> ids) {
+        requireOpen();
+        List<String> distinct = ids.stream().distinct().toList();
+        if (distinct.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (source.group(distinct.get(0)) == null) {
+            return CompletableFuture.allOf(distinct.stream().map(this::loadAsync).toArray(CompletableFuture[]::new));
+        }
+        List<Topic> wanted = distinct.stream().map(topics::getOrCreate).toList();
+        List<CompletableFuture<Versioned<V>>> loads = new ArrayList<>(wanted.size());
+        CompletableFuture<Void> queued = new CompletableFuture<>();
+        executeOrClosed(() -> {
+            for (Topic topic : wanted) {
+                if (topic.current != null) {
+                    continue;
+                }
+                CompletableFuture<Versioned<V>> load = new CompletableFuture<>();
+                loads.add(load);
+                if (closed || !topics.isLive(topic)) {
+                    load.completeExceptionally(closed ? backend.closedException()
+                            : new LodestarException(name + " '" + topic.id + "' was dropped before it could load"));
+                } else if (topic.syncing) {
+                    topic.attempt.whenComplete((value, failure) -> settle(load, value, failure));
+                } else {
+                    if (topic.waiting == null) {
+                        topic.waiting = new ArrayList<>(1);
+                    }
+                    topic.waiting.add(load);
+                    queueForBatch(topic, true);
+                }
+                load.whenComplete((value, failure) -> {
+                    if (failure != null) {
+                        removeUnpinned(topic.id, topic); // never cache a failure: the next read tries again
+                    }
+                });
+            }
+            startWaitingResyncs();
+            queued.complete(null);
+        });
+        return queued.thenCompose(ignored -> CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new)))
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(Errors.translate(failure,
+                        "preload " + name + "s", backend.where(), timeout)));
     }
 
     /** Compares every held topic's revision with Redis; resyncs those that differ. */
@@ -1112,9 +1353,16 @@ final class SyncedView<V, E> implements AutoCloseable {
         boolean untrusted;
         /** The disconnect count when its last successful load started; -1 while it has none from Redis. */
         long loadedEpoch = -1;
+        /** Its {@link Source#group}: null when the source loads one topic at a time. */
+        final Object group;
+        /** Preloads waiting for this topic's batch to start (null: none). */
+        List<CompletableFuture<Versioned<V>>> waiting;
+        /** Queued for a batch by a preload only: nothing to do if it holds a value when its turn comes. */
+        boolean queuedLoadOnly;
 
         Topic(String id) {
             super(id, source.channel(id));
+            this.group = source.group(id);
         }
 
         @Override

@@ -75,7 +75,7 @@ class RecoveryIT extends PrivateRedisTest {
                         .build()).toCompletableFuture()).toArray(CompletableFuture[]::new)).join();
         writer.close(); // persistent instances stay in Redis, and nobody registers them again
         RedisLodestarClient reader = (RedisLodestarClient) clients.connect(NO_RECONCILE);
-        for (int from = 0; from < services.size(); from += 250) { // first loads are not bounded: spare a busy CI box
+        for (int from = 0; from < services.size(); from += 250) {
             reader.discovery().preload(services.subList(from, from + 250)).toCompletableFuture().join();
         }
         assertThat(services).allMatch(service -> reader.discovery().getInstances(service).size() == 1);
@@ -84,8 +84,8 @@ class RecoveryIT extends PrivateRedisTest {
 
         await().atMost(Duration.ofSeconds(20)).until(() -> services.stream()
                 .allMatch(service -> reader.discovery().getInstances(service).isEmpty()));
-        assertThat(reader.serviceView.peakResyncsInFlight).as("resyncs in flight at once")
-                .isBetween(1, SyncedView.MAX_CONCURRENT_RESYNCS);
+        assertThat(reader.serviceView.peakBatchesInFlight).as("batches of resyncs in flight at once")
+                .isBetween(1, SyncedView.MAX_CONCURRENT_BATCHES);
     }
 
     private static boolean tryRegister(LodestarClient client, ServiceInstance instance) {

@@ -106,20 +106,6 @@ class ServiceSourceTest {
     }
 
     @Test
-    void aLoadedServiceOutOfIdOrderIsSortedForTheBatchesThatSearchIt() {
-        ServiceInstance dash = Clients.instance("orders", "orders-1-b");
-        ServiceInstance upper = Clients.instance("orders", "Orders-2");
-        // a collation that ignores case and punctuation: what Redis' table.sort gives under some locales
-        SyncedView.Versioned<ServiceSnapshot> loaded = held(3, one, dash, upper);
-
-        List<ServiceInstance> sorted = ServiceSource.sortedById(loaded).value().instances();
-
-        assertThat(sorted).containsExactly(upper, one, dash);
-        SyncedView.Versioned<ServiceSnapshot> inOrder = held(3, upper, one, dash);
-        assertThat(ServiceSource.sortedById(inOrder)).as("kept as it is").isSameAs(inOrder);
-    }
-
-    @Test
     void aResyncIsAnnouncedOnlyWhenTheInstancesChanged() {
         assertThat(source.resynced("orders", held(4, one), held(9, one))).isNull();
         assertThat(source.resynced("orders", held(4, one), held(9))).isEqualTo(

@@ -1,0 +1,37 @@
+-- read_services: reads several services of one bucket for a view's batched load (preload, resync after a
+-- reconnect): each one atomically, with the instances past their deadline kept (a view drops an instance only on its
+-- "expired" or "deregistered" event, see read_service_page.lua). Writes nothing. The work of one call is
+-- bounded, so no call holds Redis long: it stops before a service whose instances would take the call past ARGV[1]
+-- instances in all (never before the first one; the caller asks again for the rest), and a service of more than
+-- ARGV[2] instances is not read here but marked, for the caller to read page by page (read_service_page.lua).
+-- KEYS: 4 per service, in order: instances hash, revision counter, digest, incarnation. On a cluster every key must
+-- be of one slot: the services of one bucket (see Keys.java).
+-- ARGV[1] most instances returned in all, ARGV[2] most instances of one service read here
+-- Returns one entry per service read, in KEYS order, fewer than the services given when the budget ran out:
+-- {revision, digest ('' when none), incarnation ('' when none), count, id1, json1, id2, json2, ...}, instances in
+-- hash order (the caller sorts); count -1: more than ARGV[2] instances, none returned (read it page by page).
+--#include common.lua
+local budget, largest = tonumber(ARGV[1]), tonumber(ARGV[2])
+local result = {}
+local total = 0
+for first = 1, #KEYS, 4 do
+  local instances = KEYS[first]
+  local count = redis.call('HLEN', instances)
+  if count <= largest and total > 0 and total + count > budget then
+    break
+  end
+  local entry = {current_revision(KEYS[first + 1]), redis.call('GET', KEYS[first + 2]) or '',
+    redis.call('GET', KEYS[first + 3]) or ''}
+  if count > largest then
+    entry[4] = -1
+  else
+    entry[4] = count
+    local all = redis.call('HGETALL', instances)
+    for i = 1, #all do
+      entry[4 + i] = all[i]
+    end
+    total = total + count
+  end
+  result[#result + 1] = entry
+end
+return result

@@ -1,0 +1,220 @@
+package io.lodestar.redis;
+
+import com.github.benmanes.caffeine.cache.Scheduler;
+import io.lodestar.core.ClientClosedException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The view engine with a source that loads in batches ({@link SyncedView.Source#group}): a fake source whose batched
+ * loads the test completes by hand, a transport that records each subscribe, the view thread on the test's thread.
+ * Topics are grouped by their first letter. A topic's value is the list of the values its events carried.
+ */
+class SyncedViewBatchTest {
+    private final BatchSource source = new BatchSource();
+    private final RecordingTransport transport = new RecordingTransport();
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private final SyncedView<List<String>, String> view = new SyncedView<>("test", source, transport, Runnable::run,
+            scheduler, Runnable::run, Duration.ofMinutes(10), () -> 1L, Scheduler.disabledScheduler());
+
+    @AfterEach
+    void stop() {
+        view.close();
+        scheduler.shutdownNow();
+    }
+
+    @Test
+    void aPreloadSubscribesAndLoadsTopicsOfAGroupTogetherWithBoundedBatchesInFlight() {
+        List<String> ids = IntStream.range(0, 2_000).mapToObj(i -> (i % 2 == 0 ? "a" : "b") + i).toList();
+
+        CompletableFuture<Void> preload = view.preload(ids);
+
+        assertThat(source.pending).as("batches loading at once").hasSize(SyncedView.MAX_CONCURRENT_BATCHES);
+        assertThat(transport.subscribes).as("one subscribe per batch, each of one group, before its load")
+                .hasSize(SyncedView.MAX_CONCURRENT_BATCHES)
+                .allSatisfy(channels -> assertThat(channels).hasSizeLessThanOrEqualTo(SyncedView.MAX_BATCH_TOPICS)
+                        .allMatch(channel -> channel.charAt(8) == channels.get(0).charAt(8)));
+        int batches = 0;
+        while (!source.pending.isEmpty()) {
+            assertThat(source.pending.size()).isLessThanOrEqualTo(SyncedView.MAX_CONCURRENT_BATCHES);
+            source.completeNext(1);
+            batches++;
+        }
+        assertThat(preload).isCompleted();
+        assertThat(batches).as("batches for 2 groups of 1,000").isEqualTo(2 * (int) Math.ceil(1000.0
+                / SyncedView.MAX_BATCH_TOPICS));
+        assertThat(ids).allSatisfy(id -> assertThat(view.getIfHeld(id)).containsExactly(id + "@1"));
+        assertThat(view.peakBatchesInFlight).isEqualTo(SyncedView.MAX_CONCURRENT_BATCHES);
+    }
+
+    @Test
+    void eventsHeardDuringABatchedLoadAreAppliedAfterEachTopicsLoadedRevisionAndAGapResyncsOnlyItsTopic() {
+        CompletableFuture<Void> preload = view.preload(List.of("a1", "a2"));
+        offer("a1", 2, "x"); // published after the load read revision 1 of a1
+        offer("a2", 3, "y"); // a2's revision 2 was lost on the way
+
+        source.completeNext(1);
+
+        assertThat(preload).isCompleted();
+        assertThat(view.getIfHeld("a1")).containsExactly("a1@1", "x");
+        assertThat(source.pending).as("a resync of a2 alone").hasSize(1);
+        assertThat(source.pending.peek().ids()).containsExactly("a2");
+        source.completeNext(3);
+        assertThat(view.getIfHeld("a2")).containsExactly("a2@3");
+    }
+
+    @Test
+    void aReconnectResyncsHeldTopicsInBatches() {
+        List<String> ids = IntStream.range(0, 600).mapToObj(i -> "a" + i).toList();
+        view.preload(ids);
+        while (!source.pending.isEmpty()) {
+            source.completeNext(1);
+        }
+        transport.subscribes.clear();
+        view.markStale();
+
+        view.resyncAll();
+
+        assertThat(source.pending).as("batches of every held topic").hasSize(3);
+        while (!source.pending.isEmpty()) {
+            source.completeNext(5);
+        }
+        assertThat(ids).allSatisfy(id -> assertThat(view.getIfHeld(id)).containsExactly(id + "@5"));
+        assertThat(transport.subscribes).hasSize(3);
+        assertThat(view.status().stale()).isFalse();
+    }
+
+    private void offer(String id, long revision, String value) {
+        assertThat(view.offer("channel:" + id, Map.of("rev", revision, "value", value))).as("routed").isTrue();
+    }
+
+    /** A batch of loads, completed when the test says so. */
+    private record Batch(List<String> ids, List<CompletableFuture<SyncedView.Versioned<List<String>>>> loads) {
+    }
+
+    private static final class BatchSource implements SyncedView.Source<List<String>, String> {
+        final Deque<Batch> pending = new ArrayDeque<>();
+
+        /** Completes the oldest batch: each topic at that revision, its value "id@revision". */
+        void completeNext(long revision) {
+            Batch batch = pending.poll();
+            for (int i = 0; i < batch.ids().size(); i++) {
+                batch.loads().get(i).complete(new SyncedView.Versioned<>(revision,
+                        List.of(batch.ids().get(i) + "@" + revision)));
+            }
+        }
+
+        @Override
+        public String channel(String id) {
+            return "channel:" + id;
+        }
+
+        @Override
+        public Object group(String id) {
+            return id.charAt(0);
+        }
+
+        @Override
+        public List<CompletableFuture<SyncedView.Versioned<List<String>>>> loadAll(List<String> ids) {
+            List<CompletableFuture<SyncedView.Versioned<List<String>>>> loads = new ArrayList<>();
+            ids.forEach(id -> loads.add(new CompletableFuture<>()));
+            pending.add(new Batch(List.copyOf(ids), loads));
+            return loads;
+        }
+
+        @Override
+        public CompletionStage<SyncedView.Versioned<List<String>>> load(String id) {
+            return loadAll(List.of(id)).get(0);
+        }
+
+        @Override
+        public CompletionStage<Long> revision(String id) {
+            return CompletableFuture.completedFuture(0L);
+        }
+
+        @Override
+        public SyncedView.Batch<List<String>, String> batch(String id, SyncedView.Versioned<List<String>> current) {
+            List<String> values = new ArrayList<>(current.value());
+            List<String> events = new ArrayList<>();
+            return new SyncedView.Batch<>() {
+                @Override
+                public void apply(SyncedView.Message message) {
+                    values.add((String) message.fields().get("value"));
+                    events.add(message.revision() + ":" + message.fields().get("value"));
+                }
+
+                @Override
+                public List<String> value() {
+                    return List.copyOf(values);
+                }
+
+                @Override
+                public List<String> events() {
+                    return events;
+                }
+            };
+        }
+
+        @Override
+        public String resynced(String id, SyncedView.Versioned<List<String>> before,
+                               SyncedView.Versioned<List<String>> after) {
+            return before.value().equals(after.value()) ? null : "resynced@" + after.revision();
+        }
+    }
+
+    private static final class RecordingTransport implements SyncedView.Transport {
+        final List<List<String>> subscribes = new CopyOnWriteArrayList<>();
+
+        @Override
+        public CompletionStage<Void> subscribe(String channel) {
+            subscribes.add(List.of(channel));
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public CompletionStage<Void> subscribe(List<String> channels) {
+            subscribes.add(List.copyOf(channels));
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public CompletionStage<Void> unsubscribe(String channel) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public boolean isConnected() {
+            return true;
+        }
+
+        @Override
+        public Duration timeout() {
+            return Duration.ofSeconds(2);
+        }
+
+        @Override
+        public String where() {
+            return "redis://test";
+        }
+
+        @Override
+        public ClientClosedException closedException() {
+            return new ClientClosedException("test", "redis://test");
+        }
+    }
+}
