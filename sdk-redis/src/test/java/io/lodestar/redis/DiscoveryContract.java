@@ -3,6 +3,7 @@ package io.lodestar.redis;
 import io.lettuce.core.ScriptOutputType;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.Registration;
 import io.lodestar.core.event.InstanceDeregistered;
@@ -22,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 
 import static io.lodestar.redis.Clients.instance;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -82,6 +84,25 @@ abstract class DiscoveryContract extends NamespaceTest {
         assertThat(events).extracting(ServiceEvent::revision).isSorted().doesNotHaveDuplicates();
         assertThat(events.get(2).revision() - events.get(0).revision()).isEqualTo(2);
         assertThat(reader.discovery().getInstances("orders")).isEmpty();
+    }
+
+    @Test
+    void aDirectReadLeavesOutAnOverdueInstanceTheSweepHasNotRemovedWhileAViewKeepsIt() {
+        // given a live instance and one whose owner stopped renewing it (TTL 1 s), and no client that sweeps
+        UnaryOperator<LodestarOptions.Builder> noSweep = options -> options.sweepInterval(Duration.ofDays(1));
+        LodestarClient owner = clients.connect(options -> noSweep.apply(options).deregisterOnClose(false));
+        owner.registry().register(instance("orders", "orders-late").toBuilder().ttl(Duration.ofSeconds(1)).build());
+        LodestarClient live = clients.connect(noSweep);
+        live.registry().register(instance("orders", "orders-live"));
+        LodestarClient reader = clients.connect(noSweep);
+        assertThat(reader.discovery().getInstances("orders")).hasSize(2);
+        owner.close();
+
+        // when its deadline passes: a direct read leaves it out, the view keeps it until an "expired" event
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(reader.directDiscovery()
+                .getInstances("orders")).extracting(ServiceInstance::instanceId).containsExactly("orders-live"));
+        assertThat(reader.discovery().getInstances("orders")).extracting(ServiceInstance::instanceId)
+                .containsExactly("orders-late", "orders-live");
     }
 
     @Test
