@@ -167,7 +167,8 @@ final class ConsoleServer implements AutoCloseable {
     }
 
     private Map<String, Object> serviceView(String service) {
-        return Views.serviceDetail(client.discovery().getSnapshot(service), Instant.now(), ttlLeft.of(service));
+        ServiceSnapshot snapshot = client.discovery().getSnapshot(service);
+        return Views.serviceDetail(snapshot, Instant.now(), ttlLeft.of(snapshot));
     }
 
     private Map<String, Object> configView(String id) {

@@ -172,7 +172,7 @@ final class WatchCommand implements Callable<Integer> {
         if (service != null) {
             ServiceSnapshot snapshot = snapshot(client, service);
             revision = snapshot.revision();
-            rows.addAll(Views.instances(snapshot, now, ttlLeft(client).of(service)));
+            rows.addAll(Views.instances(snapshot, now, ttlLeft(client).of(snapshot)));
         } else {
             for (String id : watched.keySet().stream().sorted().toList()) {
                 ServiceSnapshot snapshot = snapshot(client, id);

@@ -1,5 +1,7 @@
 package io.lodestar.cli;
 
+import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.core.model.ServiceSnapshot;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -22,7 +24,7 @@ class TtlLeftTest {
     @Test
     void manyEventsWithinASecondReadRedisOnce() {
         for (int event = 0; event < 50; event++) {
-            ttlLeft.of("orders");
+            ttlLeft.of(held("orders"));
             nanos.addAndGet(Duration.ofMillis(19).toNanos());
         }
 
@@ -31,32 +33,55 @@ class TtlLeftTest {
 
     @Test
     void aSecondAfterTheLastReadRedisIsReadAgain() {
-        ttlLeft.of("orders");
+        ttlLeft.of(held("orders"));
         nanos.addAndGet(Duration.ofMillis(999).toNanos());
-        ttlLeft.of("orders");
+        ttlLeft.of(held("orders"));
         nanos.addAndGet(Duration.ofMillis(1).toNanos());
 
-        ttlLeft.of("orders");
+        ttlLeft.of(held("orders"));
 
         assertThat(reads).containsExactly("orders", "orders");
     }
 
     @Test
     void eachServiceIsReadOnItsOwn() {
-        ttlLeft.of("orders");
-        ttlLeft.of("billing");
-        ttlLeft.of("orders");
+        ttlLeft.of(held("orders"));
+        ttlLeft.of(held("billing"));
+        ttlLeft.of(held("orders"));
 
         assertThat(reads).containsExactly("orders", "billing");
     }
 
     @Test
+    void anInstanceTheLastReadDidNotHaveIsReadAtOnceButNotMoreOftenThanTheMinimumAge() {
+        ttlLeft.of(held("orders"));
+        ServiceSnapshot withANewOne = new ServiceSnapshot("orders", 2, List.of(lease("orders", "orders-1"),
+                lease("orders", "orders-2"), lease("orders", "orders-3")));
+
+        nanos.addAndGet(TtlLeft.MIN_AGE.toNanos() - 1);
+        ttlLeft.of(withANewOne);
+        nanos.addAndGet(1);
+        ttlLeft.of(withANewOne);
+
+        assertThat(reads).containsExactly("orders", "orders");
+    }
+
+    @Test
     void betweenReadsTheTimeLeftCountsDownAndStopsAtZero() {
-        assertThat(ttlLeft.of("orders")).containsEntry("orders-1", Duration.ofSeconds(20));
+        assertThat(ttlLeft.of(held("orders"))).containsEntry("orders-1", Duration.ofSeconds(20));
 
         nanos.addAndGet(Duration.ofMillis(400).toNanos());
 
-        assertThat(ttlLeft.of("orders")).containsEntry("orders-1", Duration.ofMillis(19_600))
+        assertThat(ttlLeft.of(held("orders"))).containsEntry("orders-1", Duration.ofMillis(19_600))
                 .containsEntry("orders-2", Duration.ZERO);
+    }
+
+    /** The service as the read above knows it: two ephemeral instances. */
+    private static ServiceSnapshot held(String service) {
+        return new ServiceSnapshot(service, 1, List.of(lease(service, service + "-1"), lease(service, service + "-2")));
+    }
+
+    private static ServiceInstance lease(String service, String id) {
+        return ServiceInstance.builder(service, id).host("10.0.0.7").port(8080).ttl(Duration.ofSeconds(30)).build();
     }
 }
