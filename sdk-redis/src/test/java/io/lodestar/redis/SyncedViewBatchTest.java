@@ -107,7 +107,7 @@ class SyncedViewBatchTest {
     private record Batch(List<String> ids, List<CompletableFuture<SyncedView.Versioned<List<String>>>> loads) {
     }
 
-    private static final class BatchSource implements SyncedView.Source<List<String>, String> {
+    private static final class BatchSource extends ListSource {
         final Deque<Batch> pending = new ArrayDeque<>();
 
         /** Completes the oldest batch: each topic at that revision, its value "id@revision". */
@@ -117,11 +117,6 @@ class SyncedViewBatchTest {
                 batch.loads().get(i).complete(new SyncedView.Versioned<>(revision,
                         List.of(batch.ids().get(i) + "@" + revision)));
             }
-        }
-
-        @Override
-        public String channel(String id) {
-            return "channel:" + id;
         }
 
         @Override
@@ -140,40 +135,6 @@ class SyncedViewBatchTest {
         @Override
         public CompletionStage<SyncedView.Versioned<List<String>>> load(String id) {
             return loadAll(List.of(id)).get(0);
-        }
-
-        @Override
-        public CompletionStage<Long> revision(String id) {
-            return CompletableFuture.completedFuture(0L);
-        }
-
-        @Override
-        public SyncedView.Batch<List<String>, String> batch(String id, SyncedView.Versioned<List<String>> current) {
-            List<String> values = new ArrayList<>(current.value());
-            List<String> events = new ArrayList<>();
-            return new SyncedView.Batch<>() {
-                @Override
-                public void apply(SyncedView.Message message) {
-                    values.add((String) message.fields().get("value"));
-                    events.add(message.revision() + ":" + message.fields().get("value"));
-                }
-
-                @Override
-                public List<String> value() {
-                    return List.copyOf(values);
-                }
-
-                @Override
-                public List<String> events() {
-                    return events;
-                }
-            };
-        }
-
-        @Override
-        public String resynced(String id, SyncedView.Versioned<List<String>> before,
-                               SyncedView.Versioned<List<String>> after) {
-            return before.value().equals(after.value()) ? null : "resynced@" + after.revision();
         }
     }
 

@@ -442,7 +442,7 @@ class SyncedViewTest {
     }
 
     /** Loads complete when the test says so, in the order they were asked for. */
-    private static final class FakeSource implements SyncedView.Source<List<String>, String> {
+    private static final class FakeSource extends ListSource {
         private final Deque<CompletableFuture<SyncedView.Versioned<List<String>>>> loads = new ArrayDeque<>();
 
         int pendingLoads() {
@@ -471,54 +471,12 @@ class SyncedViewTest {
         }
 
         @Override
-        public String channel(String id) {
-            return "channel:" + id;
-        }
-
-        @Override
         public CompletionStage<SyncedView.Versioned<List<String>>> load(String id) {
             CompletableFuture<SyncedView.Versioned<List<String>>> load = new CompletableFuture<>();
             synchronized (loads) {
                 loads.add(load);
             }
             return load;
-        }
-
-        @Override
-        public CompletionStage<Long> revision(String id) {
-            return CompletableFuture.completedFuture(0L);
-        }
-
-        @Override
-        public SyncedView.Batch<List<String>, String> batch(String id, SyncedView.Versioned<List<String>> current) {
-            List<String> values = new ArrayList<>(current.value());
-            List<String> events = new ArrayList<>();
-            return new SyncedView.Batch<>() {
-                @Override
-                public void apply(SyncedView.Message message) {
-                    if (message.fields().containsKey("type")) {
-                        throw new IllegalArgumentException("unknown event type " + message.fields().get("type"));
-                    }
-                    values.add((String) message.fields().get("value"));
-                    events.add(message.revision() + ":" + message.fields().get("value"));
-                }
-
-                @Override
-                public List<String> value() {
-                    return List.copyOf(values);
-                }
-
-                @Override
-                public List<String> events() {
-                    return events;
-                }
-            };
-        }
-
-        @Override
-        public String resynced(String id, SyncedView.Versioned<List<String>> before,
-                               SyncedView.Versioned<List<String>> after) {
-            return before.value().equals(after.value()) ? null : "resynced@" + after.revision();
         }
     }
 

@@ -1,0 +1,55 @@
+package io.lodestar.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The topics of the view unit tests: a topic's value is a list of strings, an event {@code {"value": v}} appends v
+ * and is heard as {@code "revision:v"}, an event with a {@code type} is one this version does not know. Subclasses
+ * decide how loads complete.
+ */
+abstract class ListSource implements SyncedView.Source<List<String>, String> {
+    @Override
+    public String channel(String id) {
+        return "channel:" + id;
+    }
+
+    @Override
+    public CompletionStage<Long> revision(String id) {
+        return CompletableFuture.completedFuture(0L);
+    }
+
+    @Override
+    public SyncedView.Batch<List<String>, String> batch(String id, SyncedView.Versioned<List<String>> current) {
+        List<String> values = new ArrayList<>(current.value());
+        List<String> events = new ArrayList<>();
+        return new SyncedView.Batch<>() {
+            @Override
+            public void apply(SyncedView.Message message) {
+                if (message.fields().containsKey("type")) {
+                    throw new IllegalArgumentException("unknown event type " + message.fields().get("type"));
+                }
+                values.add((String) message.fields().get("value"));
+                events.add(message.revision() + ":" + message.fields().get("value"));
+            }
+
+            @Override
+            public List<String> value() {
+                return List.copyOf(values);
+            }
+
+            @Override
+            public List<String> events() {
+                return events;
+            }
+        };
+    }
+
+    @Override
+    public String resynced(String id, SyncedView.Versioned<List<String>> before,
+                           SyncedView.Versioned<List<String>> after) {
+        return before.value().equals(after.value()) ? null : "resynced@" + after.revision();
+    }
+}
