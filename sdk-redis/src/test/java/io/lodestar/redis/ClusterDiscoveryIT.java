@@ -2,7 +2,7 @@ package io.lodestar.redis;
 
 import io.lodestar.test.TestRedis;
 
-/** The discovery contract on a local 3-master Redis Cluster (sharded PubSub, one slot per service). */
+/** The discovery contract on a local 3-master Redis Cluster (sharded PubSub, each service in one slot). */
 class ClusterDiscoveryIT extends DiscoveryContract {
     @Override
     String redisUri() {
