@@ -1,7 +1,6 @@
 package io.lodestar.redis;
 
 import com.github.benmanes.caffeine.cache.Scheduler;
-import io.lodestar.core.ClientClosedException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.IntStream;
@@ -135,47 +133,6 @@ class SyncedViewBatchTest {
         @Override
         public CompletionStage<SyncedView.Versioned<List<String>>> load(String id) {
             return loadAll(List.of(id)).get(0);
-        }
-    }
-
-    private static final class RecordingTransport implements SyncedView.Transport {
-        final List<List<String>> subscribes = new CopyOnWriteArrayList<>();
-
-        @Override
-        public CompletionStage<Void> subscribe(String channel) {
-            subscribes.add(List.of(channel));
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public CompletionStage<Void> subscribe(List<String> channels) {
-            subscribes.add(List.copyOf(channels));
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public CompletionStage<Void> unsubscribe(String channel) {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public boolean isConnected() {
-            return true;
-        }
-
-        @Override
-        public Duration timeout() {
-            return Duration.ofSeconds(2);
-        }
-
-        @Override
-        public String where() {
-            return "redis://test";
-        }
-
-        @Override
-        public ClientClosedException closedException() {
-            return new ClientClosedException("test", "redis://test");
         }
     }
 }

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +36,7 @@ class SyncedViewTest {
     private static final String CHANNEL = "channel:" + TOPIC;
 
     private final FakeSource source = new FakeSource();
-    private final FakeTransport transport = new FakeTransport();
+    private final RecordingTransport transport = new RecordingTransport();
     private final AtomicLong nanos = new AtomicLong(1);
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final Deque<Runnable> listenerTasks = new ArrayDeque<>();
@@ -479,40 +478,4 @@ class SyncedViewTest {
             return load;
         }
     }
-
-    private static final class FakeTransport implements SyncedView.Transport {
-        final List<String> unsubscribed = new CopyOnWriteArrayList<>();
-
-        @Override
-        public CompletionStage<Void> subscribe(String channel) {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public CompletionStage<Void> unsubscribe(String channel) {
-            unsubscribed.add(channel);
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public boolean isConnected() {
-            return true;
-        }
-
-        @Override
-        public Duration timeout() {
-            return Duration.ofSeconds(2);
-        }
-
-        @Override
-        public String where() {
-            return "redis://test";
-        }
-
-        @Override
-        public ClientClosedException closedException() {
-            return new ClientClosedException("test", "redis://test");
-        }
-    }
-
 }

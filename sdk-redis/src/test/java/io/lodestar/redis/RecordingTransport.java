@@ -1,0 +1,54 @@
+package io.lodestar.redis;
+
+import io.lodestar.core.ClientClosedException;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** The view unit tests' connection to Redis: always connected, every (un)subscribe succeeds at once and is recorded. */
+final class RecordingTransport implements SyncedView.Transport {
+    /** The channels of every subscribe call, in order (a single channel as a list of one). */
+    final List<List<String>> subscribes = new CopyOnWriteArrayList<>();
+    final List<String> unsubscribed = new CopyOnWriteArrayList<>();
+
+    @Override
+    public CompletionStage<Void> subscribe(String channel) {
+        subscribes.add(List.of(channel));
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletionStage<Void> subscribe(List<String> channels) {
+        subscribes.add(List.copyOf(channels));
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletionStage<Void> unsubscribe(String channel) {
+        unsubscribed.add(channel);
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public boolean isConnected() {
+        return true;
+    }
+
+    @Override
+    public Duration timeout() {
+        return Duration.ofSeconds(2);
+    }
+
+    @Override
+    public String where() {
+        return "redis://test";
+    }
+
+    @Override
+    public ClientClosedException closedException() {
+        return new ClientClosedException("test", "redis://test");
+    }
+}
