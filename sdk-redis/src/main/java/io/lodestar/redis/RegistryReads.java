@@ -19,6 +19,8 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
 
 /** Reads of the registry straight from Redis: shared by the direct reader and the views' loads. */
 final class RegistryReads {
@@ -64,21 +66,10 @@ final class RegistryReads {
         if (!liveOnly) {
             return serviceForView(serviceId).thenApply(SyncedView.Versioned::value);
         }
-        return directRead(serviceId, 1);
-    }
-
-    private CompletionStage<ServiceSnapshot> directRead(String serviceId, int attempt) {
-        return pages(serviceId, true).thenCompose(read -> {
-            if (read.consistent()) {
-                return CompletableFuture.completedFuture(read.value().value());
-            }
-            if (attempt >= PAGED_ATTEMPTS) {
-                throw new UnavailableException("Service '" + serviceId + "' changed during each of " + attempt
-                        + " paged reads (a service of more than " + PAGE + " instances is read a page at a time);"
-                        + " read it from a view (discovery()), which follows its changes, or retry");
-            }
-            return directRead(serviceId, attempt + 1);
-        });
+        return pagesUntil(serviceId, true, Paged::consistent, attempts -> "Service '" + serviceId
+                + "' changed during each of " + attempts + " paged reads (a service of more than " + PAGE
+                + " instances is read a page at a time); read it from a view (discovery()), which follows its"
+                + " changes, or retry", 1).thenApply(read -> read.value().value());
     }
 
     /**
@@ -99,19 +90,22 @@ final class RegistryReads {
      * events that make it exact; it gets those events too.
      */
     CompletionStage<SyncedView.Versioned<ServiceSnapshot>> serviceForView(String serviceId) {
-        return viewRead(serviceId, 1);
+        return pagesUntil(serviceId, false, read -> !read.otherIncarnation(), attempts -> "The keys of service '"
+                + serviceId + "' were written anew during each of " + attempts + " paged reads", 1)
+                .thenApply(Paged::value);
     }
 
-    private CompletionStage<SyncedView.Versioned<ServiceSnapshot>> viewRead(String serviceId, int attempt) {
-        return pages(serviceId, false).thenCompose(read -> {
-            if (!read.otherIncarnation()) {
-                return CompletableFuture.completedFuture(read.value());
+    /** Reads every page until a read is {@code usable}, at most {@link #PAGED_ATTEMPTS} times, then fails with why. */
+    private CompletionStage<Paged> pagesUntil(String serviceId, boolean liveOnly, Predicate<Paged> usable,
+                                              IntFunction<String> why, int attempt) {
+        return pages(serviceId, liveOnly).thenCompose(read -> {
+            if (usable.test(read)) {
+                return CompletableFuture.completedFuture(read);
             }
             if (attempt >= PAGED_ATTEMPTS) {
-                throw new UnavailableException("The keys of service '" + serviceId + "' were written anew during"
-                        + " each of " + attempt + " paged reads");
+                throw new UnavailableException(why.apply(attempt));
             }
-            return viewRead(serviceId, attempt + 1);
+            return pagesUntil(serviceId, liveOnly, usable, why, attempt + 1);
         });
     }
 
