@@ -181,10 +181,7 @@ final class Sweeper {
             return CompletableFuture.completedFuture(true);
         }
         // The index may lack the service (its writer crashed before reporting): the visit reports the count.
-        return sweep(serviceId, null, outage).exceptionally(failure -> {
-            failed("service '" + serviceId + "'", failure);
-            return true;
-        });
+        return sweep(serviceId, null, outage);
     }
 
     private CompletionStage<Void> sweepAll(long outage) {
@@ -197,12 +194,7 @@ final class Sweeper {
             services.addAll(registry.leasedServices());
             services.addAll(viewedServices.get());
             CompletableFuture<?>[] sweeps = services.stream()
-                    .map(service -> sweep(service, index.value().contains(service), outage)
-                            .exceptionally(failure -> {
-                                failed("service '" + service + "'", failure);
-                                return true;
-                            })
-                            .toCompletableFuture())
+                    .map(service -> sweep(service, index.value().contains(service), outage).toCompletableFuture())
                     .toArray(CompletableFuture[]::new);
             return CompletableFuture.allOf(sweeps);
         });
@@ -211,11 +203,14 @@ final class Sweeper {
     /**
      * Sweeps one service and reports its instance count to the namespace index when it may be wrong there:
      * {@code indexed} says whether the index lists the service (null: unknown, always report). Completes with true
-     * when the service is still due after (overdue instances spared).
+     * when the service is still due after (overdue instances spared, or the sweep failed: logged and counted).
      */
     private CompletionStage<Boolean> sweep(String serviceId, Boolean indexed, long outage) {
         servicesSwept.increment();
-        return sweep(serviceId, indexed, outage, 0, 0);
+        return sweep(serviceId, indexed, outage, 0, 0).exceptionally(failure -> {
+            failed("service '" + serviceId + "'", failure);
+            return true; // left due: the next round tries again
+        });
     }
 
     /**
