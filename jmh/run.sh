@@ -16,8 +16,9 @@
 #   3. every write and its raw EVALSHA baseline at 1, 4 and 16 threads (WriteBenchmark*Threads);
 #   4. cross-process propagation (jmh/propagation.sh --compare-direct): writer and listener JVMs, paced writes,
 #      raw baselines, and a listener on the view thread beside the default one.
-# full:  JMH -f 1 -wi 2 -w 1s -i 4 -r 1s; propagation 200 rounds of 4 writes (0-500 ms pauses) after 300 warm-up
-#        rounds. 12 min 59 s on 2 mostly idle cores; 15 min 19 s with other builds running.
+# full:  JMH -f 1 -wi 2 -w 1s -i 4 -r 1s; the writes -wi 8 -w 1s -i 5 -r 1s (a write benchmark's throughput
+#        climbs for its first 5-10 s, Lodestar's a little longer: JIT on two shared cores); propagation 200 rounds
+#        of 4 writes (0-500 ms pauses) after 300 warm-up rounds. 12 min 59 s on 2 mostly idle cores; 15 min 19 s with other builds running.
 # short: JMH -f 1 -wi 1 -w 1s -i 1 -r 1s; propagation 20 rounds (0-100 ms). A smoke test of the whole chain
 #        (about 7 minutes, most of it starting JVMs and Redis servers); its figures are not worth quoting.
 # Every JMH run adds -prof gc (B/op: gc.alloc.rate.norm, all threads). Redis: a private redis-server per JMH fork
@@ -28,8 +29,8 @@ cd "$(dirname "$0")/.."
 mode="${1:-full}"
 [[ $# -gt 0 ]] && shift
 case "$mode" in
-  full)  jmh=(-f 1 -wi 2 -w 1s -i 4 -r 1s); prop=(--events 200 --warmup 300 --max-pause-ms 500 --compare-direct) ;;
-  short) jmh=(-f 1 -wi 1 -w 1s -i 1 -r 1s); prop=(--events 20 --warmup 50 --max-pause-ms 100 --compare-direct) ;;
+  full)  jmh=(-f 1 -wi 2 -w 1s -i 4 -r 1s); writes=(-f 1 -wi 8 -w 1s -i 5 -r 1s); prop=(--events 200 --warmup 300 --max-pause-ms 500 --compare-direct) ;;
+  short) jmh=(-f 1 -wi 1 -w 1s -i 1 -r 1s); writes=("${jmh[@]}"); prop=(--events 20 --warmup 50 --max-pause-ms 100 --compare-direct) ;;
   *)     echo "usage: jmh/run.sh [full|short] [extra JMH arguments]" >&2; exit 2 ;;
 esac
 
@@ -53,8 +54,10 @@ logs="jmh/target/run-$mode"
 mkdir -p "$logs"
 run_jmh() {
   local part="$1"; shift
+  local settings=("${jmh[@]}")
+  [[ $part == writes ]] && settings=("${writes[@]}")
   echo "=== $(date -u +%T) JMH $part (log: $logs/$part.log)" >&2
-  if ! java -jar "$jar" "${jmh[@]}" -prof gc -jvmArgsAppend "-Dlodestar.jmh.redisStats=$stats" \
+  if ! java -jar "$jar" "${settings[@]}" -prof gc -jvmArgsAppend "-Dlodestar.jmh.redisStats=$stats" \
       -rf json -rff "$out/jmh-$part.json" "$@" > "$logs/$part.log" 2>&1; then
     tail -40 "$logs/$part.log" >&2
     echo "JMH $part failed; see $logs/$part.log" >&2
@@ -100,7 +103,7 @@ load_after="$(load)"
   else
     echo "Redis: private servers from the test kit ($(redis-server --version 2>/dev/null | cut -d' ' -f1-3 || echo 'see the run log'))"
   fi
-  echo "JMH settings: ${jmh[*]} -prof gc; propagation: ${prop[*]}"
+  echo "JMH settings: ${jmh[*]} -prof gc (writes: ${writes[*]}); propagation: ${prop[*]}"
   echo "Load average (1, 5, 15 min) before: $load_before; after: $load_after"
 } > "$out/run.txt"
 python3 jmh/report.py "$out" > "$out/summary.md"
