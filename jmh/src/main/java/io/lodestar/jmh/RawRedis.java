@@ -17,7 +17,6 @@ import io.lodestar.redis.BenchmarkAccess;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * The raw baselines' side of Redis: a plain Lettuce client built with the settings Lodestar uses (RESP3, UTF-8
@@ -100,13 +99,33 @@ final class RawRedis {
                 Long.toString(instance.ttl().toMillis()), "register"};
     }
 
+    /** A flat string map as JSON, in one StringBuilder (a baseline writes it as a plain client would). */
     static String json(Map<String, String> map) {
-        return map.entrySet().stream().map(e -> quote(e.getKey()) + ":" + quote(e.getValue()))
-                .collect(Collectors.joining(",", "{", "}"));
+        StringBuilder out = new StringBuilder(2 + 40 * map.size()).append('{');
+        for (Map.Entry<String, String> entry : map.entrySet()) {
+            if (out.length() > 1) {
+                out.append(',');
+            }
+            quote(out, entry.getKey()).append(':');
+            quote(out, entry.getValue());
+        }
+        return out.append('}').toString();
     }
 
     /** Enough JSON quoting for the benchmarks' own ASCII strings. */
     static String quote(String text) {
         return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    private static StringBuilder quote(StringBuilder out, String text) {
+        out.append('"');
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\');
+            }
+            out.append(c);
+        }
+        return out.append('"');
     }
 }

@@ -62,7 +62,8 @@ import java.util.concurrent.TimeUnit;
  *       again before every call, untimed (JMH's per-invocation setup: at 4 and 16 threads one thread's untimed
  *       register can overlap another's timed call);</li>
  *   <li>{@code setMetadata} / {@code rawSetMetadata}: update_instance.lua replacing the metadata, alternating
- *       between two maps, so every call publishes "updated";</li>
+ *       between two maps, so every call publishes "updated"; both sides write the map as JSON in the call (as
+ *       both register sides write their instance);</li>
  *   <li>{@code configSet} / {@code rawConfigSet}: set_config.lua of this thread's 1 KiB entry, alternating between
  *       two contents: a new version, trimmed history (20 kept), an event.</li>
  * </ul>
@@ -273,7 +274,6 @@ public abstract class WriteBenchmark {
         ServiceRegistry registry;
         String instanceId;
         List<Map<String, String>> metadata;
-        List<String> metadataJson;
         int calls;
 
         /** Registers this thread's instance (ephemeral: this client holds its lease, as renew expects). */
@@ -285,16 +285,12 @@ public abstract class WriteBenchmark {
             backend.redis.registerAll(backend.client, List.of(instance));
             metadata = List.of(Map.of("zone", "eu-1", "version", "2", "build", "a"),
                     Map.of("zone", "eu-1", "version", "2", "build", "b"));
-            metadataJson = metadata.stream().map(RawRedis::json).toList();
         }
 
         Map<String, String> nextMetadata() {
             return metadata.get(calls++ & 1);
         }
 
-        String nextMetadataJson() {
-            return metadataJson.get(calls++ & 1);
-        }
     }
 
     /** Each thread sets its own config entry. */
@@ -365,11 +361,14 @@ public abstract class WriteBenchmark {
         return state.registry.setMetadata(Fixtures.SERVICE, state.instanceId, state.nextMetadata());
     }
 
-    /** @return the update script's reply, by a plain EVALSHA */
+    /**
+     * @return the update script's reply, by a plain EVALSHA of the map written as JSON in the call, as
+     *     {@code rawRegister} writes its instance: a client has a map to send, not its JSON
+     */
     @Benchmark
     public List<Object> rawSetMetadata(Backend backend, Updating state) {
         return backend.updateScript.run(backend.raw, backend.serviceKeys, state.instanceId, "replace",
-                state.nextMetadataJson(), "[]");
+                RawRedis.json(state.nextMetadata()), "[]");
     }
 
     /** @return the new version of the entry */

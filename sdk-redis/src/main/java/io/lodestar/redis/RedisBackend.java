@@ -487,6 +487,14 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
+     * Lettuce's timer of this client's resources (a hashed wheel, 100 ms ticks unless the caller's resources say
+     * otherwise): stopped with the resources, so by this client's close when they are its own, else by their owner.
+     */
+    io.netty.util.Timer timer() {
+        return client.getResources().timer();
+    }
+
+    /**
      * Whether events can flow: standalone, both connections are up; on a cluster, every subscription is in place
      * at a reachable node (the cluster connections' default node says nothing about the others, and commands
      * route per node anyway).

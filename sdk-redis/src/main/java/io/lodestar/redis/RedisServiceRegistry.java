@@ -14,6 +14,8 @@ import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
+import io.netty.util.Timeout;
+import io.netty.util.TimerTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +34,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -162,7 +163,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
         CompletableFuture<Registration> registered = new CompletableFuture<>();
         registering.add(registered); // before the closing check: beginClose() either refuses it or waits for it
         registered.whenComplete((ok, failure) -> registering.remove(registered));
-        guarded(() -> {
+        try {
             Validation.requireNonNull("instance", instance);
             Validation.collector().writableStatus("status", instance.status()).throwIfInvalid();
             if (closing) {
@@ -174,28 +175,32 @@ final class RedisServiceRegistry implements ServiceRegistry {
             if (replaced != null) {
                 replaced.cancel();
             }
-            return write(instance, "register").whenComplete((written, failure) -> {
-                if (failure == null ? written.instance().ephemeral() : replaced != null && instance.ephemeral()) {
-                    // Renew what was registered; after a failure, go on renewing what this client renewed before
-                    // (with the new fields), or a failed re-register would let a live instance expire. A no-op if
-                    // a deregister cancelled the lease meanwhile.
-                    lease.start(failure == null ? written.instance() : instance);
-                } else {
-                    drop(lease);
+            // One stage after the script's reply, not a chain: it runs on Redis' I/O thread, ahead of every other
+            // reply waiting on the shared connection.
+            write(instance, "register").whenComplete((written, failure) -> {
+                try {
+                    if (failure == null ? written.instance().ephemeral() : replaced != null && instance.ephemeral()) {
+                        // Renew what was registered; after a failure, go on renewing what this client renewed
+                        // before (with the new fields), or a failed re-register would let a live instance expire.
+                        // A no-op if a deregister cancelled the lease meanwhile.
+                        lease.start(failure == null ? written.instance() : instance);
+                    } else {
+                        drop(lease);
+                    }
+                    if (failure != null) {
+                        registered.completeExceptionally(Errors.unwrap(failure));
+                    } else if (closing && written.instance().ephemeral()) {
+                        registered.completeExceptionally(backend.closedException()); // close() deregisters it
+                    } else {
+                        registered.complete(new RedisRegistration(written.instance(), written.revision()));
+                    }
+                } catch (RuntimeException e) {
+                    registered.completeExceptionally(e);
                 }
-            }).thenApply(written -> {
-                if (closing && written.instance().ephemeral()) { // close() began meanwhile and deregisters it
-                    throw backend.closedException();
-                }
-                return new RedisRegistration(written.instance(), written.revision());
             });
-        }).whenComplete((registration, failure) -> {
-            if (failure == null) {
-                registered.complete(registration);
-            } else {
-                registered.completeExceptionally(Errors.unwrap(failure));
-            }
-        });
+        } catch (LodestarException e) {
+            registered.completeExceptionally(e);
+        }
         return registered;
     }
 
@@ -222,10 +227,12 @@ final class RedisServiceRegistry implements ServiceRegistry {
                             instance.metadata(), instance.ttl(), Instant.ofEpochMilli((Long) reply.get(2)));
                     // Only the first instance changes the set of services: later ones skip the round trip to
                     // the index (the sweeper repairs an index entry a crashed writer failed to report).
-                    CompletionStage<?> indexed = "registered".equals(kind) && (Long) reply.get(3) == 1L
-                            ? index(instance.serviceId(), revision, 1)
-                            : CompletableFuture.completedFuture(null);
-                    return indexed.thenCompose(ignored -> view.awaitRevision(instance.serviceId(), revision))
+                    if ("registered".equals(kind) && (Long) reply.get(3) == 1L) {
+                        return index(instance.serviceId(), revision, 1)
+                                .thenCompose(ignored -> view.awaitRevision(instance.serviceId(), revision))
+                                .thenApply(ignored -> new Written(registered, revision));
+                    }
+                    return view.awaitRevision(instance.serviceId(), revision)
                             .thenApply(ignored -> new Written(registered, revision));
                 });
     }
@@ -341,10 +348,12 @@ final class RedisServiceRegistry implements ServiceRegistry {
                         long revision = (Long) reply.get(0);
                         boolean removed = (Long) reply.get(1) == 1L;
                         long count = (Long) reply.get(2);
-                        CompletionStage<?> indexed = removed && count == 0
-                                ? index(serviceId, revision, 0) : CompletableFuture.completedFuture(null);
-                        return indexed.thenCompose(ignored -> view.awaitRevision(serviceId, revision))
-                                .thenApply(ignored -> removed);
+                        if (removed && count == 0) {
+                            return index(serviceId, revision, 0)
+                                    .thenCompose(ignored -> view.awaitRevision(serviceId, revision))
+                                    .thenApply(ignored -> removed);
+                        }
+                        return view.awaitRevision(serviceId, revision).thenApply(ignored -> removed);
                     });
         });
     }
@@ -535,11 +544,22 @@ final class RedisServiceRegistry implements ServiceRegistry {
     private record Written(ServiceInstance instance, long revision) {
     }
 
-    /** Keeps one ephemeral instance alive; renews only after {@link #start} and while it is the current lease. */
-    private final class Lease {
+    /**
+     * Keeps one ephemeral instance alive; renews only after {@link #start} and while it is the current lease.
+     *
+     * <p>The pending renewal waits on Lettuce's timer ({@link RedisBackend#timer()}, a hashed wheel with 100 ms
+     * ticks), not on the scheduler's queue: a register runs {@link #start} on Redis' I/O thread, and the scheduler's
+     * queue takes a lock and a heap insertion per lease (its removal on cancel another), shared by every writing
+     * thread, while the wheel's insert and cancel are lock-free queue offers whose work the timer thread does on its
+     * next tick. When due, the timer only hands the renewal to the scheduler, so renewals still run where they did
+     * and nothing of Lodestar's runs on Lettuce's timer thread. A tick late at most, which a TTL of at least one
+     * second (a renewal every third, late detection at a third) absorbs.
+     */
+    private final class Lease implements TimerTask {
         final String key;
         volatile ServiceInstance instance;
-        private ScheduledFuture<?> next; // guarded by this: the one pending renewal
+        /** Guarded by this: the one renewal due, a timer's {@link Timeout} or a task given to the scheduler now. */
+        private Object pending;
         private boolean started;
         private volatile boolean cancelled;
         /** When the pending renewal is due (System.nanoTime()), to tell a starved or paused process. */
@@ -575,11 +595,55 @@ final class RedisServiceRegistry implements ServiceRegistry {
             if (cancelled || !started) {
                 return;
             }
-            if (next != null) {
-                next.cancel(false);
+            if (pending instanceof Timeout timeout) {
+                timeout.cancel();
             }
+            pending = null;
             dueNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
-            next = scheduler.schedule(this::renew, delayMillis, TimeUnit.MILLISECONDS);
+            try {
+                if (delayMillis <= 0) {
+                    Runnable now = new Runnable() {
+                        @Override
+                        public void run() {
+                            if (claim(this)) {
+                                renew();
+                            }
+                        }
+                    };
+                    pending = now;
+                    scheduler.execute(now);
+                } else {
+                    pending = backend.timer().newTimeout(this, delayMillis, TimeUnit.MILLISECONDS);
+                }
+            } catch (IllegalStateException | java.util.concurrent.RejectedExecutionException stopped) {
+                // the scheduler or the Lettuce resources were shut down: the client is closing, nothing renews
+                pending = null;
+                log.debug("Renewal of {}/{} not scheduled: the client is closing ({})", instance.serviceId(),
+                        instance.instanceId(), stopped.toString());
+            }
+        }
+
+        /** Lettuce's timer thread: hands the due renewal to the scheduler, unless it was replaced or cancelled. */
+        @Override
+        public void run(Timeout timeout) {
+            if (!claim(timeout)) {
+                return;
+            }
+            try {
+                scheduler.execute(this::renew);
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                log.debug("Renewal of {}/{} dropped: the client's scheduler is shut down", instance.serviceId(),
+                        instance.instanceId());
+            }
+        }
+
+        /** True, once, for the renewal still pending; false for one replaced by a later schedule or a cancel. */
+        private synchronized boolean claim(Object due) {
+            if (cancelled || pending != due) {
+                return false;
+            }
+            pending = null;
+            return true;
         }
 
         private void renew() {
@@ -617,9 +681,10 @@ final class RedisServiceRegistry implements ServiceRegistry {
 
         synchronized void cancel() {
             cancelled = true;
-            if (next != null) {
-                next.cancel(false);
+            if (pending instanceof Timeout timeout) {
+                timeout.cancel();
             }
+            pending = null;
         }
     }
 
