@@ -74,7 +74,12 @@ import java.util.concurrent.locks.LockSupport;
  *                    [--out FILE.json]
  *                    [--listener-jvm-args "-XX:StartFlightRecording=filename=listener.jfr"]
  *                    [--profile DIR [--profile-event wall|cpu] [--profile-interval 100us] [--profiler-jar JAR]]
+ *                    [--redis-time]
  * </pre>
+ * With {@code --redis-time} (a private Redis, or one whose {@code CONFIG SET} is allowed), Redis logs every command
+ * in its SLOWLOG, and each paced round also records how long Redis itself spent in the register script
+ * ({@code redis.register.script}, {@code redis.evalsha.script}) and in the raw {@code SPUBLISH}
+ * ({@code redis.spublish}): the part of a sample that no client can remove.
  * With {@code --profile DIR}, async-profiler is attached to both JVMs for the measured rounds only (not the
  * warm-up): see {@link Profile}.
  * It prints a Markdown summary and writes every sample, the percentiles and the ratios to the JSON file.
@@ -93,6 +98,7 @@ public final class CrossProcessPropagation {
     private final long maxPauseMs;
     private final boolean probe;
     private final boolean compareDirect;
+    private final boolean redisTime;
     private final Path out;
     private final List<String> listenerJvmArgs;
     private final Random random;
@@ -119,6 +125,7 @@ public final class CrossProcessPropagation {
         this.maxPauseMs = Long.parseLong(options.getOrDefault("max-pause-ms", "500"));
         this.probe = options.containsKey("probe");
         this.compareDirect = options.containsKey("compare-direct");
+        this.redisTime = options.containsKey("redis-time");
         this.out = Path.of(options.getOrDefault("out", "jmh/target/propagation.json"));
         String jvmArgs = options.getOrDefault("listener-jvm-args", "").trim();
         this.listenerJvmArgs = jvmArgs.isEmpty() ? List.of() : Arrays.asList(jvmArgs.split("\\s+"));
@@ -134,6 +141,11 @@ public final class CrossProcessPropagation {
         if (compareDirect) {
             samples.put("lodestar.direct.propagation", new ArrayList<>());
             samples.put("lodestar.direct.register.call", new ArrayList<>());
+        }
+        if (redisTime) {
+            samples.put("redis.register.script", new ArrayList<>());
+            samples.put("redis.evalsha.script", new ArrayList<>());
+            samples.put("redis.spublish", new ArrayList<>());
         }
         if (probe) {
             samples.put("lodestar.probe.toProcess", new ArrayList<>());
@@ -153,7 +165,7 @@ public final class CrossProcessPropagation {
                 throw new IllegalArgumentException("Unexpected argument " + args[i] + "; see the class javadoc");
             }
             String key = args[i].substring(2);
-            boolean flag = key.equals("probe") || key.equals("compare-direct");
+            boolean flag = key.equals("probe") || key.equals("compare-direct") || key.equals("redis-time");
             options.put(key, flag ? "true" : args[++i]);
         }
         new CrossProcessPropagation(options).run();
@@ -212,6 +224,11 @@ public final class CrossProcessPropagation {
         registerScript.run(raw, RawRedis.serviceKeys(redis.namespace(), RAW_SERVICE),
                 RawRedis.registerArgs(Fixtures.instance(RAW_SERVICE, 0)));
         rawChannel = "propagation-raw:{" + redis.namespace() + "}";
+        if (redisTime) {
+            raw.configSet("slowlog-max-len", "1024");
+            raw.configSet("slowlog-log-slower-than", "0"); // every command: its time inside Redis, in µs
+            raw.slowlogReset();
+        }
 
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
@@ -347,7 +364,40 @@ public final class CrossProcessPropagation {
             if (paced && maxPauseMs > 0) {
                 LockSupport.parkNanos((long) (random.nextDouble() * TimeUnit.MILLISECONDS.toNanos(maxPauseMs)));
             }
+            if (redisTime) {
+                raw.slowlogReset();
+            }
             scenario.run();
+            if (redisTime && paced) {
+                recordRedisTime();
+            }
+        }
+    }
+
+    /**
+     * With {@code --redis-time}: the time Redis spent in the scenario's timed command (its SLOWLOG entry, which
+     * every command gets with {@code slowlog-log-slower-than 0}): the register script (Lodestar's call or the raw
+     * {@code EVALSHA}, told apart by the service key) or the raw {@code SPUBLISH}. Read after the scenario, untimed.
+     */
+    private void recordRedisTime() {
+        List<Object> entries = raw.slowlogGet(1024);
+        for (Object entry : entries) {
+            List<?> fields = (List<?>) entry;
+            long micros = ((Number) fields.get(2)).longValue();
+            List<?> args = (List<?>) fields.get(3);
+            String command = String.valueOf(args.get(0));
+            if (command.equalsIgnoreCase("SPUBLISH") && rawChannel.equals(String.valueOf(args.get(1)))) {
+                record("redis.spublish", micros * 1000);
+            } else if (command.equalsIgnoreCase("EVALSHA") && registerScript.sha().equals(String.valueOf(args.get(1)))
+                    && args.size() > 3) {
+                boolean rawService = String.valueOf(args.get(3)).contains(RAW_SERVICE);
+                boolean lodestarService = !rawService && String.valueOf(args.get(3)).contains(SERVICE);
+                if (rawService) {
+                    record("redis.evalsha.script", micros * 1000);
+                } else if (lodestarService && !String.valueOf(args.get(3)).contains(DIRECT_SERVICE)) {
+                    record("redis.register.script", micros * 1000);
+                }
+            }
         }
     }
 
@@ -512,6 +562,7 @@ public final class CrossProcessPropagation {
         settings.put("maxPauseMs", maxPauseMs);
         settings.put("probe", probe);
         settings.put("compareDirect", compareDirect);
+        settings.put("redisTime", redisTime);
         settings.put("listenerJvmArgs", listenerJvmArgs);
         settings.put("profile", profile == null ? "none" : profile.describe());
         settings.put("redis", System.getenv(BenchRedis.URI_VARIABLE) != null ? "LODESTAR_REDIS_URI"
