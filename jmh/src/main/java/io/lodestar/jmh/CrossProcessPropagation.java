@@ -196,7 +196,7 @@ public final class CrossProcessPropagation {
             }
             String finished = Instant.now().toString();
             if (profile != null) {
-                profile.stop();
+                profile.stop(events);
             }
             Map<String, Histogram> histograms = new LinkedHashMap<>();
             samples.forEach((metric, values) -> histograms.put(metric, histogram(values)));
@@ -615,6 +615,8 @@ public final class CrossProcessPropagation {
         private final String event;
         private final String interval;
         private final Map<String, Long> pids = new LinkedHashMap<>();
+        private Instant started;
+        private String loadAtStart;
 
         Profile(Path dir, String jar, String event, String interval) {
             if (jar == null || !Files.isRegularFile(Path.of(jar))) {
@@ -642,14 +644,22 @@ public final class CrossProcessPropagation {
                 run("profiler", "start", "-e", event, "-i", interval, "-t", "-o", "jfr", "-f",
                         jfr(process.getKey()).toString(), Long.toString(process.getValue()));
             }
+            started = Instant.now();
+            loadAtStart = load();
             System.err.println("Profiling " + pids + ": " + describe());
         }
 
-        void stop() throws IOException, InterruptedException {
+        void stop(int rounds) throws IOException, InterruptedException {
+            Instant stopped = Instant.now();
             for (Map.Entry<String, Long> process : pids.entrySet()) {
                 run("profiler", "stop", "-o", "jfr", "-f", jfr(process.getKey()).toString(),
                         Long.toString(process.getValue()));
             }
+            // what summarize.py needs to weigh a sample: how long the profile ran
+            Files.writeString(dir.resolve("profile.properties"), "rounds=" + rounds + "\nevent=" + event
+                    + "\ninterval=" + interval + "\nstarted=" + started + "\nstopped=" + stopped + "\nseconds="
+                    + String.format(Locale.ROOT, "%.3f", java.time.Duration.between(started, stopped).toNanos() / 1e9)
+                    + "\nloadavg.start=" + loadAtStart + "\nloadavg.stop=" + load() + "\n");
             for (String name : pids.keySet()) {
                 String in = jfr(name).toString();
                 if (event.equals("wall")) {
@@ -658,8 +668,11 @@ public final class CrossProcessPropagation {
                                 name + " JVM: wall-clock samples while running or runnable, by thread", "-o", format,
                                 in, dir.resolve(name + "-wall-runnable." + format).toString());
                     }
-                    run("converter", "--wall", "--threads", "--title", name + " JVM: all wall-clock samples, by thread",
-                            "-o", "html", in, dir.resolve(name + "-wall-all.html").toString());
+                    for (String format : List.of("html", "collapsed")) {
+                        run("converter", "--wall", "--threads", "--title",
+                                name + " JVM: all wall-clock samples, by thread", "-o", format, in,
+                                dir.resolve(name + "-wall-all." + format).toString());
+                    }
                 } else {
                     for (String format : List.of("html", "collapsed")) {
                         run("converter", "--cpu", "--threads", "--title", name + " JVM: CPU samples, by thread",
@@ -668,6 +681,15 @@ public final class CrossProcessPropagation {
                 }
             }
             System.err.println("Profiles in " + dir);
+        }
+
+        /** The machine's load averages (Linux), or "unknown". */
+        private static String load() {
+            try {
+                return Files.readString(Path.of("/proc/loadavg")).trim();
+            } catch (IOException | RuntimeException e) {
+                return "unknown";
+            }
         }
 
         private Path jfr(String name) {
