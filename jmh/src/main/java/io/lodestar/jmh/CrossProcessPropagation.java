@@ -90,6 +90,8 @@ public final class CrossProcessPropagation {
     /** The service of the {@code --compare-direct} scenario (the listener JVM derives the same name). */
     static final String DIRECT_SERVICE = SERVICE + "-direct";
     private static final long WAIT_MS = 10_000;
+    /** A JVM that starts, connects and subscribes on a busy machine may take a while. */
+    private static final long STARTUP_WAIT_MS = 120_000;
     private static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(1);
     private static final double[] PERCENTILES = {50, 90, 99, 99.9};
 
@@ -241,7 +243,7 @@ public final class CrossProcessPropagation {
         Thread reader = new Thread(this::readListener, "propagation-listener-output");
         reader.setDaemon(true);
         reader.start();
-        await("READY");
+        await("READY", STARTUP_WAIT_MS);
         System.err.printf("Listener JVM %d ready; writer JVM %d (%s)%n", listener.pid(), ProcessHandle.current().pid(),
                 ManagementFactory.getRuntimeMXBean().getVmVersion());
     }
@@ -270,7 +272,11 @@ public final class CrossProcessPropagation {
 
     /** Waits (bounded) until the listener has said {@code key}; returns its time stamp and forgets the key. */
     private long await(String key) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        return await(key, WAIT_MS);
+    }
+
+    private long await(String key, long waitMs) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
         synchronized (heardSignal) {
             while (true) {
                 Long at = heard.remove(key);
@@ -279,7 +285,7 @@ public final class CrossProcessPropagation {
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || !listener.isAlive()) {
-                    throw new IllegalStateException("The listener did not report " + key + " within " + WAIT_MS
+                    throw new IllegalStateException("The listener did not report " + key + " within " + waitMs
                             + " ms" + (listener.isAlive() ? "" : " (it exited: " + listener.exitValue() + ")"));
                 }
                 try {
