@@ -15,22 +15,25 @@ import os
 import re
 import sys
 
-GROUPS = [  # (name, regex on the joined stack), first match wins
-    ("wake another thread (futex: unpark / signal)", r"pthread_cond_signal|pthread_cond_broadcast|__lll_lock_wake"),
-    ("socket write (send the command / the harness's line)", r"__GI_write|__libc_write|writev"),
-    ("socket read", r"__GI_read|__libc_read|readv"),
-    ("epoll_wait (the I/O loop's own wait, returning)", r"epoll_wait"),
+GROUPS = [  # (name, regex on one frame); a sample goes to the group of its leaf-most frame that matches one
+    ("wake another thread (unpark: futex wake)", r"pthread_cond_signal|pthread_cond_broadcast|__lll_lock_wake|Unsafe_Unpark"),
+    ("write(2): a socket, a pipe, or the eventfd that wakes a Netty event loop", r"__GI_write|__libc_write|writev|__send"),
+    ("socket read", r"__GI_read|__libc_read|readv|__recv"),
+    ("epoll_wait (the I/O loop's wait, returning)", r"epoll_wait"),
     ("spin-yield of an idle pool thread (SynchronousQueue.poll)", r"sched_yield"),
-    ("waiting on a lock or condition (returning)", r"futex_abstimed_wait|futex_wait"),
-    ("Jackson-jr map parse", r"com/fasterxml/jackson"),
-    ("InstanceReader (event / instance read by hand)", r"InstanceReader"),
-    ("Json.instance(map) + ServiceInstance builder + validation", r"Json\.instance|ServiceInstance\$Builder|Validation|FrozenMetadata"),
+    ("waiting on a lock or condition (returning)", r"futex_abstimed_wait|futex_wait|Parker::park"),
+    ("JIT compiler", r"CompileBroker|C2Compiler|Compilation::|Compile::"),
+    ("the harness (the listener after its time stamp; the writer's loop)", r"^io/lodestar/jmh/"),
+    ("Jackson-jr map parse", r"^com/fasterxml/jackson"),
+    ("InstanceReader (event and instance read by hand)", r"InstanceReader"),
+    ("instance JSON (Json: map reading, writing), building, validation (ServiceInstance, Validation)",
+     r"io/lodestar/redis/Json|ServiceInstance|Validation|FrozenMetadata"),
     ("ServiceSource batch (apply, merge, snapshot)", r"ServiceSource"),
-    ("SyncedView / ViewListener bookkeeping", r"SyncedView|ViewListener|SerialExecutor|TopicTable"),
-    ("register call: Lodestar client side", r"RedisServiceRegistry|LuaScript|Lease"),
-    ("Lettuce / Netty decode and dispatch", r"io/lettuce|io/netty"),
-    ("JIT compiler", r"CompileBroker|C2Compiler|Compilation::"),
-    ("other", r"."),
+    ("view bookkeeping (SyncedView, ViewListener, SerialExecutor, TopicTable)",
+     r"SyncedView|ViewListener|SerialExecutor|TopicTable|RevisionWaiters|ViewHealth"),
+    ("register call, Lodestar client side", r"RedisServiceRegistry|LuaScript|Lease|io/lodestar/redis/Keys"),
+    ("Lettuce / Netty", r"^io/lettuce|^io/netty"),
+    ("JDK executors, queues, futures", r"^java/util/concurrent"),
 ]
 
 
@@ -46,6 +49,15 @@ def load(path):
             thread = re.sub(r"-jmh-[0-9a-z]+", "", thread)
             rows.append((thread, ";".join(frames[1:]), int(n)))
     return rows
+
+
+def classify(stack):
+    """The group of the leaf-most frame that matches one (frames are joined by ';', root first)."""
+    for frame in reversed(stack.split(";")):
+        for name, pattern in GROUPS:
+            if re.search(pattern, frame):
+                return name
+    return "other"
 
 
 def main():
@@ -73,11 +85,8 @@ def main():
             for t, stack, n in runnable:
                 if t != thread:
                     continue
-                for name, pattern in GROUPS:
-                    if re.search(pattern, stack):
-                        groups[name] += n
-                        break
-            for name, n in groups.most_common(8):
+                groups[classify(stack)] += n
+            for name, n in groups.most_common(10):
                 print(f"  {n * weight_us / events:7.1f} µs/round  {n:5d}  {name}")
 
 

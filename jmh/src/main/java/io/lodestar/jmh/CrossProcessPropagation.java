@@ -254,12 +254,18 @@ public final class CrossProcessPropagation {
                 StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 String[] parts = line.split(" ");
-                if (parts.length == 1) {
-                    heard.put(parts[0], 0L);
-                } else if (parts.length == 2) {
-                    heard.put(parts[0], Long.parseLong(parts[1]));
-                } else {
-                    heard.put(parts[0] + parts[1], Long.parseLong(parts[2]));
+                try {
+                    if (parts.length == 1) {
+                        heard.put(parts[0], 0L);
+                    } else if (parts.length == 2) {
+                        heard.put(parts[0], Long.parseLong(parts[1]));
+                    } else {
+                        heard.put(parts[0] + parts[1], Long.parseLong(parts[2]));
+                    }
+                } catch (NumberFormatException notOurs) {
+                    // the JVM's own output (e.g. "Started recording 1" of -XX:StartFlightRecording): passed on
+                    System.err.println("listener JVM: " + line);
+                    continue;
                 }
                 synchronized (heardSignal) {
                     heardSignal.notifyAll();
