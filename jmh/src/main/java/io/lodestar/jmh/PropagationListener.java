@@ -11,6 +11,7 @@ import io.lodestar.core.ServiceListener;
 import io.lodestar.core.Subscription;
 import io.lodestar.core.event.InstanceDeregistered;
 import io.lodestar.core.event.InstanceRegistered;
+import io.lodestar.core.event.ServiceResynced;
 import io.lodestar.redis.RedisLodestar;
 
 import java.io.BufferedReader;
@@ -33,6 +34,9 @@ import java.time.Instant;
  *   <li>with {@code compare}, a second Lodestar client subscribed to the service {@code <service>-direct} with a
  *       direct executor ({@code Runnable::run}: the listener runs on the view thread, one hand-off fewer):
  *       {@code S <seq> <nanos>} and {@code U <seq> <nanos>} likewise;</li>
+ *   <li>for either client, {@code XR <nanos>} (or {@code XS}) when its listener got a {@code ServiceResynced}
+ *       instead of a step: the view re-read the service (its periodic reconcile read Redis after a write and
+ *       before that write's event), so the step's event never comes;</li>
  *   <li>a plain Lettuce SSUBSCRIBE to the raw channel (RESP3, like Lodestar), timed on Lettuce's I/O thread:
  *       {@code P <seq> <nanos>} for a message {@code <seq> ...};</li>
  *   <li>a plain Lettuce SSUBSCRIBE to the channel of the raw register script's service, whose messages it
@@ -135,6 +139,10 @@ public final class PropagationListener {
                     && deregistered.instanceId().startsWith(prefix)) {
                 OUT.println(deregisteredLetter + " " + deregistered.instanceId().substring(prefix.length()) + " "
                         + at);
+            } else if (event instanceof ServiceResynced) {
+                // the view re-read the service (e.g. its reconcile read Redis between a write and its event):
+                // the listener hears the new state in one event instead of the step
+                OUT.println("X" + registeredLetter + " " + at);
             }
         };
     }

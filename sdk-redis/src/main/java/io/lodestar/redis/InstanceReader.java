@@ -5,8 +5,11 @@ import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -21,6 +24,10 @@ import java.util.TreeMap;
  * {@code status} and {@code ttl} are required; {@code secure} is true only when {@code true}; metadata that is
  * missing, {@code null} or not an object (cjson writes an empty table as {@code {}} or {@code []}) is empty; an
  * unknown status reads as {@link InstanceStatus#UNKNOWN}.
+ *
+ * <p>It also reads a service event ({@link #event}): its top-level fields as Jackson-jr's map had them, an object or
+ * array among them kept as its text ({@link Nested}), so the event's instance is read by {@link #read} once the view
+ * knows the service, straight from the event's text, without a map of it.
  */
 final class InstanceReader {
     private static final InstanceStatus[] STATUSES = InstanceStatus.values();
@@ -36,9 +43,140 @@ final class InstanceReader {
 
     private final String json;
     private int at;
+    /** Whether short strings go through {@link #symbol}: not an event's values (ids, digests: each one new). */
+    private boolean interning = true;
 
     InstanceReader(String json) {
         this.json = json;
+    }
+
+    /**
+     * An object or array inside an event, kept as its text (checked well-formed, not read): {@link #read} reads an
+     * instance from it. Shown as its text in logs.
+     */
+    record Nested(String json) {
+        @Override
+        public String toString() {
+            return json;
+        }
+    }
+
+    /**
+     * Reads an event's top-level fields as Jackson-jr's {@code mapFrom} did (strings, {@code Integer} or {@code Long}
+     * or {@code BigInteger} for whole numbers, {@code Double} for others, booleans, nulls; a repeated name refused),
+     * except that an object or array value is kept as a {@link Nested} text instead of a map, and that text after
+     * the object is refused (Jackson-jr ignored it; no script writes it).
+     *
+     * @throws IllegalArgumentException when the text is not one well-formed JSON object
+     */
+    static Map<String, Object> event(String json) {
+        return new InstanceReader(json).event();
+    }
+
+    private Map<String, Object> event() {
+        Map<String, Object> fields = new HashMap<>(16);
+        expect('{');
+        if (!consume('}')) {
+            do {
+                skipWhitespace();
+                String name = string();
+                expect(':');
+                if (fields.containsKey(name)) {
+                    throw new IllegalArgumentException("malformed event JSON: the name " + Validation.show(name)
+                            + " is repeated in " + Validation.show(json));
+                }
+                fields.put(name, value());
+            } while (consume(','));
+            expect('}');
+        }
+        skipWhitespace();
+        if (at != json.length()) {
+            throw malformed("the end");
+        }
+        return fields;
+    }
+
+    /** One top-level value of an event (see {@link #event}). */
+    private Object value() {
+        skipWhitespace();
+        char c = peek();
+        if (c == '"') {
+            interning = false;
+            String value = string();
+            interning = true;
+            return value;
+        }
+        if (c == '{' || c == '[') {
+            int start = at;
+            skipValue(0);
+            return new Nested(json.substring(start, at));
+        }
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            return numberValue();
+        }
+        if (literal0("true")) {
+            return Boolean.TRUE;
+        }
+        if (literal0("false")) {
+            return Boolean.FALSE;
+        }
+        if (literal0("null")) {
+            return null;
+        }
+        throw malformed("a value");
+    }
+
+    /** A JSON number as Jackson-jr boxes it: the smallest of Integer, Long, BigInteger; Double when not whole. */
+    private Object numberValue() {
+        int start = at;
+        if (json.charAt(at) == '-') {
+            at++;
+        }
+        int digits = at;
+        while (at < json.length() && json.charAt(at) >= '0' && json.charAt(at) <= '9') {
+            at++;
+        }
+        if (at == digits || (json.charAt(digits) == '0' && at - digits > 1)) {
+            throw malformed("a number");
+        }
+        boolean whole = true;
+        if (at < json.length() && json.charAt(at) == '.') {
+            whole = false;
+            at++;
+            int fraction = at;
+            while (at < json.length() && json.charAt(at) >= '0' && json.charAt(at) <= '9') {
+                at++;
+            }
+            if (at == fraction) {
+                throw malformed("a digit");
+            }
+        }
+        if (at < json.length() && (json.charAt(at) == 'e' || json.charAt(at) == 'E')) {
+            whole = false;
+            at++;
+            if (at < json.length() && (json.charAt(at) == '+' || json.charAt(at) == '-')) {
+                at++;
+            }
+            int exponent = at;
+            while (at < json.length() && json.charAt(at) >= '0' && json.charAt(at) <= '9') {
+                at++;
+            }
+            if (at == exponent) {
+                throw malformed("a digit");
+            }
+        }
+        String text = json.substring(start, at);
+        if (!whole) {
+            return Double.parseDouble(text);
+        }
+        if (at - start <= 9) {
+            return Integer.parseInt(text);
+        }
+        BigInteger big = new BigInteger(text);
+        if (big.bitLength() < 32) {
+            return big.intValue();
+        }
+        return big.bitLength() < 64 ? (Object) big.longValue() : big;
     }
 
     ServiceInstance read(String serviceId, String instanceId) {
@@ -285,7 +423,7 @@ final class InstanceReader {
     private String unescape(int start, int end) {
         int escape = json.indexOf('\\', start);
         if (escape < 0 || escape >= end) {
-            return symbol(start, end);
+            return interning ? symbol(start, end) : json.substring(start, end);
         }
         StringBuilder out = new StringBuilder(end - start).append(json, start, escape);
         int i = escape;

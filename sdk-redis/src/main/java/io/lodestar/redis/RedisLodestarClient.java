@@ -107,9 +107,9 @@ final class RedisLodestarClient implements LodestarClient {
 
         backend.onMessage((channel, message) -> {
             try {
-                var fields = Json.read(message);
-                if (!serviceView.offer(channel, fields) && !indexView.offer(channel, fields)) {
-                    config.offer(channel, fields);
+                // each view reads the events of its own channels its own way (a service event without a map)
+                if (!serviceView.offer(channel, message) && !indexView.offer(channel, message)) {
+                    config.offer(channel, Json.read(message));
                 }
             } catch (RuntimeException e) {
                 log.warn("Ignoring an unreadable event on {}: {}", channel, e.getMessage());

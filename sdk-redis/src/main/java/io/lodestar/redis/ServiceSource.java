@@ -37,6 +37,15 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
         return keys.service(serviceId).channel();
     }
 
+    /**
+     * An event's fields without a map of its instance: the instance stays text ({@link InstanceReader.Nested}) until
+     * the view applies the event, then is read straight into a {@link ServiceInstance} ({@link InstanceReader}).
+     */
+    @Override
+    public Map<String, Object> read(String json) {
+        return InstanceReader.event(json);
+    }
+
     @Override
     public CompletionStage<SyncedView.Versioned<ServiceSnapshot>> load(String serviceId) {
         return reads.serviceForView(serviceId);
@@ -97,7 +106,6 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public void apply(SyncedView.Message message) {
             Map<String, Object> fields = message.fields();
             String type = (String) fields.get("type");
@@ -106,8 +114,7 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
             long at = message.revision();
             // everything is read and checked before the batch changes: a malformed event leaves it as it was
             ServiceInstance instance = switch (type) {
-                case "registered", "updated" -> Json.instance(serviceId, instanceId,
-                        (Map<String, Object>) fields.get("instance"));
+                case "registered", "updated" -> instance(serviceId, instanceId, fields.get("instance"));
                 case "deregistered", "expired" -> null;
                 // a newer client's event type: the view cannot know what changed, so it re-reads the service
                 default -> throw new IllegalArgumentException("unknown event type " + Validation.show(type));
@@ -126,6 +133,21 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
             if (event != null) {
                 events.add(event);
             }
+        }
+
+        /**
+         * The event's instance: read from its text ({@link #read}), or from a map (an event read by Jackson-jr);
+         * anything else is malformed.
+         */
+        @SuppressWarnings("unchecked")
+        private static ServiceInstance instance(String serviceId, String instanceId, Object stored) {
+            if (stored instanceof InstanceReader.Nested nested) {
+                return new InstanceReader(nested.json()).read(serviceId, instanceId);
+            }
+            if (stored instanceof Map<?, ?> map) {
+                return Json.instance(serviceId, instanceId, (Map<String, Object>) map);
+            }
+            throw new IllegalArgumentException("the event's instance is not an object: " + Validation.show(stored));
         }
 
         /** The instance as the batch has it so far, or null. */

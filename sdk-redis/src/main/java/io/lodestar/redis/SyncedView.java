@@ -128,6 +128,16 @@ final class SyncedView<V, E> implements AutoCloseable {
     interface Source<V, E> {
         String channel(String id);
 
+        /**
+         * Reads the JSON text of an event heard on a channel of this source (on Lettuce's I/O thread) into the
+         * fields of a {@link Message}. By default Jackson-jr's map of it.
+         *
+         * @throws RuntimeException when the text is not a JSON object (the event is then dropped unread)
+         */
+        default Map<String, Object> read(String json) {
+            return Json.read(json);
+        }
+
         CompletionStage<Versioned<V>> load(String id);
 
         /**
@@ -526,10 +536,30 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (topic == null) {
             return false;
         }
+        offer(topic, fields);
+        return true;
+    }
+
+    /**
+     * Routes a PubSub message as it came, read by the source ({@link Source#read}) only when the channel is one of
+     * this view's; called on Lettuce's I/O thread, so it only reads and hands over.
+     *
+     * @throws RuntimeException when the source cannot read the message (it is then dropped)
+     */
+    boolean offer(String channel, String json) {
+        Topic topic = topics.following(channel);
+        if (topic == null) {
+            return false;
+        }
+        offer(topic, source.read(json));
+        return true;
+    }
+
+    private void offer(Topic topic, Map<String, Object> fields) {
         Object rev = fields.get("rev");
         if (!(rev instanceof Integer || rev instanceof Long) || ((Number) rev).longValue() < 1) {
             reject(topic.id, fields, "its revision is not a positive 64-bit integer");
-            return true;
+            return;
         }
         long revision = ((Number) rev).longValue();
         if (inbox.incrementAndGet() > MAX_INBOX) { // the view thread is far behind: drop, and re-read the topic
@@ -545,13 +575,12 @@ final class SyncedView<V, E> implements AutoCloseable {
                     }
                 });
             }
-            return true;
+            return;
         }
         topic.inbox.add(new Message(revision, fields));
         if (topic.draining.compareAndSet(false, true)) {
             viewThread.execute(() -> drain(topic));
         }
-        return true;
     }
 
     /**

@@ -21,6 +21,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -87,6 +88,21 @@ class SyncedViewTest {
         offer(1, "a");
         offer(3, "c");
         offer(3, "c");
+
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c");
+        assertThat(heard).containsExactly("3:c");
+        assertThat(source.pendingLoads()).isZero();
+    }
+
+    @Test
+    void anEventIsReadFromItsTextOnlyOnTheViewsChannelsAndUnreadableTextChangesNothing() {
+        List<String> heard = subscribe();
+        source.completeLoad(2, "a", "b");
+
+        assertThat(view.offer("channel:not-followed", "not JSON")).as("another view's: not read").isFalse();
+        assertThatThrownBy(() -> view.offer(CHANNEL, "{\"rev\":3,")).as("unreadable: dropped by the caller")
+                .isInstanceOf(RuntimeException.class);
+        assertThat(view.offer(CHANNEL, "{\"rev\":3,\"value\":\"c\"}")).as("routed").isTrue();
 
         assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c");
         assertThat(heard).containsExactly("3:c");
