@@ -21,7 +21,7 @@ class TopicTableTest {
     private final AtomicLong nanos = new AtomicLong(1);
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final List<String> removed = new CopyOnWriteArrayList<>();
-    private final TopicTable<FakeTopic> table = new TopicTable<>(FakeTopic::new, IDLE, nanos::get,
+    private final TopicTable<FakeTopic, String> table = new TopicTable<>(FakeTopic::new, IDLE, nanos::get,
             Scheduler.disabledScheduler(), scheduler, topic -> removed.add(topic.id));
 
     @AfterEach
