@@ -276,8 +276,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         List<E> events();
     }
 
-    /** Counters for metrics. */
-    final LongAdder reads = new LongAdder();
+    /** Counters for metrics; reads without an atomic write per read (see {@link ReadCounter}). */
+    final ReadCounter reads = new ReadCounter();
     final LongAdder eventsApplied = new LongAdder();
     /** New values published by events: one per batch, however many events it held (tests). */
     final LongAdder swaps = new LongAdder();
@@ -320,7 +320,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final Executor listenerPool;
     /** The topics by id and by channel; expires idle ones. */
-    private final TopicTable<Topic> topics;
+    private final TopicTable<Topic, V> topics;
     private final Duration timeout;
     private final ViewHealth health;
     private volatile boolean closed;
@@ -854,18 +854,16 @@ final class SyncedView<V, E> implements AutoCloseable {
         return subscription;
     }
 
-    /** The value if held (no loading, no allocation), else null. */
+    /**
+     * The value if held (no loading, no allocation), else null: one map lookup that lands on the value (the topic
+     * object is not read), a bit marked for idle expiry (see {@link TopicTable}), a read counted.
+     */
     V getIfHeld(String id) {
-        Topic topic = topics.live(id);
-        if (topic != null) {
-            V value = topic.value;
-            if (value != null) {
-                topics.touch(topic); // at most once per tick: tells Caffeine the topic is still in use
-                reads.increment();
-                return value;
-            }
+        V value = topics.read(id);
+        if (value != null) {
+            reads.increment();
         }
-        return null;
+        return value;
     }
 
     // ---------------------------------------------------------------- sync (view thread)
@@ -1359,12 +1357,6 @@ final class SyncedView<V, E> implements AutoCloseable {
         final List<ViewListener<V, E>> listeners = new CopyOnWriteArrayList<>();
         /** Written on the view thread only (through {@link #hold}), read anywhere. */
         volatile Versioned<V> current;
-        /**
-         * The value of {@link #current}, for the read path: one object fewer to go through on a read (at scale every
-         * object of a read is a cache miss). Written before {@code current}, so whoever sees a revision in
-         * {@code current} (read-your-writes waits on it) reads that revision's value here, or a newer one.
-         */
-        volatile V value;
         // view thread only:
         boolean syncing;
         CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
@@ -1400,9 +1392,13 @@ final class SyncedView<V, E> implements AutoCloseable {
             this.group = source.group(id);
         }
 
-        /** Holds a new value (view thread): the read path's copy first, then the versioned one (see {@link #value}). */
+        /**
+         * Holds a new value (view thread): publishes it to the read path first (if the topic is still live, see
+         * {@link TopicTable}), then writes {@link #current}, so whoever sees a revision there (read-your-writes waits
+         * on it) then reads that revision's value, or a newer one.
+         */
         void hold(Versioned<V> held) {
-            value = held.value();
+            topics.publish(this, held.value());
             current = held;
         }
 

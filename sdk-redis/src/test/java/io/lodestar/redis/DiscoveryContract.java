@@ -395,6 +395,28 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    void aServiceReadOftenIsKeptPastTheIdleTimeoutWithoutReloading() {
+        // given a view with a short idle timeout holding a service
+        LodestarClient writer = clients.connect();
+        RedisLodestarClient reader = (RedisLodestarClient) clients.connect(options ->
+                options.idleViewTimeout(Duration.ofSeconds(1)));
+        writer.registry().register(instance("orders", "orders-1"));
+        assertThat(reader.discovery().getInstances("orders")).hasSize(1);
+        long readsBefore = reader.serviceView.reads.sum();
+
+        // when it is read every 50 ms for three idle timeouts (reads only mark a bit; the view's tick reports them),
+        // then before every read it is still held: it never expired (a read after expiry would load it again)
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(6)).pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    reader.serviceView.cleanUp();
+                    boolean held = reader.serviceView.held().contains("orders");
+                    reader.discovery().getInstances("orders");
+                    return held;
+                });
+        assertThat(reader.serviceView.reads.sum() - readsBefore).as("reads counted").isGreaterThanOrEqualTo(30);
+    }
+
+    @Test
     void aServiceWithAListenerIsKeptPastTheIdleTimeout() {
         LodestarClient writer = clients.connect();
         RedisLodestarClient reader = (RedisLodestarClient) clients.connect(options ->

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,14 +20,27 @@ class TopicTableTest {
     private static final Duration IDLE = Duration.ofSeconds(1);
 
     private final AtomicLong nanos = new AtomicLong(1);
+    /** The scheduler's one thread waits until the test ends: the table's own ticks never run, the test ticks it. */
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private final CountDownLatch paused = new CountDownLatch(1);
     private final List<String> removed = new CopyOnWriteArrayList<>();
-    private final TopicTable<FakeTopic> table = new TopicTable<>(FakeTopic::new, IDLE, nanos::get,
+    private final TopicTable<FakeTopic, String> table = new TopicTable<>(FakeTopic::new, IDLE, nanos::get,
             Scheduler.disabledScheduler(), scheduler, topic -> removed.add(topic.id));
+
+    {
+        scheduler.execute(() -> {
+            try {
+                paused.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
 
     @AfterEach
     void stop() {
         table.close();
+        paused.countDown();
         scheduler.shutdownNow();
     }
 
@@ -88,6 +102,135 @@ class TopicTableTest {
         assertThat(table.unfollow(topic)).isTrue();
         assertThat(table.following("channel:orders")).isNull();
         assertThat(table.unfollow(topic)).as("already unfollowed").isFalse();
+    }
+
+    @Test
+    void aPublishedValueIsReadUntilTheTopicIsRemoved() {
+        FakeTopic topic = table.getOrCreate("orders");
+        assertThat(table.read("orders")).as("no value yet").isNull();
+
+        table.publish(topic, "v1");
+        assertThat(table.read("orders")).isEqualTo("v1");
+        table.publish(topic, "v2");
+        assertThat(table.read("orders")).isEqualTo("v2");
+
+        table.removeIf("orders", topic, held -> true);
+        assertThat(table.read("orders")).isNull();
+    }
+
+    @Test
+    void aLatePublishOfATopicThatStoppedBeingLiveIsNeverRead() {
+        // given a topic removed while the view thread was about to publish its new value
+        FakeTopic topic = table.getOrCreate("orders");
+        table.publish(topic, "v1");
+        table.removeIf("orders", topic, held -> true);
+
+        // when the publish lands after the removal
+        table.publish(topic, "v2");
+
+        // then the dead topic's value is not readable, now or once the id has a new topic
+        assertThat(table.read("orders")).isNull();
+        FakeTopic next = table.getOrCreate("orders");
+        assertThat(next).isNotSameAs(topic);
+        assertThat(table.read("orders")).isNull();
+    }
+
+    @Test
+    void aNewTopicNeverServesTheValueOfTheExpiredOneItReplacesNorLosesItsOwnToItsEviction() {
+        // given a topic with a value that expired, hidden by Caffeine but not evicted yet
+        FakeTopic old = table.getOrCreate("orders");
+        table.publish(old, "old");
+        nanos.addAndGet(IDLE.multipliedBy(2).toNanos());
+
+        // when a listener attaches (a new topic replaces it) and the old one still publishes late
+        FakeTopic attached = table.attach("orders", topic -> topic.pinned = true);
+        assertThat(attached).isNotSameAs(old);
+        assertThat(table.read("orders")).as("the new topic has no value yet").isNull();
+        table.publish(old, "late");
+        assertThat(table.read("orders")).as("the old topic is not live").isNull();
+
+        // then the new topic's value is read, and stays when the old one is evicted
+        table.publish(attached, "new");
+        table.cleanUp();
+        assertThat(table.read("orders")).isEqualTo("new");
+        assertThat(table.isLive(attached)).isTrue();
+        assertThat(table.isLive(old)).isFalse();
+    }
+
+    @Test
+    void aTopicReadWithinTheIdleTimeoutIsKeptAndOneNobodyReadsExpires() {
+        // given two topics with values
+        table.publish(table.getOrCreate("read"), "r");
+        table.publish(table.getOrCreate("idle"), "i");
+
+        // when one is read every 3/4 of the idle timeout, and the reads are reported (within two ticks)
+        for (int round = 0; round < 3; round++) {
+            nanos.addAndGet(IDLE.toNanos() * 3 / 4);
+            assertThat(table.read("read")).isEqualTo("r");
+            table.tick();
+            table.tick();
+        }
+        table.cleanUp();
+
+        // then the one read is still held, with its value; the other expired and its value is gone
+        assertThat(table.ids()).containsExactly("read");
+        assertThat(table.read("read")).isEqualTo("r");
+        assertThat(table.read("idle")).isNull();
+    }
+
+    @Test
+    void aReadIsNotReportedBeforeTheSecondTickSoNoMarkInFlightIsLost() {
+        // given a topic read once
+        table.publish(table.getOrCreate("orders"), "v");
+        nanos.addAndGet(IDLE.toNanos() / 2);
+        table.read("orders");
+
+        // when one tick retires the bit set the read marked
+        table.tick();
+        nanos.addAndGet(IDLE.toNanos() * 3 / 4); // 1.25 idle timeouts since the topic was made
+        table.cleanUp();
+        // then the read is not reported yet (a read marking the set as it was retired would be missed)
+        assertThat(table.ids()).isEmpty();
+    }
+
+    @Test
+    void aReadIsReportedAtTheSecondTick() {
+        // given a topic read once, half an idle timeout after it was made
+        table.publish(table.getOrCreate("orders"), "v");
+        nanos.addAndGet(IDLE.toNanos() / 2);
+        table.read("orders");
+
+        // when two ticks pass, then more than the idle timeout since the topic was made, less since the report
+        table.tick();
+        table.tick();
+        nanos.addAndGet(IDLE.toNanos() * 3 / 4);
+        table.cleanUp();
+
+        // then it is still held
+        assertThat(table.ids()).containsExactly("orders");
+    }
+
+    @Test
+    void closingMakesEveryValueUnreadableAndALaterPublishChangesNothing() {
+        FakeTopic topic = table.getOrCreate("orders");
+        table.publish(topic, "v");
+
+        table.close();
+        table.publish(topic, "late");
+
+        assertThat(table.read("orders")).isNull();
+        assertThat(table.size()).isZero();
+    }
+
+    @Test
+    void theReadBitSetHasTwoToFourBitsPerTopicAndAtLeast4096() {
+        assertThat(new TopicTable.Reads(0).bits()).isEqualTo(4096);
+        assertThat(new TopicTable.Reads(10_000).bits()).isEqualTo(32_768);
+        assertThat(new TopicTable.Reads(16_384).bits()).isEqualTo(32_768);
+        assertThat(new TopicTable.Reads(16_385).bits()).isEqualTo(65_536);
+        assertThat(new TopicTable.Reads(100_000).bits()).isEqualTo(262_144);
+        assertThat(new TopicTable.Reads(10_000).fits(12_000)).isTrue();
+        assertThat(new TopicTable.Reads(10_000).fits(20_000)).isFalse();
     }
 
     private static final class FakeTopic extends TopicTable.Entry {
