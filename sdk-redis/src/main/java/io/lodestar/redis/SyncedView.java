@@ -313,6 +313,14 @@ final class SyncedView<V, E> implements AutoCloseable {
     static final int MAX_CONCURRENT_BATCHES = 8;
     static final int MAX_BATCH_TOPICS = RegistryReads.MAX_BATCH_SERVICES;
 
+    /**
+     * How long a reconcile that found Redis a few revisions ahead of a topic waits for their events before it
+     * re-reads the topic: a write between the reconcile's read and its event's arrival (on the other connection) is
+     * the usual reason, and re-reading then would load the topic for nothing and hand its listeners a resync instead
+     * of the write's event. A topic that is behind for good is re-read this much later than it would be at once.
+     */
+    static final Duration RECONCILE_GRACE = Duration.ofMillis(500);
+
     private final String name;
     private final Source<V, E> source;
     private final Transport backend;
@@ -1302,13 +1310,38 @@ final class SyncedView<V, E> implements AutoCloseable {
                         topic.untrusted = true; // same revision, another state: the view applied a forged event
                     }
                     if (!topic.syncing && topic.current != null && (!sameRevision || topic.untrusted)) {
-                        log.debug("{} '{}': reconcile found revision {} but holds {}", name, topic.id,
-                                stamp.revision(), topic.current.revision);
-                        sync(topic);
+                        if (aheadInRedis(topic, stamp)) {
+                            // Its event may be on the way (the stamp's reply and the event come on two connections):
+                            // look again after a grace rather than re-read a topic that is about to be current.
+                            scheduler.schedule(() -> viewThread.execute(() -> resyncIfStillBehind(topic, stamp)),
+                                    RECONCILE_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+                        } else {
+                            resyncAfterReconcile(topic, stamp);
+                        }
                     }
                 }
             }));
         }
+    }
+
+    /** Redis holds a later revision of the same incarnation than the topic, and nothing says the topic is forged. */
+    private boolean aheadInRedis(Topic topic, Versioned<Void> stamp) {
+        return !topic.untrusted && stamp.revision() > topic.current.revision
+                && !topic.current.otherIncarnation(stamp.incarnation());
+    }
+
+    /** View thread, {@link #RECONCILE_GRACE} after a reconcile found Redis ahead: resyncs if no event caught up. */
+    private void resyncIfStillBehind(Topic topic, Versioned<Void> stamp) {
+        if (topics.isLive(topic) && !topic.syncing && topic.current != null
+                && topic.current.revision < stamp.revision()) {
+            resyncAfterReconcile(topic, stamp);
+        }
+    }
+
+    private void resyncAfterReconcile(Topic topic, Versioned<Void> stamp) {
+        log.debug("{} '{}': reconcile found revision {} but holds {}", name, topic.id, stamp.revision(),
+                topic.current.revision);
+        sync(topic);
     }
 
     /** A closed view is empty, so every read would load: it says the client is closed instead. */

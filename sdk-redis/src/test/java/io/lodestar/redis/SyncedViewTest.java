@@ -80,6 +80,50 @@ class SyncedViewTest {
     }
 
     @Test
+    void aReconcileThatFindsRedisAheadLetsTheEventOnItsWayArriveInsteadOfReloading() {
+        List<String> heard = subscribe();
+        source.completeLoad(1, "a");
+        source.redisRevision = 2; // a write landed; its event is still on the other connection
+
+        view.reconcile();
+        offer(2, "b"); // ... and arrives
+
+        await().during(SyncedView.RECONCILE_GRACE.multipliedBy(2)).atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(source.pendingLoads()).as("no re-read").isZero());
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b");
+        assertThat(heard).containsExactly("2:b");
+    }
+
+    @Test
+    void aReconcileThatFindsRedisAheadReloadsTheTopicWhenNoEventCatchesUpWithinTheGrace() {
+        List<String> heard = subscribe();
+        source.completeLoad(1, "a");
+        source.redisRevision = 2; // the event of revision 2 was lost, and nothing was written since
+
+        view.reconcile();
+
+        assertThat(source.pendingLoads()).as("not at once: its event may be on the way").isZero();
+        await().atMost(Duration.ofSeconds(5)).until(() -> source.pendingLoads() == 1);
+        source.completeLoad(2, "a", "b");
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b");
+        assertThat(heard).containsExactly("resynced@2");
+    }
+
+    @Test
+    void aReconcileThatFindsRedisBehindTheViewReloadsAtOnce() {
+        List<String> heard = subscribe();
+        source.completeLoad(3, "a", "b", "c");
+        source.redisRevision = 1; // Redis restarted from an older snapshot: no event will ever bring it back
+
+        view.reconcile();
+
+        assertThat(source.pendingLoads()).as("a re-read, without a grace").isEqualTo(1);
+        source.completeLoad(1, "a");
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("a");
+        assertThat(heard).containsExactly("resynced@1");
+    }
+
+    @Test
     void duplicateAndOlderEventsChangeNothing() {
         List<String> heard = subscribe();
         source.completeLoad(2, "a", "b");
@@ -459,6 +503,13 @@ class SyncedViewTest {
     /** Loads complete when the test says so, in the order they were asked for. */
     private static final class FakeSource extends ListSource {
         private final Deque<CompletableFuture<SyncedView.Versioned<List<String>>>> loads = new ArrayDeque<>();
+        /** What a reconcile reads as the topic's revision in Redis. */
+        volatile long redisRevision;
+
+        @Override
+        public CompletionStage<Long> revision(String id) {
+            return CompletableFuture.completedFuture(redisRevision);
+        }
 
         int pendingLoads() {
             synchronized (loads) {
