@@ -93,6 +93,10 @@ public final class ScaleBenchmark {
     private final int writeSeconds;
     private final int writeServices;
     private final String writeOp;
+    /** {@code all}, or {@code loads}: only register, preload and resync (the A/B of the load path). */
+    private final String steps;
+    /** How many times the resync step kills the viewer's connections and waits for it to be fresh. */
+    private final int resyncs;
     private final Map<String, Object> results = new LinkedHashMap<>();
     private final List<String[]> rows = new ArrayList<>();
     /** Cluster mode's second table: a column header, then one cell per master. */
@@ -119,6 +123,14 @@ public final class ScaleBenchmark {
         writeSeconds = Integer.parseInt(options.getOrDefault("write-seconds", "10"));
         writeServices = Integer.parseInt(options.getOrDefault("write-services", "1000"));
         writeOp = options.getOrDefault("write-op", "register");
+        steps = options.getOrDefault("steps", "all");
+        resyncs = Integer.parseInt(options.getOrDefault("resyncs", "1"));
+        if (!steps.equals("all") && !steps.equals("loads")) {
+            throw new IllegalArgumentException("--steps must be all or loads, but was " + steps);
+        }
+        if (resyncs < 1) {
+            throw new IllegalArgumentException("--resyncs must be at least 1, but was " + resyncs);
+        }
         if (!writeOp.equals("register") && !writeOp.equals("renew")) {
             throw new IllegalArgumentException("--write-op must be register or renew, but was " + writeOp);
         }
@@ -132,7 +144,7 @@ public final class ScaleBenchmark {
      * @param args {@code --cluster BOOL --services N --instances N --concurrency N --idle-seconds N
      *             --expiry-instances N --expiry-ttl-ms N --fast-sweep-ms N --sweep-ms N --persistent BOOL
      *             --writers N --write-seconds N --write-services N --write-op register|renew
-     *             --timeout-seconds N --out FILE}
+     *             --steps all|loads --resyncs N --timeout-seconds N --out FILE}
      * @throws Exception when the run fails
      */
     public static void main(String[] args) throws Exception {
@@ -192,7 +204,8 @@ public final class ScaleBenchmark {
                         .toList());
                 masterColumns.put("Slots", redis.masters().stream().map(Master::slots).toList());
             }
-            if (writeSeconds > 0) {
+            boolean all = steps.equals("all");
+            if (all && writeSeconds > 0) {
                 writes();
             }
             List<String> ids = new ArrayList<>(services);
@@ -202,15 +215,20 @@ public final class ScaleBenchmark {
             LodestarClient writer = open(options(WRITER).deregisterOnClose(false));
             register(writer, ids);
             LodestarClient viewer = preload(ids);
-            oneByOne(ids);
-            idle();
-            // expiry before the resync: a client that lost its connection notes an outage marker, which spares
-            // instances for 10 s + their TTL after it (docs/redis.md) and would be measured instead of the sweep
-            expiry(viewer, "expiring", null);
-            if (!fastSweep.isZero() && fastSweep.compareTo(sweep) < 0) {
-                expiry(viewer, "expiring-fast", fastSweep);
+            if (all) {
+                oneByOne(ids);
+                idle();
+                // expiry before the resync: a client that lost its connection notes an outage marker, which spares
+                // instances for 10 s + their TTL after it (docs/redis.md) and would be measured instead of the
+                // sweep
+                expiry(viewer, "expiring", null);
+                if (!fastSweep.isZero() && fastSweep.compareTo(sweep) < 0) {
+                    expiry(viewer, "expiring-fast", fastSweep);
+                }
             }
-            resync(viewer, writer, ids);
+            for (int round = 1; round <= resyncs; round++) {
+                resync(viewer, writer, ids, round);
+            }
             results.put("finished", Instant.now().toString());
             System.out.println(summary());
             Path parent = out.toAbsolutePath().getParent();
@@ -465,7 +483,7 @@ public final class ScaleBenchmark {
                 (Double) byCommand.getOrDefault("evalsha", 0.0)), "—");
     }
 
-    private void resync(LodestarClient viewer, LodestarClient writer, List<String> ids) {
+    private void resync(LodestarClient viewer, LodestarClient writer, List<String> ids, int round) {
         Fixtures.check(!viewer.discovery().status().stale(), "a fresh viewer before the kill");
         Instant killedAt = Instant.now();
         long start = System.nanoTime();
@@ -493,7 +511,7 @@ public final class ScaleBenchmark {
         List<ServiceInstance> probes = new ArrayList<>();
         int stride = Math.max(1, ids.size() / 30);
         for (int s = 0; s < ids.size(); s += stride) {
-            probes.add(ephemeral(ids.get(s), instancesPerService, null));
+            probes.add(ephemeral(ids.get(s), instancesPerService + round - 1, null)); // new in every round
         }
         long probeStart = System.nanoTime();
         registerAll(writer, probes);
@@ -507,14 +525,14 @@ public final class ScaleBenchmark {
         events.put("note", "one new instance in each of that many services spread over the namespace, registered by "
                 + "the writer after the viewer was fresh again: the time until the viewer holds all of them");
         r.put("eventsAfterResync", events);
-        results.put("resync", r);
-        if (cluster) {
+        results.put(round == 1 ? "resync" : "resync" + round, r);
+        if (cluster && round == 1) {
             masterColumns.put("resync: connections killed", killedByMaster.values().stream()
                     .map(k -> Integer.toString(k.size())).toList());
         }
-        row("resync after CLIENT KILL of the viewer's " + killed.size() + " connections"
-                + (cluster ? " on every master" : "") + " (fresh again)", fmtMs(nanos), "≤ 0.5 s");
-        row("after the resync: " + probes.size() + " new instances (services across the namespace) all in the view",
+        row("resync" + (round == 1 ? "" : " #" + round) + " after CLIENT KILL of the viewer's " + killed.size()
+                + " connections" + (cluster ? " on every master" : "") + " (fresh again)", fmtMs(nanos), "≤ 0.5 s");
+        row("after the resync" + (round == 1 ? "" : " #" + round) + ": " + probes.size() + " new instances (services across the namespace) all in the view",
                 fmtMs(probeNanos), "—");
     }
 
