@@ -324,6 +324,8 @@ final class SyncedView<V, E> implements AutoCloseable {
     /** Batches loading now, and the most so far (tests). */
     private int batchesInFlight;
     volatile int peakBatchesInFlight;
+    /** A start of the queued resyncs is queued on the view thread (see {@link #startQueuedResyncsSoon}). */
+    private boolean startQueued;
     /** Syncs in flight of topics that hold a value or a listener (first reads of a topic are not counted). */
     private int resyncsInFlight;
     /** The most {@link #resyncsInFlight} so far (tests). */
@@ -1102,7 +1104,9 @@ final class SyncedView<V, E> implements AutoCloseable {
     /**
      * Resyncs the topic following {@code channel}, if this view holds one: its subscription was just renewed
      * (Redis had dropped it, or its node was lost), so events may have been missed meanwhile. A sync already
-     * under way may have read before the drop, so it is followed by another.
+     * under way may have read before the drop, so it is followed by another. The resync waits for a slot like
+     * those after a reconnect (bounded, and batched for a batching source): a lost cluster node renews the
+     * subscriptions of thousands of topics at once, and one sync each, all started at once, is a stampede.
      *
      * @return whether this view follows the channel
      */
@@ -1118,22 +1122,39 @@ final class SyncedView<V, E> implements AutoCloseable {
             if (topic.syncing) {
                 topic.syncAgain = true;
             } else {
-                sync(topic);
+                queueResync(topic);
+                startQueuedResyncsSoon();
             }
         });
         return true;
     }
 
+    /**
+     * Starts the queued resyncs once the view thread ran what is queued before it (view thread): the renewed
+     * channels of a slot come one by one, and starting at each would load them in batches of one.
+     */
+    private void startQueuedResyncsSoon() {
+        if (!startQueued) {
+            startQueued = true;
+            viewThread.execute(() -> {
+                startQueued = false;
+                startWaitingResyncs();
+            });
+        }
+    }
+
     /** Queues topics for a resync (view thread); they start as soon as fewer than the bound are in flight. */
     private void resyncWhenFree(List<Topic> due) {
-        for (Topic topic : due) {
-            if (topic.group == null) {
-                waitingResyncs.add(topic);
-            } else {
-                queueForBatch(topic, false);
-            }
-        }
+        due.forEach(this::queueResync);
         startWaitingResyncs();
+    }
+
+    private void queueResync(Topic topic) {
+        if (topic.group == null) {
+            waitingResyncs.add(topic);
+        } else {
+            queueForBatch(topic, false);
+        }
     }
 
     /** Queues a topic of a batching source (view thread); {@code loadOnly}: unless it holds a value by then. */
