@@ -900,14 +900,15 @@ final class SyncedView<V, E> implements AutoCloseable {
                             failure = e;
                         }
                     }
+                    Handover finished = new Handover();
                     for (int i = 0; i < started.size(); i++) {
                         Topic topic = started.get(i);
                         CompletableFuture<Versioned<V>> attempt = attempts.get(i);
                         Versioned<V> held = helds.get(i);
                         CompletableFuture<Versioned<V>> load = failure == null ? loads.get(i)
                                 : CompletableFuture.failedFuture(failure);
-                        load.whenComplete((loaded, failed) -> viewThread.execute(() -> finishSync(topic, attempt,
-                                held, epoch, failed == null ? new Reloaded<>(loaded, null) : null, failed)));
+                        load.whenComplete((loaded, failed) -> finished.add(() -> finishSync(topic, attempt, held,
+                                epoch, failed == null ? new Reloaded<>(loaded, null) : null, failed)));
                     }
                     CompletableFuture.allOf(attempts.toArray(CompletableFuture[]::new)).whenComplete((all, any) ->
                             viewThread.execute(() -> {
@@ -915,6 +916,38 @@ final class SyncedView<V, E> implements AutoCloseable {
                                 startWaitingResyncs();
                             }));
                 });
+    }
+
+    /**
+     * Hands work over to the view thread in runs: a task added while a run is queued or running joins it. One read
+     * reply completes the loads of a few hundred topics in a row on Lettuce's I/O thread; one task each woke the view
+     * thread (and contended on its queue) 10,000 times in a preload of 10,000 services.
+     */
+    private final class Handover {
+        private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+        private final AtomicBoolean queued = new AtomicBoolean();
+
+        void add(Runnable task) {
+            tasks.add(task);
+            if (queued.compareAndSet(false, true)) {
+                viewThread.execute(this::run);
+            }
+        }
+
+        private void run() {
+            Runnable task;
+            while ((task = tasks.poll()) != null) {
+                try {
+                    task.run();
+                } catch (RuntimeException e) { // a task of its own would have died alone: so does this one
+                    log.error("{}: a finished load could not be taken in", name, e);
+                }
+            }
+            queued.set(false);
+            if (!tasks.isEmpty() && queued.compareAndSet(false, true)) {
+                viewThread.execute(this::run);
+            }
+        }
     }
 
     /** Marks a topic syncing (view thread): the attempt its load will complete. */
