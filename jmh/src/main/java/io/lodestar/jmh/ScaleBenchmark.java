@@ -386,11 +386,13 @@ public final class ScaleBenchmark {
         long before = usedHeap();
         LodestarClient viewer = open(options(VIEWER));
         System.err.printf("Preloading %d services into a fresh viewer%n", ids.size());
+        double[] cpu = cpuNow();
         profile("start");
         long start = System.nanoTime();
         viewer.discovery().preload(ids).toCompletableFuture().get(timeoutMillis, TimeUnit.MILLISECONDS);
         long nanos = System.nanoTime() - start;
         profile("preload");
+        double[] cpuUsed = cpuSince(cpu);
         long held = viewer.discovery().heldSnapshots().values().stream().mapToLong(s -> s.instances().size()).sum();
         Fixtures.check(held == (long) services * instancesPerService, "the viewer to hold every instance, held "
                 + held);
@@ -400,6 +402,8 @@ public final class ScaleBenchmark {
         p.put("services", ids.size());
         p.put("ms", ms(nanos));
         p.put("instancesHeld", held);
+        p.put("clientCpuMs", cpuUsed[0]);
+        p.put("redisCpuMs", cpuUsed[1]);
         results.put("preload", p);
         Map<String, Object> h = new LinkedHashMap<>();
         h.put("usedHeapBeforeBytes", before);
@@ -409,6 +413,7 @@ public final class ScaleBenchmark {
                 + "preload, divided by the instances it holds; includes its connections and per-service state");
         results.put("heap", h);
         row("preload of " + String.format("%,d", ids.size()) + " services (fresh viewer)", fmtMs(nanos), "≤ 1 s");
+        row("preload: CPU used by this JVM / by Redis" + (cluster ? " (all masters)" : ""), cpu(cpuUsed), "—");
         row("heap per instance held (approximate)", String.format(Locale.ROOT, "%.0f B", perInstance),
                 "≤ 1.5 × 459 B = 689 B");
         return viewer;
@@ -488,6 +493,7 @@ public final class ScaleBenchmark {
     private void resync(LodestarClient viewer, LodestarClient writer, List<String> ids, int round) {
         Fixtures.check(!viewer.discovery().status().stale(), "a fresh viewer before the kill");
         Instant killedAt = Instant.now();
+        double[] cpu = cpuNow();
         profile("start");
         long start = System.nanoTime();
         Map<String, List<String>> killedByMaster = redis.killClients(VIEWER);
@@ -505,7 +511,10 @@ public final class ScaleBenchmark {
         }, timeoutMillis, "the viewer to be fresh again after the kill");
         long nanos = System.nanoTime() - start;
         profile("resync" + round);
+        double[] cpuUsed = cpuSince(cpu);
         Map<String, Object> r = new LinkedHashMap<>();
+        r.put("clientCpuMs", cpuUsed[0]);
+        r.put("redisCpuMs", cpuUsed[1]);
         r.put("killed", killed);
         r.put("staleSeenAfterMs", staleAt.get() == null ? null : ms(staleAt.get()));
         r.put("freshAgainAfterMs", ms(nanos));
@@ -536,6 +545,8 @@ public final class ScaleBenchmark {
         }
         row("resync" + (round == 1 ? "" : " #" + round) + " after CLIENT KILL of the viewer's " + killed.size()
                 + " connections" + (cluster ? " on every master" : "") + " (fresh again)", fmtMs(nanos), "≤ 0.5 s");
+        row("resync" + (round == 1 ? "" : " #" + round) + ": CPU used by this JVM / by Redis"
+                + (cluster ? " (all masters)" : ""), cpu(cpuUsed), "—");
         row("after the resync" + (round == 1 ? "" : " #" + round) + ": " + probes.size() + " new instances (services across the namespace) all in the view",
                 fmtMs(probeNanos), "—");
     }
@@ -729,6 +740,25 @@ public final class ScaleBenchmark {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("async-profiler " + command + " failed", e);
         }
+    }
+
+    /**
+     * CPU time used so far, in ms: by this JVM (every client in it, the writer's renewals too: run with
+     * {@code --persistent true} for a quiet writer) and by Redis. On a shared machine CPU time says more than wall
+     * time about what a step costs.
+     */
+    private double[] cpuNow() {
+        return new double[] {((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() / 1e6, redis.cpuMillis()};
+    }
+
+    private double[] cpuSince(double[] before) {
+        double[] now = cpuNow();
+        return new double[] {now[0] - before[0], now[1] - before[1]};
+    }
+
+    private static String cpu(double[] used) {
+        return String.format(Locale.ROOT, "%.0f ms / %.0f ms", used[0], used[1]);
     }
 
     private static double ms(long nanos) {
