@@ -1069,7 +1069,14 @@ final class SyncedView<V, E> implements AutoCloseable {
         // then missed) and is back: a reconnect that came while it was under way skipped it.
         boolean missedDuringLoad = epoch < health.epoch() && backend.isConnected();
         if ((syncAgain || keysChangedAgain || missedDuringLoad) && !topic.syncing) {
-            sync(topic);
+            if (topic.group != null && !keysChangedAgain) {
+                // a batching source's topic synced again because its subscription was renewed or the connection
+                // dropped meanwhile: so were many others, and they load again together, bounded, in batches
+                queueResync(topic);
+                startQueuedResyncsSoon();
+            } else {
+                sync(topic);
+            }
         }
         topic.releaseWaiters();
         attempt.complete(topic.current);
