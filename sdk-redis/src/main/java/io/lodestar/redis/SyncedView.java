@@ -1023,7 +1023,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             resyncs.increment();
             if (reloaded.events() != null && before == held && !held.otherIncarnation(loaded.incarnation())) {
                 dispatch(topic, reloaded.events());
-            } else {
+            } else if (!topic.listeners.isEmpty()) { // the event is for listeners only, and a diff of the whole topic
                 dispatch(topic, source.resynced(topic.id, before, loaded));
             }
         }
