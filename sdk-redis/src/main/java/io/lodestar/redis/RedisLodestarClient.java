@@ -26,6 +26,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -65,7 +66,10 @@ final class RedisLodestarClient implements LodestarClient {
     private final Sweeper sweeper;
     private final RedisConfigService config;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final AtomicBoolean resyncScheduled = new AtomicBoolean();
+    /** The resync waiting to start, and whether it was timed for a complete reconnect (guarded by itself). */
+    private final Object resyncLock = new Object();
+    private ScheduledFuture<?> pendingResync;
+    private boolean pendingResyncSoon;
     private final AtomicBoolean sweeping = new AtomicBoolean();
 
     /**
@@ -158,18 +162,41 @@ final class RedisLodestarClient implements LodestarClient {
     }
 
     /**
-     * Reconnects come in bursts (command and PubSub connections, cluster nodes): resync once per burst, 100-200 ms
-     * after its first reconnect (jittered, so the clients of a fleet that reconnected together do not read
-     * together; each view bounds its own concurrent resyncs).
+     * Most jitter of a resync after a complete reconnect, so the clients of a fleet that reconnected together
+     * (Lettuce's own reconnect delay is jittered too, but a short outage gives them all the first, shortest one) do
+     * not all start reading in one millisecond; each view bounds its own concurrent loads.
+     */
+    static final long RESYNC_JITTER_MS = 25;
+    /** Resync after this (plus up to as much again) when the reconnect burst has not completed by then. */
+    static final long RESYNC_FALLBACK_MS = 100;
+
+    /**
+     * Reconnects come in bursts (command and PubSub connections, cluster nodes): resync once per burst. As soon as
+     * the burst is complete ({@link RedisBackend#isConnected}: standalone both connections, on a cluster every
+     * subscription in place again), within {@link #RESYNC_JITTER_MS}; a resync started before would only fail its
+     * subscribes and back off. Until then {@link #RESYNC_FALLBACK_MS}-200 ms after the first reconnect of the burst
+     * (jittered), so a burst that does not complete still resyncs what it can (the rest retries with backoff).
      */
     private void scheduleResync() {
-        if (resyncScheduled.compareAndSet(false, true)) {
-            scheduler.schedule(() -> {
-                resyncScheduled.set(false);
+        boolean complete = backend.isConnected();
+        synchronized (resyncLock) {
+            if (pendingResync != null && (pendingResyncSoon || !complete)) {
+                return; // once per burst: the one waiting covers this reconnect too
+            }
+            if (pendingResync != null && !pendingResync.cancel(false)) {
+                return; // starting now
+            }
+            long delay = complete ? ThreadLocalRandom.current().nextLong(RESYNC_JITTER_MS + 1)
+                    : RESYNC_FALLBACK_MS + ThreadLocalRandom.current().nextLong(RESYNC_FALLBACK_MS + 1);
+            pendingResyncSoon = complete;
+            pendingResync = scheduler.schedule(() -> {
+                synchronized (resyncLock) {
+                    pendingResync = null;
+                }
                 serviceView.resyncAll();
                 indexView.resyncAll();
                 config.resyncAll();
-            }, 100 + ThreadLocalRandom.current().nextLong(101), TimeUnit.MILLISECONDS);
+            }, delay, TimeUnit.MILLISECONDS);
         }
     }
 

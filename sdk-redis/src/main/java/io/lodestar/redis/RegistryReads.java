@@ -220,13 +220,16 @@ final class RegistryReads {
             } else if (from + read < serviceIds.size()) {
                 readBatch(serviceIds, results, from + read);
             }
+            // Every service of the reply is decoded first, then all are completed in a row: whoever waits for them
+            // (a view's batch) is woken once for the reply, not once per service between decodes.
+            Object[] decoded = new Object[read];
             for (int at = 0; at < read; at++) {
                 String serviceId = serviceIds.get(from + at);
-                CompletableFuture<SyncedView.Versioned<ServiceSnapshot>> result = results.get(from + at);
                 try {
                     @SuppressWarnings("unchecked")
                     List<Object> entry = (List<Object>) reply.get(at);
                     if ((Long) entry.get(3) < 0) { // too large for a batch: page by page (subscribed already)
+                        CompletableFuture<SyncedView.Versioned<ServiceSnapshot>> result = results.get(from + at);
                         serviceForView(serviceId).whenComplete((value, failed) -> {
                             if (failed == null) {
                                 result.complete(value);
@@ -240,9 +243,19 @@ final class RegistryReads {
                     for (int i = 4; i + 1 < entry.size(); i += 2) {
                         instances.put((String) entry.get(i), (String) entry.get(i + 1));
                     }
-                    result.complete(versioned(serviceId, entry, instances));
+                    decoded[at] = versioned(serviceId, entry, instances);
                 } catch (RuntimeException e) {
+                    decoded[at] = e;
+                }
+            }
+            for (int at = 0; at < read; at++) {
+                CompletableFuture<SyncedView.Versioned<ServiceSnapshot>> result = results.get(from + at);
+                if (decoded[at] instanceof RuntimeException e) {
                     result.completeExceptionally(e);
+                } else if (decoded[at] != null) {
+                    @SuppressWarnings("unchecked")
+                    SyncedView.Versioned<ServiceSnapshot> value = (SyncedView.Versioned<ServiceSnapshot>) decoded[at];
+                    result.complete(value);
                 }
             }
         });

@@ -342,6 +342,8 @@ final class SyncedView<V, E> implements AutoCloseable {
     /** Batches loading now, and the most so far (tests). */
     private int batchesInFlight;
     volatile int peakBatchesInFlight;
+    /** A start of the queued resyncs is queued on the view thread (see {@link #startQueuedResyncsSoon}). */
+    private boolean startQueued;
     /** Syncs in flight of topics that hold a value or a listener (first reads of a topic are not counted). */
     private int resyncsInFlight;
     /** The most {@link #resyncsInFlight} so far (tests). */
@@ -933,14 +935,15 @@ final class SyncedView<V, E> implements AutoCloseable {
                             failure = e;
                         }
                     }
+                    Handover finished = new Handover();
                     for (int i = 0; i < started.size(); i++) {
                         Topic topic = started.get(i);
                         CompletableFuture<Versioned<V>> attempt = attempts.get(i);
                         Versioned<V> held = helds.get(i);
                         CompletableFuture<Versioned<V>> load = failure == null ? loads.get(i)
                                 : CompletableFuture.failedFuture(failure);
-                        load.whenComplete((loaded, failed) -> viewThread.execute(() -> finishSync(topic, attempt,
-                                held, epoch, failed == null ? new Reloaded<>(loaded, null) : null, failed)));
+                        load.whenComplete((loaded, failed) -> finished.add(() -> finishSync(topic, attempt, held,
+                                epoch, failed == null ? new Reloaded<>(loaded, null) : null, failed)));
                     }
                     CompletableFuture.allOf(attempts.toArray(CompletableFuture[]::new)).whenComplete((all, any) ->
                             viewThread.execute(() -> {
@@ -948,6 +951,38 @@ final class SyncedView<V, E> implements AutoCloseable {
                                 startWaitingResyncs();
                             }));
                 });
+    }
+
+    /**
+     * Hands work over to the view thread in runs: a task added while a run is queued or running joins it. One read
+     * reply completes the loads of a few hundred topics in a row on Lettuce's I/O thread; one task each woke the view
+     * thread (and contended on its queue) 10,000 times in a preload of 10,000 services.
+     */
+    private final class Handover {
+        private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+        private final AtomicBoolean queued = new AtomicBoolean();
+
+        void add(Runnable task) {
+            tasks.add(task);
+            if (queued.compareAndSet(false, true)) {
+                viewThread.execute(this::run);
+            }
+        }
+
+        private void run() {
+            Runnable task;
+            while ((task = tasks.poll()) != null) {
+                try {
+                    task.run();
+                } catch (RuntimeException e) { // a task of its own would have died alone: so does this one
+                    log.error("{}: a finished load could not be taken in", name, e);
+                }
+            }
+            queued.set(false);
+            if (!tasks.isEmpty() && queued.compareAndSet(false, true)) {
+                viewThread.execute(this::run);
+            }
+        }
     }
 
     /** Marks a topic syncing (view thread): the attempt its load will complete. */
@@ -1023,7 +1058,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             resyncs.increment();
             if (reloaded.events() != null && before == held && !held.otherIncarnation(loaded.incarnation())) {
                 dispatch(topic, reloaded.events());
-            } else {
+            } else if (!topic.listeners.isEmpty()) { // the event is for listeners only, and a diff of the whole topic
                 dispatch(topic, source.resynced(topic.id, before, loaded));
             }
         }
@@ -1069,7 +1104,14 @@ final class SyncedView<V, E> implements AutoCloseable {
         // then missed) and is back: a reconnect that came while it was under way skipped it.
         boolean missedDuringLoad = epoch < health.epoch() && backend.isConnected();
         if ((syncAgain || keysChangedAgain || missedDuringLoad) && !topic.syncing) {
-            sync(topic);
+            if (topic.group != null && !keysChangedAgain) {
+                // a batching source's topic synced again because its subscription was renewed or the connection
+                // dropped meanwhile: so were many others, and they load again together, bounded, in batches
+                queueResync(topic);
+                startQueuedResyncsSoon();
+            } else {
+                sync(topic);
+            }
         }
         topic.releaseWaiters();
         attempt.complete(topic.current);
@@ -1137,7 +1179,9 @@ final class SyncedView<V, E> implements AutoCloseable {
     /**
      * Resyncs the topic following {@code channel}, if this view holds one: its subscription was just renewed
      * (Redis had dropped it, or its node was lost), so events may have been missed meanwhile. A sync already
-     * under way may have read before the drop, so it is followed by another.
+     * under way may have read before the drop, so it is followed by another. The resync waits for a slot like
+     * those after a reconnect (bounded, and batched for a batching source): a lost cluster node renews the
+     * subscriptions of thousands of topics at once, and one sync each, all started at once, is a stampede.
      *
      * @return whether this view follows the channel
      */
@@ -1153,22 +1197,39 @@ final class SyncedView<V, E> implements AutoCloseable {
             if (topic.syncing) {
                 topic.syncAgain = true;
             } else {
-                sync(topic);
+                queueResync(topic);
+                startQueuedResyncsSoon();
             }
         });
         return true;
     }
 
+    /**
+     * Starts the queued resyncs once the view thread ran what is queued before it (view thread): the renewed
+     * channels of a slot come one by one, and starting at each would load them in batches of one.
+     */
+    private void startQueuedResyncsSoon() {
+        if (!startQueued) {
+            startQueued = true;
+            viewThread.execute(() -> {
+                startQueued = false;
+                startWaitingResyncs();
+            });
+        }
+    }
+
     /** Queues topics for a resync (view thread); they start as soon as fewer than the bound are in flight. */
     private void resyncWhenFree(List<Topic> due) {
-        for (Topic topic : due) {
-            if (topic.group == null) {
-                waitingResyncs.add(topic);
-            } else {
-                queueForBatch(topic, false);
-            }
-        }
+        due.forEach(this::queueResync);
         startWaitingResyncs();
+    }
+
+    private void queueResync(Topic topic) {
+        if (topic.group == null) {
+            waitingResyncs.add(topic);
+        } else {
+            queueForBatch(topic, false);
+        }
     }
 
     /** Queues a topic of a batching source (view thread); {@code loadOnly}: unless it holds a value by then. */

@@ -98,6 +98,40 @@ abstract class BatchedLoadContract extends NamespaceTest {
     }
 
     @Test
+    void aViewThatLostEverySubscriptionResyncsEachServiceInBatchesNeverOneByOneAndFollowsEveryOne() {
+        // given a viewer holding thousands of services; nothing is written while it is away, so no event can be
+        // missed and no gap seen: only the reconnect path (on a cluster, the subscriptions renewed at each slot's
+        // owner) reads
+        LodestarClient writer = writer();
+        Map<String, Map<String, Integer>> expected = new ConcurrentHashMap<>();
+        List<String> services = IntStream.range(0, SERVICES).mapToObj(i -> "svc-" + i).toList();
+        join(services.stream().map(service -> register(writer, expected, service, service + "-0", 1000)));
+        String viewerName = "viewer-" + UUID.randomUUID().toString().substring(0, 8);
+        RedisLodestarClient viewer = (RedisLodestarClient) clients.connect(options -> options.clientName(viewerName));
+        viewer.discovery().preload(services).toCompletableFuture().join();
+        long pageReadsBefore = viewer.reads.pageReads.sum();
+        long batchReadsBefore = viewer.reads.batchReads.sum();
+        long resyncsBefore = viewer.serviceView.resyncs.sum();
+
+        // when every connection of it is killed, on every node
+        assertThat(killConnections(viewerName)).as("the viewer's connections killed").isGreaterThanOrEqualTo(2);
+
+        // then it resyncs every service, in batches (at most the bound at once), none read on its own, and is
+        // fresh again
+        await().atMost(BOUND).until(() -> viewer.serviceView.resyncs.sum() - resyncsBefore >= SERVICES
+                && !viewer.discovery().status().stale());
+        assertThat(viewer.reads.pageReads.sum()).as("services read on their own").isEqualTo(pageReadsBefore);
+        assertThat(viewer.reads.batchReads.sum() - batchReadsBefore).as("read_services calls")
+                .isBetween(1L, (long) SERVICES / 4);
+        assertThat(viewer.serviceView.peakBatchesInFlight).as("batches in flight at once")
+                .isBetween(1, SyncedView.MAX_CONCURRENT_BATCHES);
+        // and every service is subscribed again: a write to each reaches the view
+        join(services.stream().map(service -> register(writer, expected, service, service + "-new", 2000)));
+        await().atMost(BOUND).untilAsserted(() -> assertThat(difference(expected(expected, services),
+                held(viewer, services))).isEmpty());
+    }
+
+    @Test
     void aServiceOfTenThousandInstancesLoadsInPagesWhileWritesGoOnAndEndsExactlyAsRedisHoldsIt() throws Exception {
         LodestarClient writer = writer();
         Map<String, Map<String, Integer>> expected = new ConcurrentHashMap<>();
