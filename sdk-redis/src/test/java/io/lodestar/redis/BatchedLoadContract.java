@@ -35,6 +35,7 @@ import static org.awaitility.Awaitility.await;
 abstract class BatchedLoadContract extends NamespaceTest {
     private static final int SERVICES = 2_000;
     private static final Duration BOUND = Duration.ofSeconds(60);
+    private static final int IN_FLIGHT = 500;
 
     /** The URIs of every node (every master of a cluster), for CLIENT KILL. */
     abstract List<String> nodeUris();
@@ -204,8 +205,19 @@ abstract class BatchedLoadContract extends NamespaceTest {
                 expected.computeIfAbsent(service, s -> new ConcurrentHashMap<>()).remove(id));
     }
 
+    /**
+     * Starts the calls (a lazy stream) at most {@link #IN_FLIGHT} at a time and waits for all: ten thousand at once
+     * outlast the command timeout on a busy two-core machine before Redis has answered the first of them.
+     */
     private static void join(java.util.stream.Stream<CompletableFuture<?>> calls) {
-        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
+        List<CompletableFuture<?>> inFlight = new java.util.ArrayList<>();
+        for (java.util.Iterator<CompletableFuture<?>> next = calls.iterator(); next.hasNext(); ) {
+            inFlight.add(next.next());
+            if (inFlight.size() == IN_FLIGHT || !next.hasNext()) {
+                CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).join();
+                inFlight.clear();
+            }
+        }
     }
 
     private static Map<String, Map<String, Integer>> expected(Map<String, Map<String, Integer>> expected,
