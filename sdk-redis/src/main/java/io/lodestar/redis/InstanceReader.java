@@ -126,6 +126,21 @@ final class InstanceReader {
         throw malformed("a value");
     }
 
+    private void skipDigits() {
+        while (at < json.length() && json.charAt(at) >= '0' && json.charAt(at) <= '9') {
+            at++;
+        }
+    }
+
+    /** One digit or more: a fraction's or an exponent's. */
+    private void requireDigits() {
+        int from = at;
+        skipDigits();
+        if (at == from) {
+            throw malformed("a digit");
+        }
+    }
+
     /** A JSON number as Jackson-jr boxes it: the smallest of Integer, Long, BigInteger; Double when not whole. */
     private Object numberValue() {
         int start = at;
@@ -133,9 +148,7 @@ final class InstanceReader {
             at++;
         }
         int digits = at;
-        while (at < json.length() && json.charAt(at) >= '0' && json.charAt(at) <= '9') {
-            at++;
-        }
+        skipDigits();
         if (at == digits || (json.charAt(digits) == '0' && at - digits > 1)) {
             throw malformed("a number");
         }
@@ -143,13 +156,7 @@ final class InstanceReader {
         if (at < json.length() && json.charAt(at) == '.') {
             whole = false;
             at++;
-            int fraction = at;
-            while (at < json.length() && json.charAt(at) >= '0' && json.charAt(at) <= '9') {
-                at++;
-            }
-            if (at == fraction) {
-                throw malformed("a digit");
-            }
+            requireDigits();
         }
         if (at < json.length() && (json.charAt(at) == 'e' || json.charAt(at) == 'E')) {
             whole = false;
@@ -157,13 +164,7 @@ final class InstanceReader {
             if (at < json.length() && (json.charAt(at) == '+' || json.charAt(at) == '-')) {
                 at++;
             }
-            int exponent = at;
-            while (at < json.length() && json.charAt(at) >= '0' && json.charAt(at) <= '9') {
-                at++;
-            }
-            if (at == exponent) {
-                throw malformed("a digit");
-            }
+            requireDigits();
         }
         String text = json.substring(start, at);
         if (!whole) {

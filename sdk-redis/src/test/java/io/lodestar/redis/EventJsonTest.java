@@ -51,23 +51,8 @@ class EventJsonTest {
     @Test
     void readsTheInstanceOfAnEventAsTheMapBasedReadingBuiltIt() throws Exception {
         Random random = new Random(17);
-        String[] statuses = {"UP", "DOWN", "OUT_OF_SERVICE", "STARTING", "UNKNOWN", "DRAINING"};
         for (int round = 0; round < 2_000; round++) {
-            Map<String, Object> instance = new LinkedHashMap<>();
-            instance.put("host", random.nextBoolean() ? "10.1." + random.nextInt(256) + ".9" : "svc-" + round + ".local");
-            instance.put("port", 1 + random.nextInt(65535));
-            instance.put("secure", random.nextBoolean());
-            instance.put("weight", random.nextInt(10_001));
-            instance.put("status", statuses[random.nextInt(statuses.length)]);
-            instance.put("ttl", random.nextBoolean() ? 0 : 1000 + random.nextInt(100_000));
-            Map<String, String> metadata = new LinkedHashMap<>();
-            for (int i = random.nextInt(4); i > 0; i--) {
-                metadata.put("k" + random.nextInt(10) + "/x", "v\"\\/\u00e9\n" + random.nextInt());
-            }
-            instance.put("metadata", metadata);
-            if (random.nextBoolean()) {
-                instance.put("registeredAt", 1_700_000_000_000L + random.nextInt(1_000_000));
-            }
+            Map<String, Object> instance = JsonTest.randomInstanceFields(random, round);
             Map<String, Object> event = new LinkedHashMap<>();
             event.put("type", random.nextBoolean() ? "registered" : "updated");
             event.put("rev", 1 + random.nextInt(Integer.MAX_VALUE));

@@ -73,24 +73,8 @@ class JsonTest {
     @Test
     void readsWhatTheMapBasedReadingRead() {
         Random random = new Random(5);
-        String[] statuses = {"UP", "DOWN", "OUT_OF_SERVICE", "STARTING", "UNKNOWN", "DRAINING"};
         for (int round = 0; round < 2_000; round++) {
-            Map<String, Object> fields = new LinkedHashMap<>();
-            fields.put("host", random.nextBoolean() ? "10.1." + random.nextInt(256) + ".9" : "svc-" + round + ".local");
-            fields.put("port", 1 + random.nextInt(65535));
-            fields.put("secure", random.nextBoolean());
-            fields.put("weight", random.nextInt(10_001));
-            fields.put("status", statuses[random.nextInt(statuses.length)]);
-            fields.put("ttl", random.nextBoolean() ? 0 : 1000 + random.nextInt(100_000));
-            Map<String, String> metadata = new LinkedHashMap<>();
-            for (int i = random.nextInt(4); i > 0; i--) {
-                metadata.put("k" + random.nextInt(10) + "/x", "v\"\\/\u00e9\n" + random.nextInt());
-            }
-            fields.put("metadata", metadata);
-            if (random.nextBoolean()) {
-                fields.put("registeredAt", 1_700_000_000_000L + random.nextInt(1_000_000));
-            }
-            String json = Json.write(fields);
+            String json = Json.write(randomInstanceFields(random, round));
 
             assertThat(Json.instance("orders", "orders-" + round, json)).as(json)
                     .isEqualTo(Json.instance("orders", "orders-" + round, Json.read(json)));
@@ -207,6 +191,27 @@ class JsonTest {
         fields.put("status", instance.status().name());
         fields.put("ttl", instance.ttl().toMillis());
         fields.put("metadata", instance.metadata());
+        return fields;
+    }
+
+    /** The stored fields of a random instance: every status, TTL or none, metadata with characters JSON escapes. */
+    static Map<String, Object> randomInstanceFields(Random random, int round) {
+        String[] statuses = {"UP", "DOWN", "OUT_OF_SERVICE", "STARTING", "UNKNOWN", "DRAINING"};
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("host", random.nextBoolean() ? "10.1." + random.nextInt(256) + ".9" : "svc-" + round + ".local");
+        fields.put("port", 1 + random.nextInt(65535));
+        fields.put("secure", random.nextBoolean());
+        fields.put("weight", random.nextInt(10_001));
+        fields.put("status", statuses[random.nextInt(statuses.length)]);
+        fields.put("ttl", random.nextBoolean() ? 0 : 1000 + random.nextInt(100_000));
+        Map<String, String> metadata = new LinkedHashMap<>();
+        for (int i = random.nextInt(4); i > 0; i--) {
+            metadata.put("k" + random.nextInt(10) + "/x", "v\"\\/\u00e9\n" + random.nextInt());
+        }
+        fields.put("metadata", metadata);
+        if (random.nextBoolean()) {
+            fields.put("registeredAt", 1_700_000_000_000L + random.nextInt(1_000_000));
+        }
         return fields;
     }
 }
