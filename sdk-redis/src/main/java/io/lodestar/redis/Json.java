@@ -3,12 +3,9 @@ package io.lodestar.redis;
 import com.fasterxml.jackson.jr.ob.JSON;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.internal.Validation;
-import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 
 import java.io.IOException;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
 
@@ -18,7 +15,6 @@ import java.util.Map;
  */
 final class Json {
     private static final JSON JSON_CODEC = JSON.std;
-    private static final InstanceStatus[] STATUSES = InstanceStatus.values();
 
     private Json() {
     }
@@ -59,22 +55,6 @@ final class Json {
         return new InstanceReader(json).read(serviceId, instanceId);
     }
 
-    @SuppressWarnings("unchecked")
-    static ServiceInstance instance(String serviceId, String instanceId, Map<String, Object> fields) {
-        Object metadata = fields.get("metadata");
-        Number registeredAt = (Number) fields.get("registeredAt");
-        return ServiceInstance.builder(serviceId, instanceId)
-                .host((String) fields.get("host"))
-                .port(((Number) fields.get("port")).intValue())
-                .secure(Boolean.TRUE.equals(fields.get("secure")))
-                .weight(((Number) fields.get("weight")).intValue())
-                .status(status(fields.get("status")))
-                .ttl(Duration.ofMillis(((Number) fields.get("ttl")).longValue()))
-                .metadata(metadata instanceof Map<?, ?> map ? (Map<String, String>) map : Map.of())
-                .registeredAt(registeredAt == null ? null : Instant.ofEpochMilli(registeredAt.longValue()))
-                .build();
-    }
-
     static String write(Object value) {
         try {
             return JSON_CODEC.asString(value);
@@ -88,7 +68,7 @@ final class Json {
             return JSON_CODEC.mapFrom(json);
         } catch (IOException e) {
             throw new LodestarException("Unreadable JSON from Redis (written by another program?): "
-                    + io.lodestar.core.internal.Validation.show(json), e);
+                    + Validation.show(json), e);
         }
     }
 
@@ -151,17 +131,4 @@ final class Json {
     }
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
-
-    /** A status a newer client wrote reads as UNKNOWN (never chosen), so one instance cannot make a service unreadable. */
-    private static InstanceStatus status(Object stored) {
-        for (InstanceStatus status : STATUSES) {
-            if (status.name().equals(stored) && status != InstanceStatus.UNKNOWN) {
-                return status;
-            }
-        }
-        if (!(stored instanceof String)) {
-            throw new IllegalArgumentException("status must be a string, but was " + Validation.show(stored));
-        }
-        return InstanceStatus.UNKNOWN;
-    }
 }

@@ -33,6 +33,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -615,7 +616,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                 } else {
                     pending = backend.timer().newTimeout(this, delayMillis, TimeUnit.MILLISECONDS);
                 }
-            } catch (IllegalStateException | java.util.concurrent.RejectedExecutionException stopped) {
+            } catch (IllegalStateException | RejectedExecutionException stopped) {
                 // the scheduler or the Lettuce resources were shut down: the client is closing, nothing renews
                 pending = null;
                 log.debug("Renewal of {}/{} not scheduled: the client is closing ({})", instance.serviceId(),
@@ -631,7 +632,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
             }
             try {
                 scheduler.execute(this::renew);
-            } catch (java.util.concurrent.RejectedExecutionException closed) {
+            } catch (RejectedExecutionException closed) {
                 log.debug("Renewal of {}/{} dropped: the client's scheduler is shut down", instance.serviceId(),
                         instance.instanceId());
             }
@@ -744,7 +745,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
             try {
                 scheduler.schedule(() -> registerUntilAvailable(instance, registered, Math.min(2_000,
                         backoffMillis * 2)), delay, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.RejectedExecutionException closed) {
+            } catch (RejectedExecutionException closed) {
                 registered.completeExceptionally(backend.closedException());
             }
         });

@@ -135,17 +135,10 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
             }
         }
 
-        /**
-         * The event's instance: read from its text ({@link #read}), or from a map (an event read by Jackson-jr);
-         * anything else is malformed.
-         */
-        @SuppressWarnings("unchecked")
+        /** The event's instance, read from its text ({@link #read} keeps it as text); anything else is malformed. */
         private static ServiceInstance instance(String serviceId, String instanceId, Object stored) {
             if (stored instanceof InstanceReader.Nested nested) {
                 return new InstanceReader(nested.json()).read(serviceId, instanceId);
-            }
-            if (stored instanceof Map<?, ?> map) {
-                return Json.instance(serviceId, instanceId, (Map<String, Object>) map);
             }
             throw new IllegalArgumentException("the event's instance is not an object: " + Validation.show(stored));
         }

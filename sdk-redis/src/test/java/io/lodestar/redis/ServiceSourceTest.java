@@ -123,7 +123,7 @@ class ServiceSourceTest {
 
     private static SyncedView.Message registered(long revision, String type, ServiceInstance instance) {
         return new SyncedView.Message(revision, Map.of("type", type, "id", instance.instanceId(),
-                "instance", Json.read(Json.instance(instance))));
+                "instance", new InstanceReader.Nested(Json.instance(instance))));
     }
 
     private static SyncedView.Message expired(long revision, String instanceId) {

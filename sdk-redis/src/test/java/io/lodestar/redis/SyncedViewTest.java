@@ -333,11 +333,7 @@ class SyncedViewTest {
 
     @Test
     void eventsThatWaitTogetherAreAppliedAsOneBatchWithEveryListenerEventInOrder() {
-        view = newView(viewTasks::add); // the view thread runs only when the test says so
-        List<String> heard = subscribe();
-        runViewTasks();
-        source.completeLoad(1, "a");
-        runViewTasks();
+        List<String> heard = subscribeStepByStep(() -> source.completeLoad(1, "a"));
         long swapsBefore = view.swaps.sum();
 
         // four events arrive while the view thread is busy
@@ -355,11 +351,7 @@ class SyncedViewTest {
 
     @Test
     void aGapInTheMiddleOfABatchAppliesTheEventsBeforeItThenReloads() {
-        view = newView(viewTasks::add);
-        List<String> heard = subscribe();
-        runViewTasks();
-        source.completeLoad(1, "a");
-        runViewTasks();
+        List<String> heard = subscribeStepByStep(() -> source.completeLoad(1, "a"));
 
         offer(2, "b");
         offer(3, "c");
@@ -378,11 +370,7 @@ class SyncedViewTest {
 
     @Test
     void anEventTheSourceCannotApplyInTheMiddleOfABatchKeepsTheEventsBeforeItAndReloads() {
-        view = newView(viewTasks::add);
-        List<String> heard = subscribe();
-        runViewTasks();
-        source.completeLoad(1, "a");
-        runViewTasks();
+        List<String> heard = subscribeStepByStep(() -> source.completeLoad(1, "a"));
 
         offer(2, "b");
         view.offer(CHANNEL, Map.of("rev", 3L, "value", "c", "type", "from-a-newer-client"));
@@ -401,11 +389,7 @@ class SyncedViewTest {
 
     @Test
     void anEventOfOtherKeysEndsABatchAndMakesTheTopicReloadWhole() {
-        view = newView(viewTasks::add);
-        List<String> heard = subscribe();
-        runViewTasks();
-        source.completeLoad("keys-a", 1, "a");
-        runViewTasks();
+        List<String> heard = subscribeStepByStep(() -> source.completeLoad("keys-a", 1, "a"));
 
         view.offer(CHANNEL, Map.of("rev", 2L, "value", "b", "inc", "keys-a"));
         view.offer(CHANNEL, Map.of("rev", 3L, "value", "c")); // an older writer's event: no incarnation
@@ -437,11 +421,7 @@ class SyncedViewTest {
 
     @Test
     void aLongQueueOfEventsIsAppliedInBatchesOfAtMostTheBound() {
-        view = newView(viewTasks::add);
-        List<String> heard = subscribe();
-        runViewTasks();
-        source.completeLoad(0);
-        runViewTasks();
+        List<String> heard = subscribeStepByStep(() -> source.completeLoad(0));
 
         int events = SyncedView.MAX_BATCH + 10;
         for (int rev = 1; rev <= events; rev++) {
@@ -474,6 +454,19 @@ class SyncedViewTest {
         Ticker ticker = nanos::get;
         return new SyncedView<>("test", source, transport, viewThread, scheduler, task -> listeners.execute(task),
                 idle, ticker, Scheduler.disabledScheduler());
+    }
+
+    /**
+     * A view whose thread runs only when the test says so ({@link #runViewTasks}), subscribed to the topic and
+     * loaded by {@code load} (which completes the subscription's load), with both steps run.
+     */
+    private List<String> subscribeStepByStep(Runnable load) {
+        view = newView(viewTasks::add);
+        List<String> heard = subscribe();
+        runViewTasks();
+        load.run();
+        runViewTasks();
+        return heard;
     }
 
     private List<String> subscribe() {
