@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -47,6 +48,8 @@ final class RegistryReads {
     /** Read scripts run, by script (tests: batching and paging happened). */
     final LongAdder batchReads = new LongAdder();
     final LongAdder pageReads = new LongAdder();
+    /** Services a batched read found unchanged and did not read again (tests: a resync read only what changed). */
+    final LongAdder unchangedReads = new LongAdder();
 
     /**
      * One service. {@code liveOnly} leaves out instances past their deadline that the sweep has not removed yet (what
@@ -170,23 +173,28 @@ final class RegistryReads {
      * Services for a view's batched load (preload, resync), all of one bucket on a cluster (their keys share a
      * slot), as {@link #serviceForView} reads each: one future per service, in order. Read by read_services.lua
      * in as few calls as the bound of {@link #PAGE} instances per call allows, one call after the other; a service
-     * of more than a page is read page by page on its own.
+     * of more than a page is read page by page on its own. A service whose {@code known} value (null: none) is still
+     * what Redis holds is not read: its future completes with that value (see {@link SyncedView.Source#loadAll}).
      */
-    List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>> servicesForView(List<String> serviceIds) {
+    List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>> servicesForView(List<String> serviceIds,
+            List<SyncedView.Versioned<ServiceSnapshot>> known) {
         List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>> results = new ArrayList<>(serviceIds.size());
         for (int i = 0; i < serviceIds.size(); i++) {
             results.add(new CompletableFuture<>());
         }
         if (!serviceIds.isEmpty()) {
-            readBatch(serviceIds, results, 0);
+            readBatch(serviceIds, known, results, 0);
         }
         return results;
     }
 
-    private void readBatch(List<String> serviceIds, List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>>
-            results, int from) {
+    private void readBatch(List<String> serviceIds, List<SyncedView.Versioned<ServiceSnapshot>> known,
+                           List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>> results, int from) {
         int to = Math.min(serviceIds.size(), from + MAX_BATCH_SERVICES);
         String[] batchKeys = new String[(to - from) * 4];
+        String[] args = new String[2 + to - from];
+        args[0] = Integer.toString(PAGE);
+        args[1] = args[0];
         for (int i = from; i < to; i++) {
             Keys.ServiceKeys service = keys.service(serviceIds.get(i));
             int at = (i - from) * 4;
@@ -194,12 +202,12 @@ final class RegistryReads {
             batchKeys[at + 1] = service.revision();
             batchKeys[at + 2] = service.digest();
             batchKeys[at + 3] = service.incarnation();
+            args[2 + i - from] = stamp(known.get(i));
         }
         batchReads.increment();
         CompletionStage<List<Object>> call;
         try {
-            call = Scripts.READ_SERVICES.run(backend.commands(), ScriptOutputType.MULTI, batchKeys,
-                    Integer.toString(PAGE), Integer.toString(PAGE));
+            call = Scripts.READ_SERVICES.run(backend.commands(), ScriptOutputType.MULTI, batchKeys, args);
         } catch (RuntimeException closed) {
             call = CompletableFuture.failedFuture(closed);
         }
@@ -218,7 +226,7 @@ final class RegistryReads {
                     results.get(i).completeExceptionally(empty);
                 }
             } else if (from + read < serviceIds.size()) {
-                readBatch(serviceIds, results, from + read);
+                readBatch(serviceIds, known, results, from + read);
             }
             // Every service of the reply is decoded first, then all are completed in a row: whoever waits for them
             // (a view's batch) is woken once for the reply, not once per service between decodes.
@@ -228,7 +236,13 @@ final class RegistryReads {
                 try {
                     @SuppressWarnings("unchecked")
                     List<Object> entry = (List<Object>) reply.get(at);
-                    if ((Long) entry.get(3) < 0) { // too large for a batch: page by page (subscribed already)
+                    long count = (Long) entry.get(3);
+                    if (count == UNCHANGED) {
+                        unchangedReads.increment();
+                        decoded[at] = Objects.requireNonNull(known.get(from + at), "unchanged, but nothing known");
+                        continue;
+                    }
+                    if (count < 0) { // too large for a batch: page by page (subscribed already)
                         CompletableFuture<SyncedView.Versioned<ServiceSnapshot>> result = results.get(from + at);
                         serviceForView(serviceId).whenComplete((value, failed) -> {
                             if (failed == null) {
@@ -259,6 +273,20 @@ final class RegistryReads {
                 }
             }
         });
+    }
+
+    /** read_services.lua's count of a service whose known state is still Redis' own: not read again. */
+    private static final long UNCHANGED = -2;
+
+    /**
+     * A value's state as read_services.lua compares it ({@code revision:digest:incarnation}), or '' when there is
+     * none to compare: without a digest and an incarnation an equal revision does not prove the same state.
+     */
+    private static String stamp(SyncedView.Versioned<ServiceSnapshot> known) {
+        if (known == null || known.digest() == null || known.incarnation() == null) {
+            return "";
+        }
+        return known.revision() + ":" + known.digest() + ":" + known.incarnation();
     }
 
     /** The service from a read's stamp ({revision, digest, incarnation, ...}) and its instances by id. */

@@ -58,8 +58,9 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
     }
 
     @Override
-    public List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>> loadAll(List<String> serviceIds) {
-        return reads.servicesForView(serviceIds);
+    public List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>> loadAll(List<String> serviceIds,
+            List<SyncedView.Versioned<ServiceSnapshot>> known) {
+        return reads.servicesForView(serviceIds, known);
     }
 
     @Override

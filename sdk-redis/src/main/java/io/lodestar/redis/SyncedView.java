@@ -152,9 +152,13 @@ final class SyncedView<V, E> implements AutoCloseable {
 
         /**
          * Loads topics of one {@link #group}, already subscribed, each as {@link #load} would: one stage per id, in
-         * order, each completing on its own. By default one {@link #load} each.
+         * order, each completing on its own. {@code known} has, for each id, the value the view holds and trusts
+         * (null: none): a source may complete with that very value, without reading it again, when Redis still holds
+         * exactly its state (revision, digest and incarnation: the digest chains every change, so an equal digest is
+         * the same history). A resync after a reconnect finds most topics unchanged. By default one {@link #load}
+         * each.
          */
-        default List<? extends CompletionStage<Versioned<V>>> loadAll(List<String> ids) {
+        default List<? extends CompletionStage<Versioned<V>>> loadAll(List<String> ids, List<Versioned<V>> known) {
             return ids.stream().map(this::load).toList();
         }
 
@@ -907,10 +911,12 @@ final class SyncedView<V, E> implements AutoCloseable {
         List<Topic> started = new ArrayList<>(batch.size());
         List<CompletableFuture<Versioned<V>>> attempts = new ArrayList<>(batch.size());
         List<Versioned<V>> helds = new ArrayList<>(batch.size());
+        List<Versioned<V>> trusted = new ArrayList<>(batch.size());
         long epoch = health.epoch();
         for (Topic topic : batch) {
             if (!topic.syncing) {
                 helds.add(topic.current);
+                trusted.add(topic.untrusted ? null : topic.current);
                 attempts.add(begin(topic));
                 started.add(topic);
             }
@@ -929,7 +935,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                     Throwable failure = failedSubscribe;
                     if (failure == null) {
                         try {
-                            source.loadAll(ids).forEach(load -> loads.add(load.toCompletableFuture()));
+                            source.loadAll(ids, trusted).forEach(load -> loads.add(load.toCompletableFuture()));
                         } catch (RuntimeException e) { // e.g. the client closed
                             loads.clear();
                             failure = e;

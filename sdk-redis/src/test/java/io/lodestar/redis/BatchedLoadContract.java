@@ -6,6 +6,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.core.model.ServiceSnapshot;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -113,15 +114,18 @@ abstract class BatchedLoadContract extends NamespaceTest {
         long pageReadsBefore = viewer.reads.pageReads.sum();
         long batchReadsBefore = viewer.reads.batchReads.sum();
         long resyncsBefore = viewer.serviceView.resyncs.sum();
+        long unchangedBefore = viewer.reads.unchangedReads.sum();
 
         // when every connection of it is killed, on every node
         assertThat(killConnections(viewerName)).as("the viewer's connections killed").isGreaterThanOrEqualTo(2);
 
-        // then it resyncs every service, in batches (at most the bound at once), none read on its own, and is
-        // fresh again
+        // then it resyncs every service, in batches (at most the bound at once), none read on its own, each found
+        // unchanged (not read again), and is fresh again
         await().atMost(BOUND).until(() -> viewer.serviceView.resyncs.sum() - resyncsBefore >= SERVICES
                 && !viewer.discovery().status().stale());
         assertThat(viewer.reads.pageReads.sum()).as("services read on their own").isEqualTo(pageReadsBefore);
+        assertThat(viewer.reads.unchangedReads.sum() - unchangedBefore).as("services found unchanged")
+                .isEqualTo(viewer.serviceView.resyncs.sum() - resyncsBefore);
         assertThat(viewer.reads.batchReads.sum() - batchReadsBefore).as("read_services calls")
                 .isBetween(1L, (long) SERVICES / 4);
         assertThat(viewer.serviceView.peakBatchesInFlight).as("batches in flight at once")
@@ -130,6 +134,35 @@ abstract class BatchedLoadContract extends NamespaceTest {
         join(services.stream().map(service -> register(writer, expected, service, service + "-new", 2000)));
         await().atMost(BOUND).untilAsserted(() -> assertThat(difference(expected(expected, services),
                 held(viewer, services))).isEmpty());
+    }
+
+    @Test
+    void aBatchedReadLeavesOutOnlyServicesWhoseKnownStateIsExactlyRedisOwn() {
+        // given three services a view holds (of one bucket: on a cluster, a batch is of one slot)
+        LodestarClient writer = writer();
+        Map<String, Map<String, Integer>> expected = new ConcurrentHashMap<>();
+        List<String> services = IntStream.range(0, 100_000).mapToObj(i -> "s" + i)
+                .filter(service -> Keys.bucket(service) == Keys.bucket("s0")).limit(3).toList();
+        String written = services.get(1);
+        join(services.stream().map(service -> register(writer, expected, service, service + "-0", 1000)));
+        RedisLodestarClient viewer = (RedisLodestarClient) clients.connect();
+        List<SyncedView.Versioned<ServiceSnapshot>> known = services.stream()
+                .map(service -> viewer.reads.serviceForView(service).toCompletableFuture().join()).toList();
+
+        // when one is written after, and the view's state of another is forged: its revision with another digest
+        register(writer, expected, written, written + "-1", 1001).join();
+        SyncedView.Versioned<ServiceSnapshot> real = known.get(2);
+        SyncedView.Versioned<ServiceSnapshot> forged = new SyncedView.Versioned<>(real.revision(), real.value(),
+                "0".repeat(40), real.incarnation());
+        List<SyncedView.Versioned<ServiceSnapshot>> read = viewer.reads.servicesForView(services,
+                List.of(known.get(0), known.get(1), forged)).stream().map(CompletableFuture::join).toList();
+
+        // then only the unchanged one is answered with the state the view holds; the others are read whole
+        assertThat(read.get(0)).isSameAs(known.get(0));
+        assertThat(viewer.reads.unchangedReads.sum()).isEqualTo(1);
+        assertThat(read.get(1).revision()).isGreaterThan(known.get(1).revision());
+        assertThat(ports(read.get(1).value().instances())).isEqualTo(expected.get(written));
+        assertThat(read.get(2)).isNotSameAs(forged).isEqualTo(real);
     }
 
     @Test

@@ -97,12 +97,38 @@ class SyncedViewBatchTest {
         assertThat(view.status().stale()).isFalse();
     }
 
+    @Test
+    void aResyncHandsTheSourceWhatTheViewHoldsAndTakesItBackUnchangedWithoutTellingListeners() {
+        // given two held topics, one with a listener
+        view.preload(List.of("a1", "a2"));
+        assertThat(source.pending.peek().known()).as("a first load knows nothing").containsExactly(null, null);
+        source.completeNext(1);
+        List<String> heard = new ArrayList<>();
+        view.subscribe("a1", heard::add);
+        view.markStale();
+
+        // when a reconnect resyncs them and the source answers with what it was handed (Redis unchanged)
+        view.resyncAll();
+        Batch resync = source.pending.poll();
+        assertThat(resync.known()).extracting(SyncedView.Versioned::value)
+                .containsExactly(List.of("a1@1"), List.of("a2@1"));
+        for (int i = 0; i < resync.ids().size(); i++) {
+            resync.loads().get(i).complete(resync.known().get(i));
+        }
+
+        // then the view holds the same, listeners hear nothing, and it is fresh
+        assertThat(view.getIfHeld("a1")).containsExactly("a1@1");
+        assertThat(heard).isEmpty();
+        assertThat(view.status().stale()).isFalse();
+    }
+
     private void offer(String id, long revision, String value) {
         assertThat(view.offer("channel:" + id, Map.of("rev", revision, "value", value))).as("routed").isTrue();
     }
 
     /** A batch of loads, completed when the test says so. */
-    private record Batch(List<String> ids, List<CompletableFuture<SyncedView.Versioned<List<String>>>> loads) {
+    private record Batch(List<String> ids, List<SyncedView.Versioned<List<String>>> known,
+                         List<CompletableFuture<SyncedView.Versioned<List<String>>>> loads) {
     }
 
     private static final class BatchSource extends ListSource {
@@ -123,16 +149,17 @@ class SyncedViewBatchTest {
         }
 
         @Override
-        public List<CompletableFuture<SyncedView.Versioned<List<String>>>> loadAll(List<String> ids) {
+        public List<CompletableFuture<SyncedView.Versioned<List<String>>>> loadAll(List<String> ids,
+                List<SyncedView.Versioned<List<String>>> known) {
             List<CompletableFuture<SyncedView.Versioned<List<String>>>> loads = new ArrayList<>();
             ids.forEach(id -> loads.add(new CompletableFuture<>()));
-            pending.add(new Batch(List.copyOf(ids), loads));
+            pending.add(new Batch(List.copyOf(ids), new ArrayList<>(known), loads));
             return loads;
         }
 
         @Override
         public CompletionStage<SyncedView.Versioned<List<String>>> load(String id) {
-            return loadAll(List.of(id)).get(0);
+            return loadAll(List.of(id), java.util.Collections.singletonList(null)).get(0);
         }
     }
 }
