@@ -25,6 +25,8 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lodestar.core.AccessDeniedException;
@@ -107,6 +109,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
     private static final long MAX_CONNECT_BACKOFF_MS = 2_000;
     private static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
+    /** The tick of the timer of {@link #defaultResources()}. */
+    static final long TIMER_TICK_MS = 10;
     /** At most one topology refresh per this many ms because commands failed to reach a node. */
     private static final long FAILURE_REFRESH_INTERVAL_MS = 250;
     private final AtomicLong lastFailureRefresh = new AtomicLong(System.nanoTime() - TimeUnit.SECONDS.toNanos(1));
@@ -258,11 +262,15 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * writers fail and leases run out), each delay drawn between half the step and the step, so a fleet that lost
      * Redis at the same instant does not reconnect in lock step. (Lettuce's {@code fullJitter} does that; its
      * {@code equalJitter} draws below an uncapped step and then caps it, so after a few seconds every delay is
-     * exactly the cap.) A caller's own resources are used as they are.
+     * exactly the cap.) Lettuce waits out every reconnect delay, even one of 0, on its resources' timer, whose own
+     * wheel ticks every 100 ms: a reconnect came 0-100 ms after the drop whatever the delay said. This timer ticks
+     * every {@link #TIMER_TICK_MS} ms (leases wait on it too); whoever closes the resources stops it (Lettuce stops
+     * only a timer it made). A caller's own resources are used as they are.
      */
     static ClientResources.Builder defaultResources() {
         return ClientResources.builder().reconnectDelay(Delay.fullJitter(Duration.ZERO, MAX_RECONNECT_DELAY, 1,
-                TimeUnit.MILLISECONDS));
+                TimeUnit.MILLISECONDS)).timer(new HashedWheelTimer(new DefaultThreadFactory("lodestar-timer", true),
+                TIMER_TICK_MS, TimeUnit.MILLISECONDS));
     }
 
     /**
@@ -423,10 +431,16 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             return new RedisBackend(options, resources, ownsResources);
         } catch (RuntimeException e) {
             if (ownsResources) {
-                resources.shutdown(0, 2, TimeUnit.SECONDS);
+                shutdownOwn(resources);
             }
             throw e;
         }
+    }
+
+    /** Shuts down resources this backend created, with their timer (see {@link #defaultResources()}). */
+    private static void shutdownOwn(ClientResources resources) {
+        resources.shutdown(0, 2, TimeUnit.SECONDS);
+        resources.timer().stop(); // ours, so Lettuce leaves it running
     }
 
     /** Turns {@code redis-cluster://[user:pass@]h1:p1,h2:p2[?query]} into one seed URI per host. */
@@ -906,7 +920,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         } finally {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             if (ownResources != null) {
-                ownResources.shutdown(0, 2, TimeUnit.SECONDS);
+                shutdownOwn(ownResources);
             }
         }
     }
