@@ -59,7 +59,8 @@ import java.util.function.UnaryOperator;
  *       history can replay what was missed to the listeners, see {@link Source#reload});</li>
  *   <li>every reconnect resubscribes and resyncs every topic loaded before the disconnect (Redis may have
  *       restarted: revisions can go back), at most {@link #MAX_CONCURRENT_RESYNCS} at once, or for a source that
- *       loads in batches ({@link Source#group}) at most {@link #MAX_CONCURRENT_BATCHES} batches at once;</li>
+ *       loads in batches ({@link Source#group}) in batches, at most {@link #MAX_TOPICS_IN_FLIGHT} topics at once
+ *       (and one more batch);</li>
  *   <li>a periodic reconcile compares each topic's revision with Redis and resyncs those that differ;</li>
  *   <li>a failed load is retried with backoff while anyone needs the topic; a failure is never cached;</li>
  *   <li>a first load that fails because Redis cannot be reached may serve the source's local copy
@@ -142,7 +143,7 @@ final class SyncedView<V, E> implements AutoCloseable {
 
         /**
          * Which topics this source can load together ({@link #loadAll}): topics of one group are subscribed and
-         * loaded in batches (preload, resyncs), at most {@link #MAX_CONCURRENT_BATCHES} batches at once; null for
+         * loaded in batches (preload, resyncs), bounded (see {@link #MAX_CONCURRENT_BATCHES}); null for
          * every id (the default) means one topic at a time. A source that groups must not need {@link #reload}: a
          * batch loads (a resync then tells listeners by {@link #resynced}).
          */
@@ -309,13 +310,16 @@ final class SyncedView<V, E> implements AutoCloseable {
     static final int MAX_CONCURRENT_RESYNCS = 64;
 
     /**
-     * For a source that loads topics in batches ({@link Source#group}): at most this many batches of one view are
-     * loading at once (a preload, resyncs after a reconnect, retries), each of at most {@link #MAX_BATCH_TOPICS}
-     * topics, and each read call of a batch bounded by the source (see {@link RegistryReads#PAGE}); the rest wait
-     * for a free slot, in order.
+     * For a source that loads topics in batches ({@link Source#group}): a view starts another batch (a preload,
+     * resyncs after a reconnect, retries) only while fewer than {@link #MAX_TOPICS_IN_FLIGHT} of its topics and fewer
+     * than this many batches are loading, each batch of at most {@link #MAX_BATCH_TOPICS} topics of one group, and
+     * each read call of a batch bounded by the source (see {@link RegistryReads#PAGE}); the rest wait, in order.
+     * Bounding topics rather than batches alone keeps small batches (a cluster's groups are its buckets: about 80
+     * services each at 10,000) from waiting on each other's round trips while the work in flight stays the same.
      */
-    static final int MAX_CONCURRENT_BATCHES = 8;
+    static final int MAX_CONCURRENT_BATCHES = 32;
     static final int MAX_BATCH_TOPICS = RegistryReads.MAX_BATCH_SERVICES;
+    static final int MAX_TOPICS_IN_FLIGHT = 8 * MAX_BATCH_TOPICS;
 
     /**
      * How long a reconcile that found Redis a few revisions ahead of a topic waits for their events before it
@@ -343,9 +347,11 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final Map<Object, Set<Topic>> waitingGroups = new LinkedHashMap<>();
     /** Topics whose sync began and has not ended ({@link Topic#syncing}), live or not. */
     private int syncsUnderWay;
-    /** Batches loading now, and the most so far (tests). */
+    /** Batches loading now and their topics, and the most of each so far (tests). */
     private int batchesInFlight;
+    private int batchTopicsInFlight;
     volatile int peakBatchesInFlight;
+    volatile int peakBatchTopicsInFlight;
     /** A start of the queued resyncs is queued on the view thread (see {@link #startQueuedResyncsSoon}). */
     private boolean startQueued;
     /** Syncs in flight of topics that hold a value or a listener (first reads of a topic are not counted). */
@@ -925,7 +931,9 @@ final class SyncedView<V, E> implements AutoCloseable {
             return;
         }
         batchesInFlight++;
+        batchTopicsInFlight += started.size();
         peakBatchesInFlight = Math.max(peakBatchesInFlight, batchesInFlight);
+        peakBatchTopicsInFlight = Math.max(peakBatchTopicsInFlight, batchTopicsInFlight);
         List<String> channels = started.stream().map(topic -> topic.channel).toList();
         List<String> ids = started.stream().map(topic -> topic.id).toList();
         CompletableFuture.completedFuture(null)
@@ -954,6 +962,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                     CompletableFuture.allOf(attempts.toArray(CompletableFuture[]::new)).whenComplete((all, any) ->
                             viewThread.execute(() -> {
                                 batchesInFlight--;
+                                batchTopicsInFlight -= started.size();
                                 startWaitingResyncs();
                             }));
                 });
@@ -1259,9 +1268,10 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-    /** Starts batches of waiting topics, one group's topics each, while fewer than the bound are in flight. */
+    /** Starts batches of waiting topics, one group's topics each, while fewer than the bounds are in flight. */
     private void startWaitingBatches() {
-        while (batchesInFlight < MAX_CONCURRENT_BATCHES && !waitingGroups.isEmpty()) {
+        while (batchesInFlight < MAX_CONCURRENT_BATCHES && batchTopicsInFlight < MAX_TOPICS_IN_FLIGHT
+                && !waitingGroups.isEmpty()) {
             Iterator<Map.Entry<Object, Set<Topic>>> groups = waitingGroups.entrySet().iterator();
             Set<Topic> group = groups.next().getValue();
             List<Topic> batch = new ArrayList<>(Math.min(group.size(), MAX_BATCH_TOPICS));

@@ -86,6 +86,8 @@ class RecoveryIT extends PrivateRedisTest {
                 .allMatch(service -> reader.discovery().getInstances(service).isEmpty()));
         assertThat(reader.serviceView.peakBatchesInFlight).as("batches of resyncs in flight at once")
                 .isBetween(1, SyncedView.MAX_CONCURRENT_BATCHES);
+        assertThat(reader.serviceView.peakBatchTopicsInFlight).as("topics of batches in flight at once")
+                .isLessThan(SyncedView.MAX_TOPICS_IN_FLIGHT + SyncedView.MAX_BATCH_TOPICS);
     }
 
     private static boolean tryRegister(LodestarClient client, ServiceInstance instance) {

@@ -37,25 +37,45 @@ class SyncedViewBatchTest {
     }
 
     @Test
-    void aPreloadSubscribesAndLoadsTopicsOfAGroupTogetherWithBoundedBatchesInFlight() {
-        List<String> ids = IntStream.range(0, 2_000).mapToObj(i -> (i % 2 == 0 ? "a" : "b") + i).toList();
+    void aPreloadSubscribesAndLoadsTopicsOfAGroupTogetherWithBoundedTopicsInFlight() {
+        List<String> ids = IntStream.range(0, 4_000).mapToObj(i -> (i % 2 == 0 ? "a" : "b") + i).toList();
 
         CompletableFuture<Void> preload = view.preload(ids);
 
-        assertThat(source.pending).as("batches loading at once").hasSize(SyncedView.MAX_CONCURRENT_BATCHES);
+        assertThat(source.pending.stream().mapToInt(batch -> batch.ids().size()).sum()).as("topics loading at once")
+                .isBetween(SyncedView.MAX_TOPICS_IN_FLIGHT,
+                        SyncedView.MAX_TOPICS_IN_FLIGHT + SyncedView.MAX_BATCH_TOPICS - 1);
         assertThat(transport.subscribes).as("one subscribe per batch, each of one group, before its load")
-                .hasSize(SyncedView.MAX_CONCURRENT_BATCHES)
+                .hasSize(source.pending.size())
                 .allSatisfy(channels -> assertThat(channels).hasSizeLessThanOrEqualTo(SyncedView.MAX_BATCH_TOPICS)
                         .allMatch(channel -> channel.charAt(8) == channels.get(0).charAt(8)));
         int batches = 0;
         while (!source.pending.isEmpty()) {
-            assertThat(source.pending.size()).isLessThanOrEqualTo(SyncedView.MAX_CONCURRENT_BATCHES);
+            assertThat(source.pending.stream().mapToInt(batch -> batch.ids().size()).sum()).as("topics in flight")
+                    .isLessThan(SyncedView.MAX_TOPICS_IN_FLIGHT + SyncedView.MAX_BATCH_TOPICS);
             source.completeNext(1);
             batches++;
         }
         assertThat(preload).isCompleted();
-        assertThat(batches).as("batches for 2 groups of 1,000").isEqualTo(2 * (int) Math.ceil(1000.0
+        assertThat(batches).as("batches for 2 groups of 2,000").isEqualTo(2 * (int) Math.ceil(2000.0
                 / SyncedView.MAX_BATCH_TOPICS));
+        assertThat(ids).allSatisfy(id -> assertThat(view.getIfHeld(id)).containsExactly(id + "@1"));
+        assertThat(view.peakBatchTopicsInFlight).isBetween(SyncedView.MAX_TOPICS_IN_FLIGHT,
+                SyncedView.MAX_TOPICS_IN_FLIGHT + SyncedView.MAX_BATCH_TOPICS - 1);
+    }
+
+    @Test
+    void smallGroupsLoadAsManyBatchesAtOnceAsTheBatchBoundAllows() {
+        // given 100 groups of 10 topics (as a cluster's buckets: one batch each, far below the topic bound)
+        List<String> ids = IntStream.range(0, 1_000).mapToObj(i -> (char) ('!' + i % 100) + "-" + i).toList();
+
+        view.preload(ids);
+
+        assertThat(source.pending).as("batches loading at once").hasSize(SyncedView.MAX_CONCURRENT_BATCHES);
+        while (!source.pending.isEmpty()) {
+            assertThat(source.pending.size()).isLessThanOrEqualTo(SyncedView.MAX_CONCURRENT_BATCHES);
+            source.completeNext(1);
+        }
         assertThat(ids).allSatisfy(id -> assertThat(view.getIfHeld(id)).containsExactly(id + "@1"));
         assertThat(view.peakBatchesInFlight).isEqualTo(SyncedView.MAX_CONCURRENT_BATCHES);
     }
