@@ -9,9 +9,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -69,10 +71,36 @@ final class RegistryReads {
         if (!liveOnly) {
             return serviceForView(serviceId).thenApply(SyncedView.Versioned::value);
         }
-        return pagesUntil(serviceId, true, Paged::consistent, attempts -> "Service '" + serviceId
-                + "' changed during each of " + attempts + " paged reads (a service of more than " + PAGE
-                + " instances is read a page at a time); read it from a view (discovery()), which follows its"
-                + " changes, or retry", 1).thenApply(read -> read.value().value());
+        // The common case in as few steps as it takes: one call, its reply decoded straight into the snapshot.
+        String[] serviceKeys = keys.service(serviceId).forRead();
+        CompletionStage<List<Object>> call = readPage(serviceKeys, "0", true); // fails the caller's call if closed
+        CompletableFuture<ServiceSnapshot> result = new CompletableFuture<>();
+        call.whenComplete((reply, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure);
+                return;
+            }
+            try {
+                Page first = Page.of(reply);
+                if (first.last()) {
+                    result.complete(new ServiceSnapshot(serviceId, first.revision(), instances(serviceId, first)));
+                    return;
+                }
+                pagesUntil(serviceId, true, Paged::consistent, attempts -> "Service '" + serviceId
+                        + "' changed during each of " + attempts + " paged reads (a service of more than " + PAGE
+                        + " instances is read a page at a time); read it from a view (discovery()), which follows"
+                        + " its changes, or retry", 1, first).whenComplete((read, failed) -> {
+                            if (failed == null) {
+                                result.complete(read.value().value());
+                            } else {
+                                result.completeExceptionally(failed);
+                            }
+                        });
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        return result;
     }
 
     /**
@@ -94,21 +122,24 @@ final class RegistryReads {
      */
     CompletionStage<SyncedView.Versioned<ServiceSnapshot>> serviceForView(String serviceId) {
         return pagesUntil(serviceId, false, read -> !read.otherIncarnation(), attempts -> "The keys of service '"
-                + serviceId + "' were written anew during each of " + attempts + " paged reads", 1)
+                + serviceId + "' were written anew during each of " + attempts + " paged reads", 1, null)
                 .thenApply(Paged::value);
     }
 
-    /** Reads every page until a read is {@code usable}, at most {@link #PAGED_ATTEMPTS} times, then fails with why. */
+    /**
+     * Reads every page until a read is {@code usable}, at most {@link #PAGED_ATTEMPTS} times, then fails with why.
+     * {@code firstPage}: the first page of the first attempt, when already read (else null).
+     */
     private CompletionStage<Paged> pagesUntil(String serviceId, boolean liveOnly, Predicate<Paged> usable,
-                                              IntFunction<String> why, int attempt) {
-        return pages(serviceId, liveOnly).thenCompose(read -> {
+                                              IntFunction<String> why, int attempt, Page firstPage) {
+        return pages(serviceId, liveOnly, firstPage).thenCompose(read -> {
             if (usable.test(read)) {
                 return CompletableFuture.completedFuture(read);
             }
             if (attempt >= PAGED_ATTEMPTS) {
                 throw new UnavailableException(why.apply(attempt));
             }
-            return pagesUntil(serviceId, liveOnly, usable, why, attempt + 1);
+            return pagesUntil(serviceId, liveOnly, usable, why, attempt + 1, null);
         });
     }
 
@@ -116,22 +147,64 @@ final class RegistryReads {
     private record Paged(SyncedView.Versioned<ServiceSnapshot> value, boolean consistent, boolean otherIncarnation) {
     }
 
-    /** Reads every page of a service, one call after the other. */
-    private CompletionStage<Paged> pages(String serviceId, boolean liveOnly) {
+    /**
+     * One reply of read_service_page.lua: the stamp, the next cursor, the page's instances as Redis returned them
+     * (id, JSON, ...) and the ids past their deadline to leave out (a direct read's; empty for a view's).
+     */
+    private record Page(long revision, String digest, String incarnation, String cursor, List<Object> flat,
+                        List<Object> overdue) {
+        @SuppressWarnings("unchecked")
+        static Page of(List<Object> reply) {
+            List<Object> stamp = (List<Object>) reply.get(0);
+            String revision = (String) stamp.get(0);
+            return new Page(revision == null ? 0L : Long.parseLong(revision), (String) stamp.get(1),
+                    (String) stamp.get(2), (String) reply.get(1), (List<Object>) reply.get(2),
+                    reply.size() > 3 ? (List<Object>) reply.get(3) : List.of());
+        }
+
+        boolean last() {
+            return "0".equals(cursor);
+        }
+
+        /** Whether to leave out the instance: few overdue ids are searched, more are put in a set once. */
+        Predicate<Object> leftOut() {
+            if (overdue.isEmpty()) {
+                return id -> false;
+            }
+            if (overdue.size() <= 8) {
+                return overdue::contains;
+            }
+            return new HashSet<>(overdue)::contains;
+        }
+    }
+
+    private CompletionStage<List<Object>> readPage(String[] serviceKeys, String cursor, boolean liveOnly) {
+        pageReads.increment();
+        return Scripts.READ_SERVICE_PAGE.run(backend.commands(), ScriptOutputType.MULTI, serviceKeys, cursor,
+                PAGE_ARGUMENT, liveOnly ? "1" : "0");
+    }
+
+    private static final String PAGE_ARGUMENT = Integer.toString(PAGE);
+
+    /** Reads every page of a service, one call after the other, from {@code firstPage} when read already. */
+    private CompletionStage<Paged> pages(String serviceId, boolean liveOnly, Page firstPage) {
         String[] serviceKeys = keys.service(serviceId).forRead();
         Map<String, String> union = new HashMap<>();
         CompletableFuture<Paged> done = new CompletableFuture<>();
-        page(serviceId, serviceKeys, liveOnly, "0", null, union, done);
+        if (firstPage == null) {
+            page(serviceId, serviceKeys, liveOnly, "0", null, union, done);
+        } else {
+            add(firstPage, union);
+            page(serviceId, serviceKeys, liveOnly, firstPage.cursor(), firstPage, union, done);
+        }
         return done;
     }
 
-    private void page(String serviceId, String[] serviceKeys, boolean liveOnly, String cursor, List<Object> first,
+    private void page(String serviceId, String[] serviceKeys, boolean liveOnly, String cursor, Page first,
                       Map<String, String> union, CompletableFuture<Paged> done) {
-        pageReads.increment();
         CompletionStage<List<Object>> call;
         try {
-            call = Scripts.READ_SERVICE_PAGE.run(backend.commands(), ScriptOutputType.MULTI, serviceKeys, cursor,
-                    Integer.toString(PAGE), liveOnly ? "1" : "0");
+            call = readPage(serviceKeys, cursor, liveOnly);
         } catch (RuntimeException closed) {
             if (first == null) {
                 throw closed; // the first call fails the caller's call itself, as every other read does
@@ -144,29 +217,109 @@ final class RegistryReads {
                 return;
             }
             try {
-                List<Object> stamp = first == null ? reply : first;
-                if (first != null && !sameIncarnation(stamp, reply)) {
+                Page read = Page.of(reply);
+                if (first == null && read.last()) { // the whole service in one call: no union to make
+                    done.complete(new Paged(versioned(serviceId, read, instances(serviceId, read)), true, false));
+                    return;
+                }
+                Page stamp = first == null ? read : first;
+                if (first != null && !Objects.equals(first.incarnation(), read.incarnation())) {
                     done.complete(new Paged(null, false, true));
                     return;
                 }
-                for (int i = 4; i + 1 < reply.size(); i += 2) {
-                    union.put((String) reply.get(i), (String) reply.get(i + 1));
-                }
-                String next = (String) reply.get(3);
-                if (!"0".equals(next)) {
-                    page(serviceId, serviceKeys, liveOnly, next, stamp, union, done);
+                add(read, union);
+                if (!read.last()) {
+                    page(serviceId, serviceKeys, liveOnly, read.cursor(), stamp, union, done);
                     return;
                 }
-                boolean consistent = first == null || stamp.get(0).equals(reply.get(0));
-                done.complete(new Paged(versioned(serviceId, stamp, union), consistent, false));
+                boolean consistent = stamp.revision() == read.revision();
+                done.complete(new Paged(versioned(serviceId, stamp, instances(serviceId, union)), consistent,
+                        false));
             } catch (RuntimeException e) {
                 done.completeExceptionally(e);
             }
         });
     }
 
-    private static boolean sameIncarnation(List<Object> first, List<Object> page) {
-        return first.get(2).equals(page.get(2));
+    /** Adds a page's instances to the union of the pages, less those it says are overdue. */
+    private static void add(Page page, Map<String, String> union) {
+        Predicate<Object> leftOut = page.leftOut();
+        List<Object> flat = page.flat();
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            Object id = flat.get(i);
+            if (!leftOut.test(id)) {
+                union.put((String) id, (String) flat.get(i + 1));
+            }
+        }
+    }
+
+    /** The instances of one page read whole, less those it says are overdue, sorted by id. */
+    private static List<ServiceInstance> instances(String serviceId, Page page) {
+        return instances(serviceId, page.flat(), page.leftOut());
+    }
+
+    /** The instances of a reply's {@code id1, json1, id2, json2, ...}, less those left out, sorted by id. */
+    private static List<ServiceInstance> instances(String serviceId, List<Object> flat, Predicate<Object> leftOut) {
+        ServiceInstance[] read = new ServiceInstance[flat.size() / 2];
+        int count = 0;
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            Object id = flat.get(i);
+            if (!leftOut.test(id)) {
+                ServiceInstance instance = instance(serviceId, (String) id, (String) flat.get(i + 1));
+                if (instance != null) {
+                    read[count++] = instance;
+                }
+            }
+        }
+        return sorted(read, count);
+    }
+
+    /** The instances of a union of pages, sorted by id. */
+    private static List<ServiceInstance> instances(String serviceId, Map<String, String> byId) {
+        ServiceInstance[] read = new ServiceInstance[byId.size()];
+        int count = 0;
+        for (Map.Entry<String, String> stored : byId.entrySet()) {
+            ServiceInstance instance = instance(serviceId, stored.getKey(), stored.getValue());
+            if (instance != null) {
+                read[count++] = instance;
+            }
+        }
+        return sorted(read, count);
+    }
+
+    /** The first {@code count} instances, sorted by id, as an immutable list (which the snapshot keeps as it is). */
+    private static List<ServiceInstance> sorted(ServiceInstance[] read, int count) {
+        Arrays.sort(read, 0, count, BY_ID);
+        return List.of(count == read.length ? read : Arrays.copyOf(read, count));
+    }
+
+    /** One stored instance, or null (logged) when it is unreadable. */
+    private static ServiceInstance instance(String serviceId, String instanceId, String json) {
+        try {
+            return Json.instance(serviceId, instanceId, json);
+        } catch (RuntimeException unreadable) {
+            // one bad entry (written by another program) must not make the whole service unreadable
+            log.warn("Skipping unreadable instance {}/{}: {}", serviceId, instanceId, unreadable.getMessage());
+            return null;
+        }
+    }
+
+    /** The service at a page's stamp. */
+    private static SyncedView.Versioned<ServiceSnapshot> versioned(String serviceId, Page stamp,
+                                                                   List<ServiceInstance> instances) {
+        return versioned(serviceId, stamp.revision(), stamp.digest(), stamp.incarnation(), instances);
+    }
+
+    /** The service at a revision; an empty digest or incarnation (none kept yet) is null. */
+    private static SyncedView.Versioned<ServiceSnapshot> versioned(String serviceId, long revision, String digest,
+                                                                   String incarnation,
+                                                                   List<ServiceInstance> instances) {
+        return new SyncedView.Versioned<>(revision, new ServiceSnapshot(serviceId, revision, instances),
+                emptyAsNull(digest), emptyAsNull(incarnation));
+    }
+
+    private static String emptyAsNull(String value) {
+        return value == null || value.isEmpty() ? null : value;
     }
 
     /**
@@ -253,11 +406,8 @@ final class RegistryReads {
                         });
                         continue;
                     }
-                    Map<String, String> instances = new HashMap<>();
-                    for (int i = 4; i + 1 < entry.size(); i += 2) {
-                        instances.put((String) entry.get(i), (String) entry.get(i + 1));
-                    }
-                    decoded[at] = versioned(serviceId, entry, instances);
+                    decoded[at] = versioned(serviceId, (Long) entry.get(0), (String) entry.get(1),
+                            (String) entry.get(2), instances(serviceId, entry.subList(4, entry.size()), id -> false));
                 } catch (RuntimeException e) {
                     decoded[at] = e;
                 }
@@ -287,27 +437,6 @@ final class RegistryReads {
             return "";
         }
         return known.revision() + ":" + known.digest() + ":" + known.incarnation();
-    }
-
-    /** The service from a read's stamp ({revision, digest, incarnation, ...}) and its instances by id. */
-    private static SyncedView.Versioned<ServiceSnapshot> versioned(String serviceId, List<Object> stamp,
-                                                                   Map<String, String> byId) {
-        long revision = (Long) stamp.get(0);
-        String digest = (String) stamp.get(1);
-        String incarnation = (String) stamp.get(2);
-        List<ServiceInstance> instances = new ArrayList<>(byId.size());
-        for (Map.Entry<String, String> stored : byId.entrySet()) {
-            try {
-                instances.add(Json.instance(serviceId, stored.getKey(), stored.getValue()));
-            } catch (RuntimeException unreadable) {
-                // one bad entry (written by another program) must not make the whole service unreadable
-                log.warn("Skipping unreadable instance {}/{}: {}", serviceId, stored.getKey(),
-                        unreadable.getMessage());
-            }
-        }
-        instances.sort(BY_ID);
-        return new SyncedView.Versioned<>(revision, new ServiceSnapshot(serviceId, revision, instances),
-                digest.isEmpty() ? null : digest, incarnation.isEmpty() ? null : incarnation);
     }
 
     private static final Comparator<ServiceInstance> BY_ID = Comparator.comparing(ServiceInstance::instanceId);

@@ -17,9 +17,11 @@ import io.lodestar.core.model.ServiceInstance;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -103,6 +105,58 @@ abstract class DiscoveryContract extends NamespaceTest {
                 .getInstances("orders")).extracting(ServiceInstance::instanceId).containsExactly("orders-live"));
         assertThat(reader.discovery().getInstances("orders")).extracting(ServiceInstance::instanceId)
                 .containsExactly("orders-late", "orders-live");
+    }
+
+    @Test
+    void aDirectReadOfMoreThanAPageLeavesOutOverdueInstancesEvenWhenMoreThanAPageOfThemAreOverdue() {
+        // given a service of more than a page: persistent instances, and more than a page of instances whose owner
+        // stops renewing them, and no client that sweeps
+        UnaryOperator<LodestarOptions.Builder> noSweep = options -> options.sweepInterval(Duration.ofDays(1));
+        LodestarClient owner = clients.connect(options -> noSweep.apply(options).deregisterOnClose(false));
+        LodestarClient live = clients.connect(noSweep);
+        registerAll(owner, "late-", RegistryReads.PAGE + 50, Duration.ofSeconds(2));
+        List<String> liveIds = registerAll(live, "live-", 100, Duration.ZERO);
+        RedisLodestarClient reader = (RedisLodestarClient) clients.connect(noSweep);
+        owner.close();
+
+        // when their deadlines pass: a direct read, page by page, leaves them all out; the view keeps them
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(reader.directDiscovery()
+                .getInstances("orders")).extracting(ServiceInstance::instanceId).containsExactlyElementsOf(liveIds));
+        long pages = reader.reads.pageReads.sum();
+        assertThat(reader.directDiscovery().getInstances("orders")).hasSize(100);
+        assertThat(reader.reads.pageReads.sum() - pages).as("pages of one direct read").isGreaterThan(1);
+        assertThat(reader.discovery().getInstances("orders")).hasSize(RegistryReads.PAGE + 150);
+    }
+
+    @Test
+    void aDirectReadOfMoreThanAPageLeavesOutTheOneOverdueInstanceWhicheverPageHoldsIt() {
+        // given more than a page of persistent instances and one whose owner stops renewing it, no client sweeping
+        UnaryOperator<LodestarOptions.Builder> noSweep = options -> options.sweepInterval(Duration.ofDays(1));
+        LodestarClient owner = clients.connect(options -> noSweep.apply(options).deregisterOnClose(false));
+        LodestarClient live = clients.connect(noSweep);
+        List<String> liveIds = registerAll(live, "live-", RegistryReads.PAGE + 50, Duration.ZERO);
+        owner.registry().register(instance("orders", "late").toBuilder().ttl(Duration.ofSeconds(1)).build());
+        LodestarClient reader = clients.connect(noSweep);
+        assertThat(reader.directDiscovery().getInstances("orders")).hasSize(RegistryReads.PAGE + 51);
+        owner.close();
+
+        // when its deadline passes: the direct read leaves out that one and keeps every other
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(reader.directDiscovery()
+                .getInstances("orders")).extracting(ServiceInstance::instanceId).containsExactlyElementsOf(liveIds));
+    }
+
+    /** Registers {@code count} instances of "orders" named prefix + number; returns their ids, sorted. */
+    private static List<String> registerAll(LodestarClient client, String prefix, int count, Duration ttl) {
+        List<CompletableFuture<?>> registered = new ArrayList<>(count);
+        List<String> ids = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            String id = prefix + String.format("%05d", i);
+            ids.add(id);
+            registered.add(client.registry().async().register(instance("orders", id).toBuilder().ttl(ttl).build())
+                    .toCompletableFuture());
+        }
+        CompletableFuture.allOf(registered.toArray(CompletableFuture[]::new)).join();
+        return ids;
     }
 
     @Test

@@ -7,50 +7,44 @@
 -- cursor '0'. The pages of a larger service are read at different revisions: a view makes one state of them with
 -- the events it heard meanwhile, a direct read reads again when the revision moved (see RegistryReads.java).
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] digest, KEYS[5] incarnation
--- ARGV[1] cursor ('0' to start), ARGV[2] page size (instances), ARGV[3] 1 = leave out instances past their
--- deadline (a direct read), 0 = keep them (a view, see above)
--- Returns {revision, digest ('' when none), incarnation ('' when none), next cursor ('0' when done), id1, json1,
--- ...}, instances in hash order (the caller sorts; HSCAN may return an instance on more than one page).
+-- ARGV[1] cursor ('0' to start), ARGV[2] page size (instances), ARGV[3] 1 = tell which instances are past their
+-- deadline (a direct read, which leaves them out), 0 = do not (a view, see above)
+-- Returns {{revision, digest, incarnation} (each nil when none), next cursor ('0' when done), {id1, json1, ...},
+-- overdue ids (only when ARGV[3] is 1)}: instances in hash order (the caller sorts; HSCAN may return an instance on
+-- more than one page), the page's array as Redis returned it, not copied. The overdue ids are those of the
+-- service's instances whose deadline is past Redis' TIME (the caller leaves them out): all of them when there are
+-- at most ARGV[2], else those of this page. The script copies nothing element by element: every step it saves is
+-- time Redis spends on each direct read (docs/benchmarks/profiles/direct-read).
 --#include common.lua
 local instances, deadlines = KEYS[1], KEYS[2]
-local cursor, page, live_only = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'
-local result = {current_revision(KEYS[3]), redis.call('GET', KEYS[4]) or '', redis.call('GET', KEYS[5]) or ''}
-local all
+local cursor, page = ARGV[1], tonumber(ARGV[2])
+local stamp = redis.call('MGET', KEYS[3], KEYS[4], KEYS[5])
+local next_cursor, all = '0', nil
 if cursor == '0' and redis.call('HLEN', instances) <= page then
-  result[4] = '0'
   all = redis.call('HGETALL', instances)
 else
   local scanned = redis.call('HSCAN', instances, cursor, 'COUNT', page)
-  result[4] = scanned[1]
-  all = scanned[2]
+  next_cursor, all = scanned[1], scanned[2]
 end
--- A direct read leaves out the overdue: one range read of them when they are few (the common case: none), rather
--- than a ZSCORE per instance returned.
-local overdue_ids
-if live_only then
+if ARGV[3] ~= '1' then
+  return {stamp, next_cursor, all}
+end
+-- Nothing is overdue unless the earliest deadline is past (the common case: one call that finds none).
+local overdue_ids = {}
+local earliest = redis.call('ZRANGE', deadlines, 0, 0, 'WITHSCORES')
+if earliest[2] then
   local now = now_ms()
-  local late_ids = redis.call('ZRANGEBYSCORE', deadlines, '-inf', '(' .. now, 'LIMIT', 0, page + 1)
-  if #late_ids <= page then
-    overdue_ids = {}
-    for _, id in ipairs(late_ids) do
-      overdue_ids[id] = true
+  if tonumber(earliest[2]) < now then
+    overdue_ids = redis.call('ZRANGEBYSCORE', deadlines, '-inf', '(' .. now, 'LIMIT', 0, page + 1)
+    if #overdue_ids > page then -- many: only this page's, one ZSCORE each
+      overdue_ids = {}
+      for i = 1, #all, 2 do
+        local deadline = redis.call('ZSCORE', deadlines, all[i])
+        if deadline and tonumber(deadline) < now then
+          overdue_ids[#overdue_ids + 1] = all[i]
+        end
+      end
     end
   end
-  for i = 1, #all, 2 do
-    local late
-    if overdue_ids then
-      late = overdue_ids[all[i]]
-    else
-      late = overdue(deadlines, all[i], now)
-    end
-    if not late then
-      result[#result + 1] = all[i]
-      result[#result + 1] = all[i + 1]
-    end
-  end
-  return result
 end
-for i = 1, #all do
-  result[#result + 1] = all[i]
-end
-return result
+return {stamp, next_cursor, all, overdue_ids}
