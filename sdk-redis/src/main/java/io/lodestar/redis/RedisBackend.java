@@ -60,6 +60,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
@@ -159,6 +160,19 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private volatile boolean rehomeSoon;
     /** A re-homing round is scheduled and has not started (see {@link #rehomeNow}). */
     private final AtomicBoolean rehomeWaiting = new AtomicBoolean();
+
+    /**
+     * Standalone: the channels Redis confirmed subscribed on the PubSub connection since it last connected (see
+     * {@link #subscribe(List)}); emptied when it drops, a channel taken out before it is unsubscribed.
+     */
+    private final Set<String> subscribedHere = ConcurrentHashMap.newKeySet();
+    /**
+     * Standalone: completes when Redis has run Lettuce's own re-subscription after the PubSub connection's last
+     * reconnect (the reply of a PING sent behind it), so {@link #subscribedHere} holds every channel it renewed.
+     */
+    private volatile CompletableFuture<?> resubscribed = CompletableFuture.completedFuture(null);
+    /** SSUBSCRIBE commands sent (tests). */
+    final LongAdder subscribeCommands = new LongAdder();
 
     /** Null when the resources are the caller's: whoever creates a resource closes it. */
     private final ClientResources ownResources;
@@ -329,6 +343,11 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                     @Override
                     public void smessage(String channel, String message) {
                         messageHandler.accept(channel, message);
+                    }
+
+                    @Override
+                    public void ssubscribed(String channel, long count) {
+                        subscribedHere.add(channel);
                     }
                 });
             } catch (RuntimeException e) {
@@ -601,6 +620,13 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * Redis answers in order: when it comes, Redis has run every command sent before it on that connection,
      * the SSUBSCRIBE included, so each channel is subscribed. One command per batch instead of one per channel:
      * Redis and Lettuce handle 2 commands where they handled 256.
+     *
+     * <p>Standalone, a channel Redis already confirmed on the current PubSub connection is not subscribed again: after
+     * a reconnect Lettuce renews every subscription itself, before any command of ours, and a resync that subscribed
+     * them all once more made Redis and Lettuce handle every confirmation twice (10,000 per resync of 10,000
+     * services). A subscribe waits for the PING sent behind Lettuce's renewal, so its confirmations are in by then;
+     * a channel it did not renew (Redis refused it) is subscribed as any other. (On a cluster Lettuce's renewal of
+     * a node connection's channels fails when they are of several slots; Lodestar renews them per slot itself.)
      */
     @Override
     public CompletionStage<Void> subscribe(List<String> channels) {
@@ -608,8 +634,12 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             return CompletableFuture.completedFuture(null);
         }
         if (!cluster) {
-            return CompletableFuture.completedFuture(null)
-                    .thenCompose(ignored -> confirmed(connectedPubSub(), channels));
+            return resubscribed.handle((renewed, notRenewed) -> null).thenCompose(ignored -> {
+                List<String> missing = channels.stream().filter(channel -> !subscribedHere.contains(channel))
+                        .toList();
+                return missing.isEmpty() ? CompletableFuture.completedFuture(null)
+                        : confirmed(connectedPubSub(), missing);
+            });
         }
         wanted.addAll(channels);
         Map<Integer, List<String>> bySlot = new TreeMap<>();
@@ -622,8 +652,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /** SSUBSCRIBE of the channels, then a PING: completes when Redis ran both (see {@link #subscribe(List)}). */
-    private static CompletionStage<Void> confirmed(StatefulRedisPubSubConnection<String, String> connection,
-                                                   List<String> channels) {
+    private CompletionStage<Void> confirmed(StatefulRedisPubSubConnection<String, String> connection,
+                                            List<String> channels) {
+        subscribeCommands.increment();
         var async = connection.async();
         RedisFuture<Void> subscribed = async.ssubscribe(channels.toArray(String[]::new));
         RedisFuture<String> barrier = async.ping();
@@ -641,6 +672,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     @Override
     public CompletionStage<Void> unsubscribe(String channel) {
         if (!cluster) {
+            subscribedHere.remove(channel); // before the SUNSUBSCRIBE: a subscribe from now on must send its own
             return CompletableFuture.completedFuture(null)
                     .thenCompose(ignored -> connectedPubSub().async().sunsubscribe(channel));
         }
@@ -937,6 +969,10 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             String node = address(address);
             connections.put(connection, new NodeState(node, true, Instant.now()));
             boolean back = lost.remove(connection);
+            if (!cluster && back && connection == pubSub) {
+                // Lettuce wrote its re-subscription before telling us: a PING now is answered after it
+                resubscribed = pubSub.async().ping().toCompletableFuture();
+            }
             if (!cluster || back && nodeConnections.containsValue(connection)) {
                 listeners.forEach(listener -> listener.connected(node));
             }
@@ -957,6 +993,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                 connections.put(connection, new NodeState(node, false, Instant.now()));
             }
             lost.add(connection);
+            if (!cluster && connection == pubSub) {
+                subscribedHere.clear();
+            }
             if (!cluster || orphanSubscriptionsOf(connection)) {
                 listeners.forEach(listener -> listener.disconnected(node));
             }

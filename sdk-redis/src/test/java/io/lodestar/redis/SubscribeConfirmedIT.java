@@ -60,4 +60,26 @@ class SubscribeConfirmedIT extends NamespaceTest {
         assertThat(redis().pubsubShardNumsub(pair.get(0), pair.get(1), single, batch.get(1_999)).values())
                 .containsOnly(1L);
     }
+
+    @Test
+    void aChannelRedisConfirmedIsNotSubscribedAgainUntilItIsUnsubscribed() throws Exception {
+        // given a channel subscribed through a client's backend
+        RedisBackend backend = ((RedisLodestarClient) clients.connect()).backend;
+        String channel = clients.namespace() + ":confirm:again";
+        backend.subscribe(channel).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        long sent = backend.subscribeCommands.sum();
+
+        // when it is subscribed again: nothing is sent
+        backend.subscribe(channel).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertThat(backend.subscribeCommands.sum()).isEqualTo(sent);
+
+        // when it is unsubscribed and at once subscribed again: its own SSUBSCRIBE follows the SUNSUBSCRIBE
+        CompletableFuture<Void> unsubscribed = backend.unsubscribe(channel).toCompletableFuture();
+        backend.subscribe(channel).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        unsubscribed.get(10, TimeUnit.SECONDS);
+
+        // then Redis has it subscribed
+        assertThat(backend.subscribeCommands.sum()).isEqualTo(sent + 1);
+        assertThat(redis().pubsubShardNumsub(channel)).containsEntry(channel, 1L);
+    }
 }
