@@ -737,8 +737,15 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                         }
                         drops.add(drop);
                     }
+                    // Subscribed at the owner already (and neither dropped nor lost since: either forgets it), e.g.
+                    // re-homed before the resync that follows: not sent again.
+                    List<String> missing = channels.stream()
+                            .filter(channel -> !owner.nodeId().equals(subscribedAt.get(channel))).toList();
+                    if (missing.isEmpty()) {
+                        return CompletableFuture.completedFuture(null);
+                    }
                     return owner.connection()
-                            .thenCompose(connection -> confirmed(connection, channels))
+                            .thenCompose(connection -> confirmed(connection, missing))
                             .thenRun(() -> {
                                 for (int i = 0; i < channels.size(); i++) {
                                     subscribedAt.put(channels.get(i), owner.nodeId());

@@ -18,6 +18,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -147,6 +148,26 @@ abstract class BatchedLoadContract extends NamespaceTest {
         join(services.stream().map(service -> register(writer, expected, service, service + "-new", 2000)));
         await().atMost(BOUND).untilAsserted(() -> assertThat(difference(expected(expected, services),
                 held(viewer, services))).isEmpty());
+    }
+
+    @Test
+    void channelsSubscribedOnTheCurrentConnectionAreNotSentAgainUntilUnsubscribed() throws Exception {
+        // given a batch of channels of one slot subscribed through a client's backend
+        RedisBackend backend = ((RedisLodestarClient) clients.connect()).backend;
+        String tag = "{" + clients.namespace() + "}";
+        List<String> channels = IntStream.range(0, 100).mapToObj(i -> tag + ":again:" + i).toList();
+        backend.subscribe(channels).toCompletableFuture().get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        long sent = backend.subscribeCommands.sum();
+
+        // when they are subscribed again, then one of them unsubscribed and the batch subscribed once more
+        backend.subscribe(channels).toCompletableFuture().get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        long sentAgain = backend.subscribeCommands.sum() - sent;
+        backend.unsubscribe(channels.get(0)).toCompletableFuture().get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        backend.subscribe(channels).toCompletableFuture().get(BOUND.toSeconds(), TimeUnit.SECONDS);
+
+        // then nothing was sent for the confirmed ones, and one SSUBSCRIBE for the unsubscribed one
+        assertThat(sentAgain).isZero();
+        assertThat(backend.subscribeCommands.sum() - sent).isEqualTo(1);
     }
 
     @Test
