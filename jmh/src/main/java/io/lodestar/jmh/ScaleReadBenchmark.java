@@ -3,6 +3,8 @@ package io.lodestar.jmh;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.redis.RedisLodestar;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -29,7 +31,13 @@ import java.util.concurrent.TimeUnit;
  * a random order, so a read finds its service among all of them (and misses the CPU caches as a real process
  * does), against the floor of the same lookups in a {@code ConcurrentHashMap} of the same names holding the same
  * lists. Sweeps and reconciles are off. The random order is drawn once (16,384 service names, fixed seed), so both
- * benchmarks read the same sequence.
+ * benchmarks read the same sequence, with the same {@code String} objects the view and the map hold as keys (their
+ * hashes cached), in tables of the same size (16,384 bins).
+ *
+ * <p>Both sides touch the same objects: the map's read casts its value to {@code List} (a load of the list's class
+ * word: a cache miss, as the view's read of the snapshot it lands on). {@code meters}: whether the reader is bound
+ * to a Micrometer registry, which makes it count every read ({@code lodestar.view.reads}); without one (the
+ * default, as the other read benchmarks) reads are not counted.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -46,6 +54,9 @@ public class ScaleReadBenchmark {
     public static class Held {
         @Param({"10000"})
         public int services;
+
+        @Param({"false"})
+        public boolean meters;
 
         BenchRedis redis;
         ServiceDiscovery view;
@@ -69,7 +80,11 @@ public class ScaleReadBenchmark {
             for (int from = 0; from < instances.size(); from += REGISTER_CHUNK) { // bounded in flight
                 redis.registerAll(writer, instances.subList(from, Math.min(instances.size(), from + REGISTER_CHUNK)));
             }
-            view = redis.quietClient("jmh-reader").discovery();
+            LodestarClient reader = redis.quietClient("jmh-reader");
+            if (meters) {
+                RedisLodestar.bindMetrics(reader, new SimpleMeterRegistry());
+            }
+            view = reader.discovery();
             view.preload(names).toCompletableFuture().orTimeout(120, TimeUnit.SECONDS).join();
             floor = new ConcurrentHashMap<>();
             for (String name : names) {

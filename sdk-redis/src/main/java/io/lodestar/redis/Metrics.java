@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.noop.NoopMeter;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -32,9 +33,13 @@ final class Metrics {
                 + " all of them in a full pass)", namespace, client.sweeper().servicesSwept);
         client.views().forEach((name, view) -> {
             Tags tags = Tags.of("namespace", client.namespace().name(), "view", name);
-            FunctionCounter.builder("lodestar.view.reads", view.reads, ReadCounter::sum).tags(tags)
-                    .description("Reads answered from the local view (counted without a lock: may miss a few of"
-                            + " many threads reading at once, never counts too many)").register(registry);
+            FunctionCounter reads = FunctionCounter.builder("lodestar.view.reads", view.reads, ReadCounter::sum)
+                    .tags(tags).description("Reads answered from the local view since metrics were bound (counted"
+                            + " without a lock: may miss a few of many threads reading at once, never counts too"
+                            + " many)").register(registry);
+            if (!(reads instanceof NoopMeter)) { // denied by a MeterFilter: reads stay uncounted, at no cost
+                view.reads.start();
+            }
             counter(registry, "lodestar.view.events.applied", "PubSub events applied to the view", tags,
                     view.eventsApplied);
             counter(registry, "lodestar.view.resyncs", "Times a held entry was re-read from Redis", tags,

@@ -44,7 +44,9 @@ public final class RedisLodestar {
      * Like {@link #create(LodestarOptions)}, and publishes metrics to a Micrometer registry (Micrometer is an
      * optional dependency: only this method needs it). Meters, all tagged with {@code namespace} and {@code view}
      * ({@code service}, {@code index}, {@code config}...):
-     * {@code lodestar.view.reads}, {@code lodestar.view.events.applied}, {@code lodestar.view.resyncs},
+     * {@code lodestar.view.reads} (counted from the moment a registry is bound: a client without one does not count
+     * its reads; a {@code MeterFilter} of that registry that denies this meter turns the per-read count off),
+     * {@code lodestar.view.events.applied}, {@code lodestar.view.resyncs},
      * {@code lodestar.view.gaps}, {@code lodestar.view.events.rejected}, {@code lodestar.view.overflows} (counters),
      * {@code lodestar.sweep.failures}, {@code lodestar.sweep.rounds}, {@code lodestar.sweep.services} (counters,
      * tagged with {@code namespace} only), {@code lodestar.view.topics} (entries held),

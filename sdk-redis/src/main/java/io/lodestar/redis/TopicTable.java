@@ -52,7 +52,9 @@ import java.util.function.Predicate;
  * or runs after it and writes nothing: no value of a dead topic stays readable. And the value of a live topic never
  * vanishes: only its own removal or its replacement by a new topic clears it. A read that misses (no live topic
  * with a value) falls back to the slow path, which loads the id (or finds the topic Caffeine holds and its value).
- * The read path never locks: {@code values.get} is a plain {@code ConcurrentHashMap} read.
+ * The read path never locks: it reads {@code served}, a {@link ReadTable} holding the same values, written only
+ * inside {@code values.compute} (so under the same per-id serialization, and the invariant holds for it too): a
+ * read lands on the value from the table's array, with no map node in between.
  *
  * <p>Read-your-writes: the view thread publishes before it writes the topic's {@code current}, which is what
  * {@code awaitRevision} waits on; a thread that saw a revision there then reads that revision's value from
@@ -99,6 +101,11 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
     private final Map<String, T> readable = new ConcurrentHashMap<>();
     /** The value of each readable topic that published one (see the class comment for the invariant). */
     private final ConcurrentHashMap<String, V> values = new ConcurrentHashMap<>();
+    /**
+     * The same values for the read path, written only inside {@code values.compute} of their id (so the invariant
+     * holds for it too): a read lands on the value with no map node in between ({@link ReadTable}).
+     */
+    private final ReadTable<V> served = new ReadTable<>();
     private final Map<String, T> byChannel = new ConcurrentHashMap<>();
     private final ScheduledExecutorService scheduler;
     private final long tickNanos;
@@ -163,6 +170,7 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
         T topic = factory.apply(id);
         values.compute(id, (key, value) -> {
             readable.put(key, topic);
+            served.put(key, null);
             return null; // the value of the topic it replaces, if any, is not this one's
         });
         return topic;
@@ -170,7 +178,13 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
 
     /** Makes the topic unreadable and drops its value, if it is the id's readable topic (atomically per id). */
     private void unreadable(String id, T topic) {
-        values.compute(id, (key, value) -> readable.remove(key, topic) ? null : value);
+        values.compute(id, (key, value) -> {
+            if (!readable.remove(key, topic)) {
+                return value;
+            }
+            served.put(key, null);
+            return null;
+        });
     }
 
     /** The topic of an id, created if there is none. */
@@ -232,7 +246,13 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
      * comment). Called on the view thread before the topic's versioned value is written.
      */
     void publish(T topic, V value) {
-        values.compute(topic.id, (key, held) -> readable.get(key) == topic ? value : held);
+        values.compute(topic.id, (key, held) -> {
+            if (readable.get(key) != topic) {
+                return held;
+            }
+            served.put(key, value);
+            return value;
+        });
     }
 
     /**
@@ -240,7 +260,7 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
      * expiry. No lock, no allocation, no write unless this is the id's first read since the last tick.
      */
     V read(String id) {
-        V value = values.get(id);
+        V value = served.get(id);
         if (value != null) {
             reads.mark(id);
         }
@@ -338,6 +358,7 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
         topics.invalidateAll();
         readable.clear();
         values.clear(); // after: a publish from now on finds its topic unreadable
+        served.clear();
     }
 
     /**

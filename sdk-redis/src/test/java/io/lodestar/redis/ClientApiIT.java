@@ -20,6 +20,7 @@ import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -62,6 +63,7 @@ class ClientApiIT extends PrivateRedisTest {
         LodestarClient writer = clients.connect();
         long revision = writer.registry().register(instance("orders", "orders-1")).revision();
         RedisLodestarClient client = (RedisLodestarClient) clients.connect();
+        RedisLodestar.bindMetrics(client, new SimpleMeterRegistry()); // reads are counted once metrics are bound
         assertThat(client.discovery().heldSnapshots()).as("nothing read yet").isEmpty();
 
         client.discovery().getInstances("orders");

@@ -14,6 +14,7 @@ import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServicesChanged;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -456,6 +457,7 @@ abstract class DiscoveryContract extends NamespaceTest {
                 options.idleViewTimeout(Duration.ofSeconds(1)));
         writer.registry().register(instance("orders", "orders-1"));
         assertThat(reader.discovery().getInstances("orders")).hasSize(1);
+        RedisLodestar.bindMetrics(reader, new SimpleMeterRegistry()); // reads are counted once metrics are bound
         long readsBefore = reader.serviceView.reads.sum();
 
         // when it is read every 50 ms for three idle timeouts (reads only mark a bit; the view's tick reports them),

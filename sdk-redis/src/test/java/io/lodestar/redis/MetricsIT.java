@@ -3,6 +3,7 @@ package io.lodestar.redis;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.test.TestRedis;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -61,10 +62,48 @@ class MetricsIT {
 
             RedisLodestar.bindMetrics(client, meters);
             RedisLodestar.bindMetrics(client, meters); // again: nothing changes
+            client.discovery().getInstances("orders");
+            client.discovery().getInstances("orders");
 
             assertThat(meters.get("lodestar.view.topics").tag("view", "service").tag("namespace", namespace).gauges())
                     .singleElement().satisfies(topics -> assertThat(topics.value()).isEqualTo(1));
             assertThat(meters.find("lettuce.command.completion").timers()).as("only at creation").isEmpty();
+            assertThat(meters.get("lodestar.view.reads").tag("view", "service").functionCounter().count())
+                    .as("reads counted from the binding on, not the one before").isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aClientWithoutARegistryDoesNotCountItsReads() {
+        String namespace = "m-" + UUID.randomUUID().toString().substring(0, 8);
+        try (LodestarClient client = RedisLodestar.create(LodestarOptions.builder(TestRedis.standalone().uri())
+                .namespace(namespace).build())) {
+            client.discovery().getInstances("orders");
+            client.discovery().getInstances("orders");
+
+            assertThat(((RedisLodestarClient) client).serviceView.reads.counting()).isFalse();
+            assertThat(((RedisLodestarClient) client).serviceView.reads.sum()).isZero();
+        }
+    }
+
+    @Test
+    void aMeterFilterDenyingTheReadCountTurnsItOff() {
+        // given a registry that denies lodestar.view.reads (how Micrometer users switch a meter off)
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        meters.config().meterFilter(MeterFilter.denyNameStartsWith("lodestar.view.reads"));
+        String namespace = "m-" + UUID.randomUUID().toString().substring(0, 8);
+        LodestarOptions options = LodestarOptions.builder(TestRedis.standalone().uri()).namespace(namespace).build();
+
+        // when a client bound to it reads
+        try (LodestarClient client = RedisLodestar.create(options, meters)) {
+            client.discovery().getInstances("orders");
+            client.discovery().getInstances("orders");
+
+            // then its reads are not counted, and the other meters are there
+            assertThat(meters.find("lodestar.view.reads").meters()).isEmpty();
+            assertThat(((RedisLodestarClient) client).serviceView.reads.counting()).isFalse();
+            assertThat(((RedisLodestarClient) client).serviceView.reads.sum()).isZero();
+            assertThat(meters.get("lodestar.view.topics").tag("view", "service").gauge().value()).isEqualTo(1);
         }
     }
 }

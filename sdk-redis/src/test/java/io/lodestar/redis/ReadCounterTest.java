@@ -8,11 +8,25 @@ import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The view's read counter: exact on one thread, never more than the reads made on many. */
+/** The view's read counter: off until started, then exact on one thread, never more than the reads made on many. */
 class ReadCounterTest {
     @Test
-    void countsEveryReadOfOneThread() {
+    void countsNothingUntilStarted() {
         ReadCounter counter = new ReadCounter();
+
+        for (int i = 0; i < 1_000; i++) {
+            counter.increment();
+        }
+
+        assertThat(counter.counting()).isFalse();
+        assertThat(counter.sum()).isZero();
+    }
+
+    @Test
+    void countsEveryReadOfOneThreadOnceStarted() {
+        ReadCounter counter = new ReadCounter();
+        counter.increment(); // before: not counted
+        counter.start();
 
         for (int i = 0; i < 1_000; i++) {
             counter.increment();
@@ -24,6 +38,7 @@ class ReadCounterTest {
     @Test
     void neverCountsMoreThanTheReadsOfManyThreads() throws InterruptedException {
         ReadCounter counter = new ReadCounter();
+        counter.start();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
             threads.add(new Thread(() -> IntStream.range(0, 100_000).forEach(i -> counter.increment())));
