@@ -91,11 +91,11 @@ def reads(results, w):
                   ("getServices", "DiscoveryReadBenchmark", "viewGetServices", "mapGetServices", ("servicesHeld",)),
                   ("config get", "ConfigReadBenchmark", "viewGet", "mapGet", ()),
                   ("getInstances of any service, random order", "ScaleReadBenchmark", "viewGetInstancesOfAny",
-                   "mapGetInstancesOfAny", ("services",))]
+                   "mapGetInstancesOfAny", ("services", "meters"))]
     rows = []
     for label, klass, view_m, floor_m, keys in view_floor:
         for view in sorted((r for r in results if cls(r) == klass and method(r) == view_m),
-                           key=lambda r: (r["threads"], [int(params(r).get(k, 0)) for k in keys])):
+                           key=lambda r: (r["threads"], [param_order(params(r).get(k, 0)) for k in keys])):
             wanted = {k: params(view)[k] for k in keys if k in params(view)}
             floor = find(results, klass, floor_m, view["threads"], **wanted)
             rows.append((label, view, floor))
@@ -114,6 +114,14 @@ def reads(results, w):
           f"{with_error(floor) if floor else '—'} | {fmt(alloc(floor)) if floor else '—'} | {ratio_text(ratio)} |")
     w("")
     return ratios
+
+
+def param_order(value):
+    """Numbers by value, anything else (true/false) by its text, after the numbers."""
+    try:
+        return 0, int(value), ""
+    except (TypeError, ValueError):
+        return 1, 0, str(value)
 
 
 def param_text(result):

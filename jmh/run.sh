@@ -11,7 +11,8 @@
 # Runs, in this order:
 #   1. reads at 1 thread: view, in-memory floor and direct reads (DiscoveryReadBenchmark, ConfigReadBenchmark;
 #      instances 10 and 1000, 1000 services held), ChooseBenchmark (1000 instances), and ScaleReadBenchmark (a
-#      view of 10,000 services read in random order, against a map of the same lists);
+#      view of 10,000 services read in random order, against a map of the same lists; reads uncounted, and counted
+#      for a bound Micrometer registry);
 #   2. the view and floor reads again at 2 and at 4 threads (instances 10);
 #   3. every write and its raw EVALSHA baseline at 1, 4 and 16 threads (WriteBenchmark*Threads);
 #   4. cross-process propagation (jmh/propagation.sh --compare-direct): writer and listener JVMs, paced writes,
@@ -70,7 +71,7 @@ reads='DiscoveryReadBenchmark|ConfigReadBenchmark'
 view_reads='DiscoveryReadBenchmark\.(view|map)|ConfigReadBenchmark\.(view|map)'
 run_jmh reads-1 -t 1 "$reads" -p instances=10,1000 -p servicesHeld=1000 "$@"
 run_jmh choose -t 1 ChooseBenchmark -p instances=1000 "$@"
-run_jmh scale-reads -t 1 ScaleReadBenchmark "$@"
+run_jmh scale-reads -t 1 ScaleReadBenchmark -p meters=false,true "$@"
 run_jmh reads-2 -t 2 "$view_reads" -p instances=10 -p servicesHeld=1000 "$@"
 run_jmh reads-4 -t 4 "$view_reads" -p instances=10 -p servicesHeld=1000 "$@"
 run_jmh writes 'WriteBenchmark(1Thread|4Threads|16Threads)\.' "$@"
