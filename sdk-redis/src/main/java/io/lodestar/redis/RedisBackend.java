@@ -524,8 +524,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
-     * Lettuce's timer of this client's resources (a hashed wheel, 100 ms ticks unless the caller's resources say
-     * otherwise): stopped with the resources, so by this client's close when they are its own, else by their owner.
+     * Lettuce's timer of this client's resources (a hashed wheel: {@link #TIMER_TICK_MS} ms ticks for the resources
+     * a client creates, Lettuce's default 100 ms for a caller's unless they say otherwise): stopped with the
+     * resources, so by this client's close when they are its own, else by their owner.
      */
     io.netty.util.Timer timer() {
         return client.getResources().timer();
@@ -642,13 +643,18 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             });
         }
         wanted.addAll(channels);
+        return CompletableFuture.allOf(bySlot(channels).stream()
+                .map(ofSlot -> subscribeAtOwner(ofSlot, true).toCompletableFuture())
+                .toArray(CompletableFuture[]::new));
+    }
+
+    /** The channels grouped by cluster slot (one SSUBSCRIBE each), in slot order. */
+    private static Collection<List<String>> bySlot(Collection<String> channels) {
         Map<Integer, List<String>> bySlot = new TreeMap<>();
         for (String channel : channels) {
             bySlot.computeIfAbsent(SlotHash.getSlot(channel), slot -> new ArrayList<>()).add(channel);
         }
-        return CompletableFuture.allOf(bySlot.values().stream()
-                .map(ofSlot -> subscribeAtOwner(ofSlot, true).toCompletableFuture())
-                .toArray(CompletableFuture[]::new));
+        return bySlot.values();
     }
 
     /** SSUBSCRIBE of the channels, then a PING: completes when Redis ran both (see {@link #subscribe(List)}). */
@@ -874,15 +880,15 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         List<String> batch = new ArrayList<>(orphans);
         refreshTopology().handle((refreshed, failure) -> {
             List<CompletableFuture<Boolean>> results = new ArrayList<>();
-            Map<Integer, List<String>> bySlot = new TreeMap<>();
+            List<String> stillWanted = new ArrayList<>(batch.size());
             for (String channel : batch) {
-                if (!wanted.contains(channel)) {
+                if (wanted.contains(channel)) {
+                    stillWanted.add(channel);
+                } else {
                     orphans.remove(channel);
-                    continue;
                 }
-                bySlot.computeIfAbsent(SlotHash.getSlot(channel), slot -> new ArrayList<>()).add(channel);
             }
-            for (List<String> channels : bySlot.values()) { // one SSUBSCRIBE per slot (a bucket's services)
+            for (List<String> channels : bySlot(stillWanted)) { // one SSUBSCRIBE per slot (a bucket's services)
                 results.add(subscribeAtOwner(channels, false).toCompletableFuture()
                         .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                         .handle((ok, failed) -> {

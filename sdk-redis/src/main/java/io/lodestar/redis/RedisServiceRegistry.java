@@ -548,10 +548,10 @@ final class RedisServiceRegistry implements ServiceRegistry {
     /**
      * Keeps one ephemeral instance alive; renews only after {@link #start} and while it is the current lease.
      *
-     * <p>The pending renewal waits on Lettuce's timer ({@link RedisBackend#timer()}, a hashed wheel with 100 ms
-     * ticks), not on the scheduler's queue: a register runs {@link #start} on Redis' I/O thread, and the scheduler's
-     * queue takes a lock and a heap insertion per lease (its removal on cancel another), shared by every writing
-     * thread, while the wheel's insert and cancel are lock-free queue offers whose work the timer thread does on its
+     * <p>The pending renewal waits on Lettuce's timer ({@link RedisBackend#timer()}, a hashed wheel with 10 ms
+     * ticks, 100 ms on a caller's resources by default), not on the scheduler's queue: a register runs
+     * {@link #start} on Redis' I/O thread, and the scheduler's queue takes a lock and a heap insertion per lease (its
+     * removal on cancel another), shared by every writing thread, while the wheel's insert and cancel are lock-free queue offers whose work the timer thread does on its
      * next tick. When due, the timer only hands the renewal to the scheduler, so renewals still run where they did
      * and nothing of Lodestar's runs on Lettuce's timer thread. A tick late at most, which a TTL of at least one
      * second (a renewal every third, late detection at a third) absorbs.

@@ -73,34 +73,17 @@ final class RegistryReads {
         }
         // The common case in as few steps as it takes: one call, its reply decoded straight into the snapshot.
         String[] serviceKeys = keys.service(serviceId).forRead();
-        CompletionStage<List<Object>> call = readPage(serviceKeys, "0", true); // fails the caller's call if closed
-        CompletableFuture<ServiceSnapshot> result = new CompletableFuture<>();
-        call.whenComplete((reply, failure) -> {
-            if (failure != null) {
-                result.completeExceptionally(failure);
-                return;
+        return readPage(serviceKeys, "0", true).thenCompose(reply -> { // readPage fails the caller's call if closed
+            Page first = Page.of(reply);
+            if (first.last()) {
+                return CompletableFuture.completedFuture(new ServiceSnapshot(serviceId, first.revision(),
+                        instances(serviceId, first)));
             }
-            try {
-                Page first = Page.of(reply);
-                if (first.last()) {
-                    result.complete(new ServiceSnapshot(serviceId, first.revision(), instances(serviceId, first)));
-                    return;
-                }
-                pagesUntil(serviceId, true, Paged::consistent, attempts -> "Service '" + serviceId
-                        + "' changed during each of " + attempts + " paged reads (a service of more than " + PAGE
-                        + " instances is read a page at a time); read it from a view (discovery()), which follows"
-                        + " its changes, or retry", 1, first).whenComplete((read, failed) -> {
-                            if (failed == null) {
-                                result.complete(read.value().value());
-                            } else {
-                                result.completeExceptionally(failed);
-                            }
-                        });
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
+            return pagesUntil(serviceId, true, Paged::consistent, attempts -> "Service '" + serviceId
+                    + "' changed during each of " + attempts + " paged reads (a service of more than " + PAGE
+                    + " instances is read a page at a time); read it from a view (discovery()), which follows"
+                    + " its changes, or retry", 1, first).thenApply(read -> read.value().value());
         });
-        return result;
     }
 
     /**
