@@ -724,7 +724,9 @@ public final class ScaleBenchmark {
      * {@code start} starts a profile of every thread (1 ms, per thread; wall clock, or the event of
      * {@code -Dscale.profile.event}, e.g. cpu); any other step stops it and
      * writes it as collapsed stacks to {@code <scale.profile.dir, default jmh/target>/<step>-<standalone|cluster>
-     * .collapsed}. Used around the preload and each resync, so their profiles hold nothing else.
+     * .collapsed}, each frame marked with how it ran (async-profiler's {@code ann}: {@code _[j]} compiled, {@code _[i]}
+     * inlined, {@code _[1]} C1, {@code _[0]} interpreted). Used around the preload and each resync, so their profiles
+     * hold nothing else.
      */
     private void profile(String step) {
         String lib = System.getProperty("scale.profiler");
@@ -733,7 +735,7 @@ public final class ScaleBenchmark {
         }
         String command = step.equals("start") ? "start,event=" + System.getProperty("scale.profile.event", "wall")
                 + ",interval=1ms,threads"
-                : "stop,collapsed,file=" + Path.of(System.getProperty("scale.profile.dir", "jmh/target"),
+                : "stop,collapsed,ann,file=" + Path.of(System.getProperty("scale.profile.dir", "jmh/target"),
                 step + "-" + (cluster ? "cluster" : "standalone") + ".collapsed").toAbsolutePath();
         try {
             Object profiler = Class.forName("one.profiler.AsyncProfiler").getMethod("getInstance", String.class)

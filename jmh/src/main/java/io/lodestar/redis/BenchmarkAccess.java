@@ -17,6 +17,11 @@ public final class BenchmarkAccess {
         return new Keys(Namespace.of(namespace)).service(serviceId).all();
     }
 
+    /** The keys a read of one service passes (read_service_page.lua). */
+    public static String[] serviceReadKeys(String namespace, String serviceId) {
+        return new Keys(Namespace.of(namespace)).service(serviceId).forRead();
+    }
+
     /** The shard channel of a service's events. */
     public static String serviceChannel(String namespace, String serviceId) {
         return new Keys(Namespace.of(namespace)).service(serviceId).channel();
