@@ -93,8 +93,7 @@ public class DirectReadShapes {
     /** @return HGETALL with the nested output */
     @Benchmark
     public Object hgetallAsNested(Shapes s) throws Exception {
-        AsyncCommand<String, String, List<Object>> c = command(CommandType.HGETALL,
-                new CommandArgs<>(StringCodec.UTF8).addKey(s.readKeys[0]));
+        AsyncCommand<String, String, List<Object>> c = command(CommandType.HGETALL, args().addKey(s.readKeys[0]));
         s.direct.connection.dispatch(c);
         return c.get();
     }
@@ -124,21 +123,28 @@ public class DirectReadShapes {
     }
 
     private static Object pipelined(Shapes s, boolean overdue) throws InterruptedException, ExecutionException {
-        String[] k = s.readKeys;
-        var before = command(CommandType.MGET, new CommandArgs<>(StringCodec.UTF8).addKeys(k[2], k[3], k[4]));
-        var scan = command(CommandType.HSCAN, new CommandArgs<>(StringCodec.UTF8).addKey(k[0]).add("0").add("COUNT")
-                .add(2000));
-        var after = command(CommandType.MGET, new CommandArgs<>(StringCodec.UTF8).addKeys(k[2], k[3], k[4]));
+        String[] k = s.readKeys; // read_service_page.lua's keys: instances, deadlines, revision, digest, incarnation
+        var before = stamp(k);
+        var scan = command(CommandType.HSCAN, args().addKey(k[0]).add("0").add("COUNT").add(2000));
+        var after = stamp(k);
         if (overdue) {
-            var earliest = command(CommandType.ZRANGE, new CommandArgs<>(StringCodec.UTF8).addKey(k[1]).add(0).add(0)
-                    .add("WITHSCORES"));
-            var time = command(CommandType.TIME, new CommandArgs<>(StringCodec.UTF8));
+            var earliest = command(CommandType.ZRANGE, args().addKey(k[1]).add(0).add(0).add("WITHSCORES"));
+            var time = command(CommandType.TIME, args());
             s.direct.connection.dispatch(List.of(before, scan, earliest, time, after));
         } else {
             s.direct.connection.dispatch(List.of(before, scan, after));
         }
         after.get();
         return scan.get();
+    }
+
+    /** The service's revision, digest and incarnation, read together: a read is accepted when two agree. */
+    private static AsyncCommand<String, String, List<Object>> stamp(String[] readKeys) {
+        return command(CommandType.MGET, args().addKeys(readKeys[2], readKeys[3], readKeys[4]));
+    }
+
+    private static CommandArgs<String, String> args() {
+        return new CommandArgs<>(StringCodec.UTF8);
     }
 
     private static AsyncCommand<String, String, List<Object>> command(CommandType type,
