@@ -4,6 +4,7 @@ import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.StartupMode;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
@@ -229,7 +230,7 @@ public final class LodestarCli {
                 return InstanceStatus.valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException("status must be one of up, down, out-of-service,"
-                        + " starting, but was '" + value + "'");
+                        + " starting, but was " + Validation.show(value));
             }
         }
     }
@@ -255,8 +256,8 @@ public final class LodestarCli {
             } catch (RuntimeException e) {
                 // fall through to the message below
             }
-            throw new CommandLine.TypeConversionException("duration must be like 500ms, 5s or 2m, but was '"
-                    + value + "'");
+            throw new CommandLine.TypeConversionException("duration must be like 500ms, 5s or 2m, but was "
+                    + Validation.show(value));
         }
     }
 
