@@ -1,5 +1,7 @@
 package io.lodestar.core;
 
+import io.lodestar.core.internal.Validation;
+
 import java.time.Instant;
 import java.util.List;
 
@@ -15,8 +17,18 @@ import org.jspecify.annotations.Nullable;
  * @param registrations the state of the instances this client registered
  */
 public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus config, Registrations registrations) {
-    /** Copies the node list. */
+    /**
+     * Copies the node list.
+     *
+     * @throws InvalidArgumentException when a part is null or the node list holds null
+     */
     public ClientHealth {
+        Validation.collector()
+                .elements("nodes", nodes)
+                .notNull("discovery", discovery)
+                .notNull("config", config)
+                .notNull("registrations", registrations)
+                .throwIfInvalid();
         nodes = List.copyOf(nodes);
     }
 
@@ -33,6 +45,12 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
      * @param since   when that state began, as far as this client saw it (null if it never connected)
      */
     public record Node(String address, boolean connected, @Nullable Instant since) {
+        /**
+         * @throws InvalidArgumentException when the address is null
+         */
+        public Node {
+            Validation.requireNonNull("address", address);
+        }
     }
 
     /**
@@ -45,5 +63,15 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
      * @param failedRenewals renewals that failed (Redis unreachable or refusing); each is retried
      */
     public record Registrations(int held, @Nullable Instant lastRenewalAt, long lateRenewals, long failedRenewals) {
+        /**
+         * @throws InvalidArgumentException when a count is negative
+         */
+        public Registrations {
+            Validation.collector()
+                    .range("held", held, 0, Integer.MAX_VALUE)
+                    .range("lateRenewals", lateRenewals, 0, Long.MAX_VALUE)
+                    .range("failedRenewals", failedRenewals, 0, Long.MAX_VALUE)
+                    .throwIfInvalid();
+        }
     }
 }

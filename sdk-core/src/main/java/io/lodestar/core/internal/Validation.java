@@ -311,6 +311,21 @@ public final class Validation {
             return this;
         }
 
+        /** @return this collector, with a violation for a null collection and for every null element in it */
+        public Collector elements(String field, java.util.Collection<?> values) {
+            if (values == null) {
+                return notNull(field, null);
+            }
+            int index = 0;
+            for (Object value : values) {
+                if (value == null) {
+                    notNull(field + "[" + index + "]", null);
+                }
+                index++;
+            }
+            return this;
+        }
+
         /** @return this collector, with a violation when {@code value} is not a valid instance id */
         public Collector instanceId(String field, String value) {
             return matches(field, value, INSTANCE_ID_CHARS, MAX_ID_LENGTH, INSTANCE_ID_RULE);
