@@ -508,9 +508,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         return new ClientClosedException(namespace, where);
     }
 
-    /** Reads a revision counter (0 when it was never written). */
+    /** Reads a revision counter (0 when it was never written; a {@link Replies.Corrupt} naming it when corrupt). */
     CompletionStage<Long> counter(String key) {
-        return commands.get(key).thenApply(value -> value == null ? 0L : Long.parseLong(value));
+        return commands.get(key).thenApply(value -> Replies.counter(key, value));
     }
 
     @Override
