@@ -66,7 +66,8 @@ final class RedisConfigService implements ConfigService {
         this.listenerPool = listenerPool;
         this.reads = new ConfigReads(backend, keys);
         this.direct = new DirectConfigReader(reads, backend);
-        ConfigSnapshots snapshots = ConfigSnapshots.of(options.configSnapshotDirectory(), namespace, listenerPool);
+        ConfigSnapshots snapshots = ConfigSnapshots.of(options.configSnapshotDirectory(), namespace,
+                options.redactedRedisUri(), listenerPool);
         Duration idle = options.idleViewTimeout();
         this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots), backend, viewThread,
                 scheduler, listenerPool, idle);

@@ -64,7 +64,9 @@ import java.util.function.UnaryOperator;
  *   <li>a periodic reconcile compares each topic's revision with Redis and resyncs those that differ;</li>
  *   <li>a failed load is retried with backoff while anyone needs the topic; a failure is never cached;</li>
  *   <li>a first load that fails because Redis cannot be reached may serve the source's local copy
- *       ({@link Source#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis;</li>
+ *       ({@link Source#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis; that read
+ *       loads the topic whole (Redis may have lost the restored value and been written again since) and hands
+ *       listeners the difference;</li>
  *   <li>an event of another incarnation than the held value's (the keys were lost and written again), or a
  *       {@code purged} event, makes the topic load whole, whatever its revision.</li>
  * </ul>
@@ -1051,6 +1053,9 @@ final class SyncedView<V, E> implements AutoCloseable {
             Versioned<V> restored = topic.current == null ? restore(topic, failure) : null;
             if (restored != null) {
                 topic.hold(restored);
+                // Redis may have lost it and been written again since: the first load from Redis reads it whole
+                // (no replay from it) and tells listeners what differs from it.
+                topic.untrusted = true;
                 topic.startListeners();
                 attempt.complete(restored);
             } else {
@@ -1486,7 +1491,10 @@ final class SyncedView<V, E> implements AutoCloseable {
         final AtomicBoolean overflowed = new AtomicBoolean();
         final RevisionWaiters waiters = new RevisionWaiters();
         int failures;
-        /** Set when the held value proved to be one Redis never had (a forged event): the next sync loads whole. */
+        /**
+         * Set when the held value proved to be one Redis never had (a forged event), or was restored from a local
+         * copy Redis may no longer hold ({@link Source#restore}): the next sync loads whole.
+         */
         boolean untrusted;
         /** The disconnect count when its last successful load started; -1 while it has none from Redis. */
         long loadedEpoch = -1;
