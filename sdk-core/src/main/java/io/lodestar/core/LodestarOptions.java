@@ -28,6 +28,16 @@ public final class LodestarOptions {
     /** Default {@link Builder#configHistoryLimit(int)}. */
     public static final int DEFAULT_CONFIG_HISTORY_LIMIT = 20;
     /**
+     * Default {@link Builder#viewTopicLimit(int)}: the most entries a view has been measured holding (its idle-expiry
+     * scan, a few ms per second at 100,000), far above what an application reads, and a bound on reads of arbitrary
+     * ids (each holds a shard subscription until it is dropped).
+     */
+    public static final int DEFAULT_VIEW_TOPIC_LIMIT = 100_000;
+    /** Smallest {@link Builder#viewTopicLimit(int)}. */
+    public static final int MIN_VIEW_TOPIC_LIMIT = 10;
+    /** Largest {@link Builder#viewTopicLimit(int)}. */
+    public static final int MAX_VIEW_TOPIC_LIMIT = 10_000_000;
+    /**
      * Shortest {@link Builder#commandTimeout(Duration)}: below it, a Redis round trip can hardly fit, and every call
      * would fail.
      */
@@ -53,6 +63,7 @@ public final class LodestarOptions {
     private final Duration sweepInterval;
     private final Duration reconcileInterval;
     private final Duration idleViewTimeout;
+    private final int viewTopicLimit;
     private final int configHistoryLimit;
     private final @Nullable Path configSnapshotDirectory;
     private final boolean deregisterOnClose;
@@ -68,6 +79,7 @@ public final class LodestarOptions {
         this.sweepInterval = builder.sweepInterval;
         this.reconcileInterval = builder.reconcileInterval;
         this.idleViewTimeout = builder.idleViewTimeout;
+        this.viewTopicLimit = builder.viewTopicLimit;
         this.configHistoryLimit = builder.configHistoryLimit;
         this.configSnapshotDirectory = builder.configSnapshotDirectory;
         this.deregisterOnClose = builder.deregisterOnClose;
@@ -121,6 +133,14 @@ public final class LodestarOptions {
     /** @return after how long without reads a view drops a service it holds (default 10 min; 100 ms to 1 day) */
     public Duration idleViewTimeout() {
         return idleViewTimeout;
+    }
+
+    /**
+     * @return the most entries (services, configs) one view holds (default 100,000; 10 to 10,000,000): past it, the
+     *     entry read least recently is dropped (and unsubscribed), except entries with listeners
+     */
+    public int viewTopicLimit() {
+        return viewTopicLimit;
     }
 
     /** @return how many versions of a config are kept (default 20) */
@@ -178,7 +198,8 @@ public final class LodestarOptions {
     public String toString() {
         return "LodestarOptions[redisUri=" + redactedRedisUri() + ", namespace=" + namespace + ", commandTimeout="
                 + commandTimeout + ", sweepInterval=" + sweepInterval + ", reconcileInterval=" + reconcileInterval
-                + ", idleViewTimeout=" + idleViewTimeout + ", configHistoryLimit=" + configHistoryLimit
+                + ", idleViewTimeout=" + idleViewTimeout + ", viewTopicLimit=" + viewTopicLimit
+                + ", configHistoryLimit=" + configHistoryLimit
                 + ", configSnapshotDirectory=" + configSnapshotDirectory + ", deregisterOnClose=" + deregisterOnClose
                 + ", clientName=" + clientName + ", tlsTrustedCertificates=" + tlsTrustedCertificates + ", startupMode=" + startupMode
                 + ", preloadServices=" + preloadServices + "]";
@@ -209,6 +230,7 @@ public final class LodestarOptions {
         private Duration sweepInterval = DEFAULT_SWEEP_INTERVAL;
         private Duration reconcileInterval = DEFAULT_RECONCILE_INTERVAL;
         private Duration idleViewTimeout = DEFAULT_IDLE_VIEW_TIMEOUT;
+        private int viewTopicLimit = DEFAULT_VIEW_TOPIC_LIMIT;
         private int configHistoryLimit = DEFAULT_CONFIG_HISTORY_LIMIT;
         private @Nullable Path configSnapshotDirectory;
         private boolean deregisterOnClose = true;
@@ -248,6 +270,15 @@ public final class LodestarOptions {
         /** @return this builder with the idle view timeout set (100 ms to 1 day; checked by {@link #build()}) */
         public Builder idleViewTimeout(Duration idleViewTimeout) {
             this.idleViewTimeout = idleViewTimeout;
+            return this;
+        }
+
+        /**
+         * @return this builder with the most entries one view holds set (10 to 10,000,000; checked by
+         *     {@link #build()}); see {@link LodestarOptions#viewTopicLimit()}
+         */
+        public Builder viewTopicLimit(int viewTopicLimit) {
+            this.viewTopicLimit = viewTopicLimit;
             return this;
         }
 
@@ -311,6 +342,7 @@ public final class LodestarOptions {
                     .duration("sweepInterval", sweepInterval, MIN_INTERVAL, MAX_DURATION)
                     .duration("reconcileInterval", reconcileInterval, MIN_INTERVAL, MAX_DURATION)
                     .duration("idleViewTimeout", idleViewTimeout, MIN_INTERVAL, MAX_DURATION)
+                    .range("viewTopicLimit", viewTopicLimit, MIN_VIEW_TOPIC_LIMIT, MAX_VIEW_TOPIC_LIMIT)
                     .range("configHistoryLimit", configHistoryLimit, Validation.MIN_HISTORY, Validation.MAX_HISTORY)
                     .check(clientName != null && clientName.matches("[A-Za-z0-9._-]{1,32}"), "clientName",
                             clientName, "1-32 characters of [A-Za-z0-9._-]")

@@ -15,6 +15,7 @@ public class LodestarSettings {
     private Duration sweepInterval = LodestarOptions.DEFAULT_SWEEP_INTERVAL;
     private Duration reconcileInterval = LodestarOptions.DEFAULT_RECONCILE_INTERVAL;
     private Duration idleViewTimeout = LodestarOptions.DEFAULT_IDLE_VIEW_TIMEOUT;
+    private int viewTopicLimit = LodestarOptions.DEFAULT_VIEW_TOPIC_LIMIT;
     private int configHistoryLimit = LodestarOptions.DEFAULT_CONFIG_HISTORY_LIMIT;
     private Path configSnapshotDirectory;
     private boolean deregisterOnClose = true;
@@ -35,6 +36,7 @@ public class LodestarSettings {
                 .sweepInterval(sweepInterval)
                 .reconcileInterval(reconcileInterval)
                 .idleViewTimeout(idleViewTimeout)
+                .viewTopicLimit(viewTopicLimit)
                 .configHistoryLimit(configHistoryLimit)
                 .configSnapshotDirectory(configSnapshotDirectory)
                 .deregisterOnClose(deregisterOnClose)
@@ -103,6 +105,16 @@ public class LodestarSettings {
     /** @param idleViewTimeout the idle view timeout (100 ms to 1 day, default 10 min) */
     public void setIdleViewTimeout(Duration idleViewTimeout) {
         this.idleViewTimeout = idleViewTimeout;
+    }
+
+    /** @return the most entries one view holds */
+    public int getViewTopicLimit() {
+        return viewTopicLimit;
+    }
+
+    /** @param viewTopicLimit the most entries one view holds (10 to 10,000,000, default 100,000) */
+    public void setViewTopicLimit(int viewTopicLimit) {
+        this.viewTopicLimit = viewTopicLimit;
     }
 
     /** @return the config history limit */

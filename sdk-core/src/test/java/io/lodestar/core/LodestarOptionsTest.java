@@ -29,6 +29,7 @@ class LodestarOptionsTest {
         assertThat(options.sweepInterval()).isEqualTo(Duration.ofSeconds(5));
         assertThat(options.reconcileInterval()).isEqualTo(Duration.ofSeconds(60));
         assertThat(options.idleViewTimeout()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(options.viewTopicLimit()).isEqualTo(100_000);
         assertThat(options.configHistoryLimit()).isEqualTo(20);
         assertThat(options.configSnapshotDirectory()).isEmpty();
         assertThat(options.deregisterOnClose()).isTrue();
@@ -43,6 +44,7 @@ class LodestarOptionsTest {
                 .sweepInterval(Duration.ofSeconds(2))
                 .reconcileInterval(Duration.ofSeconds(30))
                 .idleViewTimeout(Duration.ofMinutes(1))
+                .viewTopicLimit(500)
                 .configHistoryLimit(5)
                 .configSnapshotDirectory(Path.of("/var/lib/lodestar"))
                 .deregisterOnClose(false)
@@ -54,6 +56,7 @@ class LodestarOptionsTest {
         assertThat(options.sweepInterval()).isEqualTo(Duration.ofSeconds(2));
         assertThat(options.reconcileInterval()).isEqualTo(Duration.ofSeconds(30));
         assertThat(options.idleViewTimeout()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(options.viewTopicLimit()).isEqualTo(500);
         assertThat(options.configHistoryLimit()).isEqualTo(5);
         assertThat(options.configSnapshotDirectory()).contains(Path.of("/var/lib/lodestar"));
         assertThat(options.deregisterOnClose()).isFalse();
@@ -68,14 +71,15 @@ class LodestarOptionsTest {
                 .sweepInterval(Duration.ofSeconds(-1))
                 .reconcileInterval(null)
                 .idleViewTimeout(Duration.ZERO)
+                .viewTopicLimit(9)
                 .configHistoryLimit(0)
                 .clientName("");
 
         InvalidArgumentException e = InvalidArguments.thrownBy(builder::build);
 
         assertThat(e.violations()).extracting(Violation::field).containsExactly("redisUri", "namespace",
-                "commandTimeout", "sweepInterval", "reconcileInterval", "idleViewTimeout", "configHistoryLimit",
-                "clientName");
+                "commandTimeout", "sweepInterval", "reconcileInterval", "idleViewTimeout", "viewTopicLimit",
+                "configHistoryLimit", "clientName");
         assertThat(e).hasMessageContaining("commandTimeout must be between PT0.01S and PT24H, but was PT0S")
                 .hasMessageContaining("sweepInterval must be between PT0.1S and PT24H, but was PT-1S")
                 .hasMessageContaining("reconcileInterval must be between PT0.1S and PT24H, but was null")
@@ -92,6 +96,14 @@ class LodestarOptionsTest {
                 "REDIS://LOCALHOST"})
         void acceptsTheRedisSchemes(String uri) {
             assertThat(LodestarOptions.builder(uri).build().redisUri()).isEqualTo(uri);
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(ints = {Integer.MIN_VALUE, 0, 9, 10_000_001})
+        void rejectsAViewTopicLimitOutsideItsRange(int value) {
+            assertThatThrownBy(() -> LodestarOptions.builder(URI).viewTopicLimit(value).build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessage("viewTopicLimit must be between 10 and 10000000, but was " + value);
         }
 
         @ParameterizedTest(name = "''{0}''")
@@ -172,7 +184,7 @@ class LodestarOptionsTest {
 
             assertThat(options.toString()).isEqualTo("LodestarOptions[redisUri=redis://***@h:6379, namespace=prod, "
                     + "commandTimeout=PT5S, sweepInterval=PT5S, reconcileInterval=PT1M, idleViewTimeout=PT10M, "
-                    + "configHistoryLimit=20, configSnapshotDirectory=null, deregisterOnClose=true, "
+                    + "viewTopicLimit=100000, configHistoryLimit=20, configSnapshotDirectory=null, deregisterOnClose=true, "
                     + "clientName=lodestar, tlsTrustedCertificates=null, startupMode=FAIL_FAST, preloadServices=[]]");
         }
     }

@@ -26,6 +26,7 @@ class LodestarSettingsTest {
         assertThat(settings.getSweepInterval()).isEqualTo(LodestarOptions.DEFAULT_SWEEP_INTERVAL);
         assertThat(settings.getReconcileInterval()).isEqualTo(LodestarOptions.DEFAULT_RECONCILE_INTERVAL);
         assertThat(settings.getIdleViewTimeout()).isEqualTo(LodestarOptions.DEFAULT_IDLE_VIEW_TIMEOUT);
+        assertThat(settings.getViewTopicLimit()).isEqualTo(LodestarOptions.DEFAULT_VIEW_TOPIC_LIMIT);
         assertThat(settings.getConfigHistoryLimit()).isEqualTo(LodestarOptions.DEFAULT_CONFIG_HISTORY_LIMIT);
         assertThat(settings.getConfigSnapshotDirectory()).isNull();
         assertThat(settings.isDeregisterOnClose()).isTrue();
@@ -53,6 +54,7 @@ class LodestarSettingsTest {
         settings.setSweepInterval(Duration.ofSeconds(3));
         settings.setReconcileInterval(Duration.ofSeconds(45));
         settings.setIdleViewTimeout(Duration.ofMinutes(2));
+        settings.setViewTopicLimit(2_000);
         settings.setConfigHistoryLimit(7);
         settings.setConfigSnapshotDirectory(Path.of("/tmp/lodestar"));
         settings.setDeregisterOnClose(false);
@@ -66,6 +68,7 @@ class LodestarSettingsTest {
         assertThat(options.sweepInterval()).isEqualTo(Duration.ofSeconds(3));
         assertThat(options.reconcileInterval()).isEqualTo(Duration.ofSeconds(45));
         assertThat(options.idleViewTimeout()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(options.viewTopicLimit()).isEqualTo(2_000);
         assertThat(options.configHistoryLimit()).isEqualTo(7);
         assertThat(options.configSnapshotDirectory()).contains(Path.of("/tmp/lodestar"));
         assertThat(options.deregisterOnClose()).isFalse();

@@ -38,6 +38,7 @@ class LodestarFactoryIT {
                 "lodestar.command-timeout", "2s",
                 "lodestar.sweep-interval", "3s",
                 "lodestar.config-history-limit", "7",
+                "lodestar.view-topic-limit", "500",
                 "lodestar.client-name", "billing",
                 "lodestar.deregister-on-close", "false",
                 "lodestar.startup-mode", "OFFLINE",
@@ -49,6 +50,7 @@ class LodestarFactoryIT {
             assertThat(configuration.getSweepInterval()).isEqualTo(Duration.ofSeconds(3));
             assertThat(configuration.getReconcileInterval()).isEqualTo(Duration.ofHours(12));
             assertThat(configuration.getConfigHistoryLimit()).isEqualTo(7);
+            assertThat(configuration.getViewTopicLimit()).isEqualTo(500);
             assertThat(configuration.getClientName()).isEqualTo("billing");
             assertThat(configuration.isDeregisterOnClose()).isFalse();
             assertThat(configuration.getStartupMode()).isEqualTo(StartupMode.OFFLINE);

@@ -1,5 +1,6 @@
 package io.lodestar.redis;
 
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.ConfigEntry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +34,11 @@ import java.util.concurrent.Executor;
  * an entry Redis says is absent has no file. Files are only read when Redis cannot be reached while a config is
  * first loaded.
  *
+ * <p>A file is tied to the Redis deployment it was read from (the client's Redis URI, without credentials) and
+ * names the incarnation of the config's keys (see common.lua): a client of another deployment ignores it, and a view
+ * treats a restored value as one Redis may no longer hold (it loads the config whole once Redis answers, and tells
+ * listeners what differs), because Redis may have lost its data and been written again since.
+ *
  * <p>Writes run on a serial executor off the view thread and coalesce: when several versions of one config arrive
  * quickly only the newest is written. A file that fails a check (other namespace or id, content hash) is ignored.
  */
@@ -43,20 +49,30 @@ final class ConfigSnapshots {
 
     private final Path directory;
     private final String namespace;
+    private final String deployment;
     private final Executor writer;
-    private final Map<String, Optional<ConfigEntry>> pending = new ConcurrentHashMap<>();
+    private final Map<String, Saved> pending = new ConcurrentHashMap<>();
     private volatile boolean prepared;
     private volatile boolean warned;
 
-    private ConfigSnapshots(Path directory, String namespace, Executor writer) {
+    /** A state to write: the entry (empty: absent) and the incarnation of its keys (null: unknown). */
+    private record Saved(Optional<ConfigEntry> entry, String incarnation) {
+    }
+
+    private ConfigSnapshots(Path directory, String namespace, String deployment, Executor writer) {
         this.directory = directory;
         this.namespace = namespace;
+        this.deployment = deployment;
         this.writer = writer;
     }
 
-    /** @return a store, or one that does nothing when no directory is configured */
-    static ConfigSnapshots of(Optional<Path> root, String namespace, Executor pool) {
-        return new ConfigSnapshots(root.map(dir -> dir.resolve(namespace)).orElse(null), namespace,
+    /**
+     * @param deployment the Redis deployment the states come from (the redacted Redis URI): a file written for
+     *                   another one is never read
+     * @return a store, or one that does nothing when no directory is configured
+     */
+    static ConfigSnapshots of(Optional<Path> root, String namespace, String deployment, Executor pool) {
+        return new ConfigSnapshots(root.map(dir -> dir.resolve(namespace)).orElse(null), namespace, deployment,
                 new SerialExecutor(pool));
     }
 
@@ -64,18 +80,24 @@ final class ConfigSnapshots {
         return directory != null;
     }
 
-    /** Records the state the view just read of a config (empty: it does not exist); written soon, off this thread. */
-    void save(String id, Optional<ConfigEntry> entry) {
+    /**
+     * Records the state the view just read of a config (empty: it does not exist) and the incarnation of its keys
+     * (null: unknown); written soon, off this thread.
+     */
+    void save(String id, Optional<ConfigEntry> entry, String incarnation) {
         if (directory == null) {
             return;
         }
-        if (pending.put(id, entry) == null) {
+        if (pending.put(id, new Saved(entry, incarnation)) == null) {
             writer.execute(() -> flush(id));
         }
     }
 
-    /** @return the last saved state of a config, or null when there is none (or it cannot be trusted) */
-    ConfigEntry read(String id) {
+    /**
+     * @return the last saved state of a config at its version, with the incarnation it was read from (null when the
+     *     file names none), or null when there is none (or it cannot be trusted, or it is another deployment's)
+     */
+    SyncedView.Versioned<Optional<ConfigEntry>> read(String id) {
         if (directory == null) {
             return null;
         }
@@ -89,7 +111,14 @@ final class ConfigSnapshots {
                         id, namespace);
                 return null;
             }
-            return ConfigReads.entry(id, fields);
+            if (!deployment.equals(fields.get("redis"))) {
+                log.warn("Ignoring config snapshot {} of '{}': it was read from Redis at {}, not at {}", file, id,
+                        Validation.show(fields.get("redis")), deployment);
+                return null;
+            }
+            ConfigEntry entry = ConfigReads.entry(id, fields);
+            return new SyncedView.Versioned<>(entry.version(), Optional.of(entry), null,
+                    fields.get("incarnation") instanceof String incarnation ? incarnation : null);
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException | RuntimeException e) {
@@ -111,15 +140,15 @@ final class ConfigSnapshots {
     }
 
     private void flush(String id) {
-        Optional<ConfigEntry> entry = pending.remove(id);
-        if (entry == null) {
+        Saved saved = pending.remove(id);
+        if (saved == null) {
             return;
         }
         try {
-            if (entry.isEmpty()) {
+            if (saved.entry().isEmpty()) {
                 Files.deleteIfExists(file(id));
             } else {
-                write(id, entry.get());
+                write(id, saved.entry().get(), saved.incarnation());
             }
         } catch (IOException | RuntimeException e) {
             if (!warned) {
@@ -132,11 +161,15 @@ final class ConfigSnapshots {
         }
     }
 
-    private void write(String id, ConfigEntry entry) throws IOException {
+    private void write(String id, ConfigEntry entry, String incarnation) throws IOException {
         prepare();
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("namespace", namespace);
         fields.put("id", id);
+        fields.put("redis", deployment);
+        if (incarnation != null) {
+            fields.put("incarnation", incarnation);
+        }
         fields.put("version", entry.version());
         fields.put("format", entry.format().name());
         fields.put("hash", entry.contentHash());

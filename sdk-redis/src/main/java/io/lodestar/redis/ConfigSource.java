@@ -40,7 +40,7 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
     @Override
     public CompletionStage<SyncedView.Versioned<Optional<ConfigEntry>>> load(String configId) {
         return reads.entry(configId).thenApply(loaded -> {
-            snapshots.save(configId, loaded.value());
+            snapshots.save(configId, loaded.value(), loaded.incarnation());
             return loaded;
         });
     }
@@ -50,7 +50,7 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
     public CompletionStage<SyncedView.Reloaded<Optional<ConfigEntry>, ConfigEvent>> reload(
             String configId, SyncedView.Versioned<Optional<ConfigEntry>> held) {
         return reads.since(configId, held.revision()).thenApply(since -> {
-            snapshots.save(configId, since.state().value());
+            snapshots.save(configId, since.state().value(), since.state().incarnation());
             return new SyncedView.Reloaded<>(since.state(), replay(configId, held.revision(), since));
         });
     }
@@ -114,7 +114,7 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
     @Override
     public SyncedView.Batch<Optional<ConfigEntry>, ConfigEvent> batch(
             String configId, SyncedView.Versioned<Optional<ConfigEntry>> current) {
-        return new Batch(configId);
+        return new Batch(configId, current.incarnation());
     }
 
     @Override
@@ -129,8 +129,7 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
 
     @Override
     public SyncedView.Versioned<Optional<ConfigEntry>> restore(String configId) {
-        ConfigEntry saved = snapshots.read(configId);
-        return saved == null ? null : new SyncedView.Versioned<>(saved.version(), Optional.of(saved));
+        return snapshots.read(configId);
     }
 
     /**
@@ -141,9 +140,12 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
         private final String configId;
         private final List<ConfigEvent> events = new ArrayList<>();
         private Optional<ConfigEntry> value;
+        /** Of the keys the events come from: the held value's, or the events' own when they carry one. */
+        private String incarnation;
 
-        Batch(String configId) {
+        Batch(String configId, String incarnation) {
             this.configId = configId;
+            this.incarnation = incarnation;
         }
 
         @Override
@@ -164,11 +166,14 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
                 // a newer client's event type: the view cannot know what changed, so it re-reads the config
                 throw new IllegalArgumentException("unknown event type " + Validation.show(type));
             }
+            if (message.incarnation() != null) {
+                incarnation = message.incarnation();
+            }
         }
 
         @Override
         public Optional<ConfigEntry> value() {
-            snapshots.save(configId, value);
+            snapshots.save(configId, value, incarnation);
             return value;
         }
 

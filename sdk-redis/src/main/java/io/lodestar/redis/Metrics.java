@@ -51,6 +51,8 @@ final class Metrics {
                     + " listener queue); the view or listener re-reads the state instead", tags, view.overflows);
             counter(registry, "lodestar.view.events.rejected", "Events dropped as impossible (forged or corrupt)",
                     tags, view.rejected);
+            counter(registry, "lodestar.view.dropped", "Entries dropped because the view held viewTopicLimit"
+                    + " entries (the one read least recently, never one with listeners)", tags, view.limitDrops);
             Gauge.builder("lodestar.view.topics", view, SyncedView::size).tags(tags)
                     .description("Entries (services, configs) the view holds").register(registry);
             Gauge.builder("lodestar.view.stale", view, v -> v.status().stale() ? 1 : 0).tags(tags)

@@ -66,13 +66,15 @@ final class RedisConfigService implements ConfigService {
         this.listenerPool = listenerPool;
         this.reads = new ConfigReads(backend, keys);
         this.direct = new DirectConfigReader(reads, backend);
-        ConfigSnapshots snapshots = ConfigSnapshots.of(options.configSnapshotDirectory(), namespace, listenerPool);
+        ConfigSnapshots snapshots = ConfigSnapshots.of(options.configSnapshotDirectory(), namespace,
+                options.redactedRedisUri(), listenerPool);
         Duration idle = options.idleViewTimeout();
+        int limit = options.viewTopicLimit();
         this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots), backend, viewThread,
-                scheduler, listenerPool, idle);
+                scheduler, listenerPool, idle, limit);
         this.index = new SyncedView<>("config index", new IndexSource(keys.configs().channel(), reads::index,
                 reads::indexRevision, Validation::requireConfigId), backend, viewThread, scheduler, listenerPool,
-                idle);
+                idle, limit);
     }
 
     /** Reads that ask Redis on every call ({@code LodestarClient.directConfig()}). */

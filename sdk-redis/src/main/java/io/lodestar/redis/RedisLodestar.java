@@ -47,7 +47,8 @@ public final class RedisLodestar {
      * {@code lodestar.view.reads} (counted from the moment a registry is bound: a client without one does not count
      * its reads; a {@code MeterFilter} of that registry that denies this meter turns the per-read count off),
      * {@code lodestar.view.events.applied}, {@code lodestar.view.resyncs},
-     * {@code lodestar.view.gaps}, {@code lodestar.view.events.rejected}, {@code lodestar.view.overflows} (counters),
+     * {@code lodestar.view.gaps}, {@code lodestar.view.events.rejected}, {@code lodestar.view.overflows},
+     * {@code lodestar.view.dropped} (entries dropped for {@code viewTopicLimit}) (counters),
      * {@code lodestar.sweep.failures}, {@code lodestar.sweep.rounds}, {@code lodestar.sweep.services} (counters,
      * tagged with {@code namespace} only), {@code lodestar.view.topics} (entries held),
      * {@code lodestar.view.stale} (1 while stale), {@code lodestar.view.sync.age} (time since the view last heard

@@ -99,10 +99,11 @@ final class RedisLodestarClient implements LodestarClient {
         this.keys = new Keys(options.namespace());
         this.reads = new RegistryReads(backend, keys);
         Duration idle = options.idleViewTimeout();
+        int limit = options.viewTopicLimit();
         this.serviceView = new SyncedView<>("service", new ServiceSource(keys, reads), backend, viewThread,
-                scheduler, listenerPool, idle);
+                scheduler, listenerPool, idle, limit);
         this.indexView = new SyncedView<>("service index", new IndexSource(keys, reads), backend, viewThread,
-                scheduler, listenerPool, idle);
+                scheduler, listenerPool, idle, limit);
         this.registry = new RedisServiceRegistry(backend, keys, serviceView, scheduler, listenerPool, ns);
         this.discovery = new LocalServiceDiscovery(serviceView, indexView, listenerPool, backend);
         this.directDiscovery = new DirectServiceDiscovery(reads, backend, discovery, listenerPool);

@@ -64,12 +64,14 @@ import java.util.function.UnaryOperator;
  *   <li>a periodic reconcile compares each topic's revision with Redis and resyncs those that differ;</li>
  *   <li>a failed load is retried with backoff while anyone needs the topic; a failure is never cached;</li>
  *   <li>a first load that fails because Redis cannot be reached may serve the source's local copy
- *       ({@link Source#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis;</li>
+ *       ({@link Source#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis; that read
+ *       loads the topic whole (Redis may have lost the restored value and been written again since) and hands
+ *       listeners the difference;</li>
  *   <li>an event of another incarnation than the held value's (the keys were lost and written again), or a
  *       {@code purged} event, makes the topic load whole, whatever its revision.</li>
  * </ul>
- * Topics nobody read for the idle timeout are dropped and unsubscribed (Caffeine's expiry); topics with listeners
- * are kept.
+ * Topics nobody read for the idle timeout are dropped and unsubscribed (Caffeine's expiry), and so is the topic
+ * read least recently when a new one passes the view's limit of topics; topics with listeners are kept.
  *
  * <p>This class is the sync state machine (subscribe, load, buffer, apply, resync). Its other concerns live in
  * classes of their own, each with its own unit test: {@link TopicTable} (the topics by id and channel, idle
@@ -295,6 +297,8 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final AtomicInteger inbox = new AtomicInteger();
     /** Events dropped as impossible (forged or corrupt): see {@link #reject}. */
     final LongAdder rejected = new LongAdder();
+    /** Topics dropped because the view held its limit of topics (see {@link TopicTable}). */
+    final LongAdder limitDrops = new LongAdder();
 
     /**
      * The largest revision step an event may take past the held revision. PubSub loses messages only with the
@@ -360,9 +364,9 @@ final class SyncedView<V, E> implements AutoCloseable {
     volatile int peakResyncsInFlight;
 
     SyncedView(String name, Source<V, E> source, Transport backend, Executor viewThread,
-               ScheduledExecutorService scheduler, Executor listenerPool, Duration idleTimeout) {
-        this(name, source, backend, viewThread, scheduler, listenerPool, idleTimeout, Ticker.systemTicker(),
-                Scheduler.systemScheduler());
+               ScheduledExecutorService scheduler, Executor listenerPool, Duration idleTimeout, int topicLimit) {
+        this(name, source, backend, viewThread, scheduler, listenerPool, idleTimeout, topicLimit,
+                Ticker.systemTicker(), Scheduler.systemScheduler());
     }
 
     /**
@@ -371,8 +375,8 @@ final class SyncedView<V, E> implements AutoCloseable {
      *                        leaves it to {@link #cleanUp()}
      */
     SyncedView(String name, Source<V, E> source, Transport backend, Executor viewThread,
-               ScheduledExecutorService scheduler, Executor listenerPool, Duration idleTimeout, Ticker ticker,
-               Scheduler expiryScheduler) {
+               ScheduledExecutorService scheduler, Executor listenerPool, Duration idleTimeout, int topicLimit,
+               Ticker ticker, Scheduler expiryScheduler) {
         this.name = name;
         this.source = source;
         this.backend = backend;
@@ -381,11 +385,23 @@ final class SyncedView<V, E> implements AutoCloseable {
         this.listenerPool = listenerPool;
         this.timeout = backend.timeout();
         this.health = new ViewHealth(ticker);
-        this.topics = new TopicTable<>(Topic::new, idleTimeout, ticker, expiryScheduler, scheduler, topic -> {
-            if (!closed) { // on close the connection goes anyway: nothing to unsubscribe
-                viewThread.execute(() -> drop(topic));
-            }
-        });
+        this.topics = new TopicTable<>(Topic::new, idleTimeout, topicLimit, ticker, expiryScheduler, scheduler,
+                topic -> {
+                    if (!closed) { // on close the connection goes anyway: nothing to unsubscribe
+                        viewThread.execute(() -> drop(topic));
+                    }
+                }, topic -> droppedForLimit(topic, topicLimit));
+    }
+
+    /** Counts and logs (the first, then every 1,000th) a topic dropped because the view held its limit. */
+    private void droppedForLimit(Topic topic, int limit) {
+        limitDrops.increment();
+        long count = limitDrops.sum();
+        if (count == 1 || count % 1000 == 0) {
+            log.warn("{} view holds its limit of {} entries (viewTopicLimit): dropped {}, the one read least"
+                    + " recently ({} dropped so far; reads of ever new ids, e.g. taken from requests?)", name, limit,
+                    Validation.show(topic.id), count);
+        }
     }
 
     /** Removes a topic that failed its first load, unless a listener attached meanwhile (atomically with it). */
@@ -1051,6 +1067,9 @@ final class SyncedView<V, E> implements AutoCloseable {
             Versioned<V> restored = topic.current == null ? restore(topic, failure) : null;
             if (restored != null) {
                 topic.hold(restored);
+                // Redis may have lost it and been written again since: the first load from Redis reads it whole
+                // (no replay from it) and tells listeners what differs from it.
+                topic.untrusted = true;
                 topic.startListeners();
                 attempt.complete(restored);
             } else {
@@ -1486,7 +1505,10 @@ final class SyncedView<V, E> implements AutoCloseable {
         final AtomicBoolean overflowed = new AtomicBoolean();
         final RevisionWaiters waiters = new RevisionWaiters();
         int failures;
-        /** Set when the held value proved to be one Redis never had (a forged event): the next sync loads whole. */
+        /**
+         * Set when the held value proved to be one Redis never had (a forged event), or was restored from a local
+         * copy Redis may no longer hold ({@link Source#restore}): the next sync loads whole.
+         */
         boolean untrusted;
         /** The disconnect count when its last successful load started; -1 while it has none from Redis. */
         long loadedEpoch = -1;
@@ -1515,6 +1537,12 @@ final class SyncedView<V, E> implements AutoCloseable {
         @Override
         boolean pinned() {
             return !listeners.isEmpty();
+        }
+
+        /** Not while it loads its first value: a read waits for it. */
+        @Override
+        boolean droppable() {
+            return !pinned() && current != null;
         }
 
         /** Starts the listeners that waited for the first value (view thread). */

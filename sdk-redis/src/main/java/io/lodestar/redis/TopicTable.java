@@ -25,9 +25,10 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * The topics a {@link SyncedView} holds, by id and by channel, their values for the read path, and their idle
- * expiry: topics nobody read for the idle timeout are dropped (Caffeine's variable expiry); pinned ones (with
- * listeners) never are. Thread-safe.
+ * The topics a {@link SyncedView} holds, by id and by channel, their values for the read path, their idle
+ * expiry and their limit: topics nobody read for the idle timeout are dropped (Caffeine's variable expiry), and past
+ * the limit the topic read least recently is dropped when a new one comes; pinned ones (with listeners) never are.
+ * Thread-safe.
  *
  * <p>Three maps: Caffeine owns the topics and expires them; {@code readable} holds the same topics, and a topic is
  * alive (subscribed, applying events, served) exactly while it is readable: Caffeine may hide an expired topic a
@@ -94,9 +95,16 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
 
         /** A pinned topic never expires (it has listeners). */
         abstract boolean pinned();
+
+        /** Whether the limit may drop this topic: by default when it is not pinned. */
+        boolean droppable() {
+            return !pinned();
+        }
     }
 
     private final Function<String, T> factory;
+    private final int limit;
+    private final Consumer<T> onDropped;
     private final Cache<String, T> topics;
     private final Map<String, T> readable = new ConcurrentHashMap<>();
     /** The value of each readable topic that published one (see the class comment for the invariant). */
@@ -107,6 +115,7 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
      */
     private final ReadTable<V> served = new ReadTable<>();
     private final Map<String, T> byChannel = new ConcurrentHashMap<>();
+    private final Object limitLock = new Object();
     private final ScheduledExecutorService scheduler;
     private final long tickNanos;
     private final long longestTickNanos;
@@ -120,15 +129,20 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
     /**
      * @param factory         makes a topic (called atomically per id)
      * @param idleTimeout     how long an unpinned topic nobody reads is kept
+     * @param limit           how many topics are held before a new one drops the one read least recently
      * @param ticker          the clock of idle expiry (a fake one in unit tests)
      * @param expiryScheduler when Caffeine looks for idle topics on its own; {@link Scheduler#disabledScheduler()}
      *                        leaves it to {@link #cleanUp()}
      * @param scheduler       runs the read path's tick
      * @param onRemoved       told of every topic removed (expired, removed, or on close), on Caffeine's executor
+     * @param onDropped       told of every topic dropped for the limit (after it was removed), on the thread
+     *                        whose new topic passed the limit
      */
-    TopicTable(Function<String, T> factory, Duration idleTimeout, Ticker ticker, Scheduler expiryScheduler,
-               ScheduledExecutorService scheduler, Consumer<T> onRemoved) {
+    TopicTable(Function<String, T> factory, Duration idleTimeout, int limit, Ticker ticker, Scheduler expiryScheduler,
+               ScheduledExecutorService scheduler, Consumer<T> onRemoved, Consumer<T> onDropped) {
         this.factory = factory;
+        this.limit = limit;
+        this.onDropped = onDropped;
         long idleNanos = idleTimeout.toNanos();
         this.topics = Caffeine.newBuilder()
                 .scheduler(expiryScheduler)
@@ -187,9 +201,9 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
         });
     }
 
-    /** The topic of an id, created if there is none. */
+    /** The topic of an id, created if there is none (then dropping one read least recently past the limit). */
     T getOrCreate(String id) {
-        return topics.get(id, this::create);
+        return withinLimit(topics.get(id, this::create));
     }
 
     /**
@@ -198,15 +212,47 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
      * either keeps what was attached or is replaced by a new one that has it.
      */
     T attach(String id, Consumer<T> attach) {
-        return topics.asMap().compute(id, (key, existing) -> {
+        return withinLimit(topics.asMap().compute(id, (key, existing) -> {
             T held = existing != null && readable.get(key) == existing ? existing : create(key);
             attach.accept(held);
             return held;
-        });
+        }));
     }
 
-    /** Removes the topic if it is still the id's and {@code removable} (checked atomically with {@link #attach}). */
-    void removeIf(String id, T topic, Predicate<T> removable) {
+    /**
+     * Drops topics past the limit, those read least recently first, never {@code kept} (the one just asked for) nor
+     * one that is not {@linkplain Entry#droppable droppable}: a view of pinned topics only may hold more. Caffeine
+     * orders the topics by when they expire, which is the idle timeout after their last read (reported by a tick)
+     * or after they were pinned or unpinned; pinned ones come last. Its timer wheel orders them to about a second
+     * (idle timeouts under a minute) or a minute (under an hour, as the default 10 minutes): the order is that
+     * fine. Runs outside Caffeine's compute (a removal inside it could deadlock), one thread at a time.
+     */
+    private T withinLimit(T kept) {
+        if (readable.size() <= limit) {
+            return kept;
+        }
+        synchronized (limitLock) {
+            int excess = readable.size() - limit;
+            if (excess > 0) {
+                List<T> oldest = topics.policy().expireVariably().orElseThrow().oldest(entries -> entries
+                        .map(Map.Entry::getValue).filter(topic -> topic != kept && topic.droppable())
+                        .limit(excess).toList());
+                for (T topic : oldest) {
+                    if (removeIf(topic.id, topic, T::droppable)) {
+                        onDropped.accept(topic);
+                    }
+                }
+            }
+        }
+        return kept;
+    }
+
+    /**
+     * Removes the topic if it is still the id's and {@code removable} (checked atomically with {@link #attach}).
+     *
+     * @return whether it was removed
+     */
+    boolean removeIf(String id, T topic, Predicate<T> removable) {
         boolean[] removed = new boolean[1];
         topics.asMap().computeIfPresent(id, (key, held) -> {
             if (held == topic && removable.test(topic)) {
@@ -218,6 +264,7 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
         if (removed[0]) {
             unreadable(id, topic);
         }
+        return removed[0];
     }
 
     /**

@@ -48,6 +48,7 @@ class MetricsIT {
             assertThat(meters.get("lodestar.view.events.rejected").tag("view", "service").functionCounter().count())
                     .isZero();
             assertThat(meters.get("lodestar.view.resyncs").functionCounters()).isNotEmpty();
+            assertThat(meters.get("lodestar.view.dropped").tag("view", "service").functionCounter().count()).isZero();
             assertThat(meters.find("lettuce.command.completion").timers()).isNotEmpty();
         }
     }

@@ -20,10 +20,18 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static io.lodestar.redis.Clients.instance;
+import static io.lodestar.redis.Clients.persistent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -46,8 +54,7 @@ class SecurityIT {
 
     @Test
     void aLeastPrivilegeAclUserCanDoEverythingLodestarDoes() {
-        String rules = String.join(" ", LeastPrivilege.ACL_RULES);
-        admin("ACL SETUSER lodestar on >" + SECRET + " " + rules);
+        admin("ACL SETUSER lodestar on >" + SECRET + " " + String.join(" ", LeastPrivilege.ACL_RULES));
         String uri = "redis://lodestar:" + SECRET + "@" + redis.host() + ":" + redis.port();
 
         try (Clients clients = new Clients(uri)) {
@@ -82,6 +89,114 @@ class SecurityIT {
             assertThat(writer.config().remove("orders/limits")).isTrue();
             await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(configEvents).hasSize(4));
             assertThat(reader.config().get("orders/limits")).isEmpty();
+            assertThat(writer.config().purge("orders/limits")).isTrue();
+            writer.registry().deregister("orders", "orders-1");
+            assertThat(writer.registry().purge("orders")).isTrue();
+
+            // and every read path, the large and the paged ones included
+            readEveryPath(reader, writer);
+        }
+        assertThat(refusals()).as("ACL LOG").isEmpty();
+        assertThat(scriptsRun()).as("every script ran as this user").containsAll(scripts(name -> true));
+    }
+
+    @Test
+    void aReaderAclUserRunsEveryReadPath() {
+        admin("ACL SETUSER reader on >" + SECRET + " " + String.join(" ", LeastPrivilege.READER_ACL_RULES));
+        String host = "@" + redis.host() + ":" + redis.port();
+
+        try (Clients writers = new Clients(redis.uri())) {
+            Clients readers = writers.sameNamespace("redis://reader:" + SECRET + host);
+            LodestarClient writer = writers.connect();
+            LodestarClient reader = readers.connect();
+
+            readEveryPath(reader, writer);
+            readers.close();
+        }
+        // the reader's client tried to take the sweep lock, and no more
+        assertThat(refusals()).as("ACL LOG").extracting(refusal -> refusal.get("object"))
+                .isNotEmpty().containsOnly("set");
+        assertThat(scriptsRun()).as("every read script ran").containsAll(scripts(name -> name.startsWith("read_")));
+    }
+
+    /**
+     * Every script a view or a read runs, as {@code reader}: a service of more than one page of instances (its view,
+     * a direct read and its leases), batched loads (a preload, a resync of several services after the subscriber
+     * was cut), a config history of more than one page, the replay of what a listener missed, the config index.
+     */
+    private void readEveryPath(LodestarClient reader, LodestarClient writer) {
+        int large = RegistryReads.PAGE + 500;
+        CompletableFuture.allOf(IntStream.range(0, large).mapToObj(i -> writer.registry().async()
+                .register(instance("large", "large-" + i)).toCompletableFuture())
+                .toArray(CompletableFuture[]::new)).join();
+        for (String service : List.of("a", "b", "c")) {
+            writer.registry().register(instance(service, service + "-1"));
+        }
+        int versions = 5; // about 5 MB: more than one page of history
+        for (int v = 1; v <= versions; v++) {
+            writer.config().set("big", Character.toString('a' + v).repeat(1_000_000), ConfigFormat.TEXT);
+        }
+
+        assertThat(reader.discovery().getInstances("large")).hasSize(large);
+        assertThat(reader.directDiscovery().getInstances("large")).hasSize(large);
+        assertThat(reader.registry().timeToLive("large")).hasSize(large);
+        reader.discovery().preload(List.of("a", "b")).toCompletableFuture().join();
+        assertThat(reader.discovery().getInstances("c")).hasSize(1);
+        assertThat(reader.discovery().getServices()).contains("large", "a", "b", "c");
+        assertThat(reader.config().history("big")).hasSize(versions);
+        assertThat(reader.config().getVersion("big", 1)).isPresent();
+        List<Long> heard = new CopyOnWriteArrayList<>();
+        reader.config().subscribe("big", event -> heard.add(event.version()));
+        List<String> added = new CopyOnWriteArrayList<>();
+        reader.config().subscribeAll(event -> added.add(event.configId()));
+        assertThat(reader.config().list()).contains("big");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis.disconnectClients("pubsub") > 0);
+        writer.config().set("big", "f", ConfigFormat.TEXT);
+        writer.config().set("big", "g", ConfigFormat.TEXT);
+        for (String service : List.of("a", "b", "c")) {
+            writer.registry().register(instance(service, service + "-2"));
+        }
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(heard).containsExactly((long) versions + 1, (long) versions + 2);
+            for (String service : List.of("a", "b", "c")) {
+                assertThat(reader.discovery().getInstances(service)).hasSize(2);
+            }
+        });
+    }
+
+    /** Every refusal Redis logged (ACL LOG): what was refused ({@code object}) and why ({@code reason}). */
+    private List<Map<String, Object>> refusals() {
+        try (RedisClient raw = RedisClient.create(redis.uri());
+             StatefulRedisConnection<String, String> connection = raw.connect()) {
+            return connection.sync().aclLog();
+        }
+    }
+
+    /** The names of the scripts Redis has cached: each ran at least once since it started. */
+    private Set<String> scriptsRun() {
+        try (RedisClient raw = RedisClient.create(redis.uri());
+             StatefulRedisConnection<String, String> connection = raw.connect()) {
+            List<LuaScript> all = scripts(name -> true).stream().map(LuaScript::load).toList();
+            List<Boolean> cached = connection.sync().scriptExists(all.stream().map(LuaScript::sha)
+                    .toArray(String[]::new));
+            return IntStream.range(0, all.size()).filter(cached::get).mapToObj(i -> all.get(i).name())
+                    .collect(Collectors.toSet());
+        }
+    }
+
+    private static List<String> scripts(Predicate<String> names) {
+        return Stream.of(Scripts.class, ConfigScripts.class).flatMap(holder -> Stream.of(holder.getDeclaredFields()))
+                .filter(field -> field.getType() == LuaScript.class).map(field -> script(field).name())
+                .filter(names).toList();
+    }
+
+    private static LuaScript script(java.lang.reflect.Field field) {
+        try {
+            return (LuaScript) field.get(null);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -136,6 +251,39 @@ class SecurityIT {
                         .service("orders").channel(), "{}")).hasMessageStartingWith("NOPERM");
             }
             readers.close();
+        }
+    }
+
+    @Test
+    void aUserOfOneNamespaceCannotReadANamespaceWhoseNameStartsTheSame() {
+        // given a reader of namespace prod, by the documented per-namespace rules
+        List<String> rules = LeastPrivilege.forNamespace(LeastPrivilege.READER_ACL_RULES, Namespace.of("prod"));
+        admin("ACL SETUSER prod-reader on >" + SECRET + " " + String.join(" ", rules));
+        String prodReader = "redis://prod-reader:" + SECRET + "@" + redis.host() + ":" + redis.port();
+        for (String namespace : List.of("prod", "prod2")) {
+            try (LodestarClient writer = RedisLodestar.create(LodestarOptions.builder(redis.uri())
+                    .namespace(namespace).build())) {
+                writer.registry().register(persistent("orders", "orders-1"));
+                writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+            }
+        }
+
+        // when it reads prod, it sees prod
+        try (LodestarClient prod = RedisLodestar.create(LodestarOptions.builder(prodReader).namespace("prod")
+                .build())) {
+            assertThat(prod.discovery().getInstances("orders")).hasSize(1);
+            assertThat(prod.discovery().getServices()).containsExactly("orders");
+            assertThat(prod.config().get("app")).isPresent();
+        }
+        // and when it reads prod2, Redis refuses every key
+        try (LodestarClient prod2 = RedisLodestar.create(LodestarOptions.builder(prodReader).namespace("prod2")
+                .build())) {
+            assertThatThrownBy(() -> prod2.discovery().getInstances("orders"))
+                    .isInstanceOf(AccessDeniedException.class).hasMessageContaining("NOPERM");
+            assertThatThrownBy(() -> prod2.discovery().getServices())
+                    .isInstanceOf(AccessDeniedException.class).hasMessageContaining("NOPERM");
+            assertThatThrownBy(() -> prod2.config().get("app"))
+                    .isInstanceOf(AccessDeniedException.class).hasMessageContaining("NOPERM");
         }
     }
 

@@ -1,6 +1,7 @@
 package io.lodestar.redis;
 
 import com.github.benmanes.caffeine.cache.Scheduler;
+import io.lodestar.core.LodestarOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,8 @@ class SyncedViewBatchTest {
     private final RecordingTransport transport = new RecordingTransport();
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final SyncedView<List<String>, String> view = new SyncedView<>("test", source, transport, Runnable::run,
-            scheduler, Runnable::run, Duration.ofMinutes(10), () -> 1L, Scheduler.disabledScheduler());
+            scheduler, Runnable::run, Duration.ofMinutes(10), LodestarOptions.DEFAULT_VIEW_TOPIC_LIMIT, () -> 1L,
+            Scheduler.disabledScheduler());
 
     @AfterEach
     void stop() {

@@ -3,6 +3,7 @@ package io.lodestar.redis;
 import com.github.benmanes.caffeine.cache.Scheduler;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.lodestar.core.ClientClosedException;
+import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.UnavailableException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -453,7 +454,7 @@ class SyncedViewTest {
     private SyncedView<List<String>, String> newView(Executor viewThread, Duration idle) {
         Ticker ticker = nanos::get;
         return new SyncedView<>("test", source, transport, viewThread, scheduler, task -> listeners.execute(task),
-                idle, ticker, Scheduler.disabledScheduler());
+                idle, LodestarOptions.DEFAULT_VIEW_TOPIC_LIMIT, ticker, Scheduler.disabledScheduler());
     }
 
     /**

@@ -24,8 +24,8 @@ class TopicTableTest {
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final CountDownLatch paused = new CountDownLatch(1);
     private final List<String> removed = new CopyOnWriteArrayList<>();
-    private final TopicTable<FakeTopic, String> table = new TopicTable<>(FakeTopic::new, IDLE, nanos::get,
-            Scheduler.disabledScheduler(), scheduler, topic -> removed.add(topic.id));
+    private final List<String> dropped = new CopyOnWriteArrayList<>();
+    private final TopicTable<FakeTopic, String> table = table(IDLE, 1_000);
 
     {
         scheduler.execute(() -> {
@@ -35,6 +35,11 @@ class TopicTableTest {
                 Thread.currentThread().interrupt();
             }
         });
+    }
+
+    private TopicTable<FakeTopic, String> table(Duration idle, int limit) {
+        return new TopicTable<>(FakeTopic::new, idle, limit, nanos::get, Scheduler.disabledScheduler(), scheduler,
+                topic -> removed.add(topic.id), topic -> dropped.add(topic.id));
     }
 
     @AfterEach
@@ -58,6 +63,59 @@ class TopicTableTest {
         assertThat(table.isLive(idle)).isFalse();
         assertThat(table.isLive(pinned)).isTrue();
         await().atMost(Duration.ofSeconds(5)).until(() -> removed.contains("idle")); // on Caffeine's executor
+    }
+
+    @Test
+    void pastTheLimitANewTopicDropsTheOneReadLeastRecently() {
+        // given a table of three topics made two minutes apart (Caffeine's timer tells minutes apart at this idle
+        // timeout), the oldest of which was read last
+        Duration idle = Duration.ofMinutes(10);
+        try (TopicTable<FakeTopic, String> limited = table(idle, 3)) {
+            for (String id : List.of("a", "b", "c")) {
+                limited.publish(limited.getOrCreate(id), id);
+                nanos.addAndGet(Duration.ofMinutes(2).toNanos());
+            }
+            assertThat(limited.read("a")).isEqualTo("a");
+            limited.tick();
+            limited.tick(); // the read of a is reported
+
+            // when a fourth topic comes
+            limited.getOrCreate("d");
+
+            // then b, read least recently, is dropped, reported as dropped and as removed
+            assertThat(limited.ids()).containsExactlyInAnyOrder("a", "c", "d");
+            assertThat(dropped).containsExactly("b");
+            await().atMost(Duration.ofSeconds(5)).until(() -> removed.contains("b"));
+        }
+    }
+
+    @Test
+    void theLimitNeverDropsAPinnedTopic() {
+        try (TopicTable<FakeTopic, String> limited = table(Duration.ofMinutes(10), 2)) {
+            FakeTopic pinned = limited.getOrCreate("pinned");
+            pinned.pinned = true;
+            limited.pin("pinned", pinned);
+            nanos.addAndGet(Duration.ofMinutes(2).toNanos());
+            limited.getOrCreate("b");
+            nanos.addAndGet(Duration.ofMinutes(2).toNanos());
+
+            limited.getOrCreate("c");
+
+            assertThat(limited.ids()).containsExactlyInAnyOrder("pinned", "c");
+            assertThat(dropped).containsExactly("b");
+        }
+    }
+
+    @Test
+    void aTableOfPinnedTopicsOnlyMayHoldMoreThanItsLimit() {
+        try (TopicTable<FakeTopic, String> limited = table(Duration.ofMinutes(10), 2)) {
+            for (String id : List.of("a", "b", "c")) {
+                limited.attach(id, topic -> topic.pinned = true);
+            }
+
+            assertThat(limited.ids()).containsExactlyInAnyOrder("a", "b", "c");
+            assertThat(dropped).isEmpty();
+        }
     }
 
     @Test
