@@ -104,3 +104,21 @@ local function overdue(deadlines, id, now)
   local deadline = redis.call('ZSCORE', deadlines, id)
   return deadline ~= false and deadline ~= nil and tonumber(deadline) < now
 end
+
+-- The namespace's outages (kept by elect_sweeper.lua in lodestar:{ns}:outage) as {began, ended} pairs (epoch ms,
+-- Redis time), from their text "began:ended,began:ended,...". A bare number is what clients of an older version
+-- note ("a client came back then"): an outage of unknown beginning, {0, number}. Absent or unreadable: none.
+local function outages_of(text)
+  local outages = {}
+  if not text or text == '' then
+    return outages
+  end
+  local legacy = tonumber(text)
+  if legacy then
+    return {{0, legacy}}
+  end
+  for began, ended in string.gmatch(text, '(%d+):(%d+)') do
+    outages[#outages + 1] = {tonumber(began), tonumber(ended)}
+  end
+  return outages
+end
