@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
@@ -100,6 +101,9 @@ final class Sweeper {
                         log.warn("The sweep lock {} had no expiry (written by another program?): it now expires in"
                                 + " {} ms", keys.sweeperLock(), lockMillis);
                     }
+                    for (Object key : (List<?>) reply.get(4)) {
+                        replaced(key + " (written by another program?)", "this interval's sweep goes on");
+                    }
                     if ((Long) reply.get(0) == 0L) {
                         return CompletableFuture.<Void>completedFuture(null);
                     }
@@ -129,6 +133,25 @@ final class Sweeper {
         return null;
     }
 
+    /**
+     * A key of the sweep's own state held another type, and the script that found it replaced it (see
+     * replace_corrupt in common.lua): logged at WARN and counted with the failures.
+     */
+    private void replaced(String what, String then) {
+        failures.increment();
+        log.warn("Replaced the sweep's own key: {}; {}", what, then);
+    }
+
+    /**
+     * A bucket's due set held another type and was replaced: the bucket's services this client knows of are swept
+     * now, each filing itself in the new due set, so the bucket's expiry misses at most this interval.
+     */
+    private CompletionStage<Void> rebuildDue(int bucket, String type, String outages) {
+        replaced(keys.due(bucket) + " was a " + type + " (written by another program?)",
+                "sweeping the bucket's services now, which files them again");
+        return sweepKnown(outages, service -> Keys.bucket(service) == bucket);
+    }
+
     private CompletionStage<Void> sweepDue(String outages) {
         CompletableFuture<?>[] buckets = IntStream.range(0, Keys.BUCKETS)
                 .mapToObj(bucket -> sweepBucket(bucket, outages, 0)
@@ -145,7 +168,12 @@ final class Sweeper {
     private CompletionStage<Void> sweepBucket(int bucket, String outages, long passOver) {
         return Scripts.DUE_SERVICES.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                 new String[] {keys.due(bucket)}, Long.toString(passOver), Integer.toString(DUE_PAGE))
-                .thenCompose(members -> {
+                .thenCompose(reply -> {
+                    String replacedType = (String) reply.get(0);
+                    if (!replacedType.isEmpty()) {
+                        return rebuildDue(bucket, replacedType, outages);
+                    }
+                    List<?> members = (List<?>) reply.get(1);
                     List<CompletableFuture<Boolean>> visits = new ArrayList<>(members.size());
                     for (Object member : members) {
                         visits.add(visitDue(bucket, (String) member, outages).toCompletableFuture());
@@ -175,6 +203,11 @@ final class Sweeper {
     }
 
     private CompletionStage<Void> sweepAll(String outages) {
+        return sweepKnown(outages, service -> true);
+    }
+
+    /** Sweeps the services this client knows of (the index's, and those it registers or views) that it picks. */
+    private CompletionStage<Void> sweepKnown(String outages, Predicate<String> picked) {
         // A corrupt index must not stop expiry of the services this client knows of by other means.
         return reads.services().exceptionally(failure -> {
             failed("the service index", failure);
@@ -183,7 +216,7 @@ final class Sweeper {
             Set<String> services = new TreeSet<>(index.value());
             services.addAll(registry.leasedServices());
             services.addAll(viewedServices.get());
-            CompletableFuture<?>[] sweeps = services.stream()
+            CompletableFuture<?>[] sweeps = services.stream().filter(picked)
                     .map(service -> sweep(service, index.value().contains(service), outages).toCompletableFuture())
                     .toArray(CompletableFuture[]::new);
             return CompletableFuture.allOf(sweeps);
@@ -216,18 +249,24 @@ final class Sweeper {
                     long count = (Long) reply.get(1);
                     long expired = (Long) reply.get(2);
                     long spared = (Long) reply.get(3);
-                    if (expired > 0 || spared > 0) {
-                        log.debug("Expired {} instance(s) of {}; spared {} whose owners may still be reconnecting"
-                                + " after an outage", expired, serviceId, spared);
-                    }
-                    if (expired + spared == BATCH) {
-                        return sweep(serviceId, indexed, outages, passOver + spared, expiredBefore + expired);
-                    }
-                    boolean stillDue = passOver + spared > 0;
-                    boolean indexStale = indexed == null || (indexed ? count == 0 : count > 0);
-                    return expiredBefore + expired > 0 || indexStale
-                            ? registry.index(serviceId, revision, count).thenApply(changed -> stillDue)
-                            : CompletableFuture.completedFuture(stillDue);
+                    String replacedType = (String) reply.get(4);
+                    // found by a full pass, or corrupted since this round read the due set
+                    CompletionStage<Void> repaired = replacedType.isEmpty() ? CompletableFuture.completedFuture(null)
+                            : rebuildDue(Keys.bucket(serviceId), replacedType, outages);
+                    return repaired.thenCompose(ignored -> {
+                        if (expired > 0 || spared > 0) {
+                            log.debug("Expired {} instance(s) of {}; spared {} whose owners may still be reconnecting"
+                                    + " after an outage", expired, serviceId, spared);
+                        }
+                        if (expired + spared == BATCH) {
+                            return sweep(serviceId, indexed, outages, passOver + spared, expiredBefore + expired);
+                        }
+                        boolean stillDue = passOver + spared > 0;
+                        boolean indexStale = indexed == null || (indexed ? count == 0 : count > 0);
+                        return expiredBefore + expired > 0 || indexStale
+                                ? registry.index(serviceId, revision, count).thenApply(changed -> stillDue)
+                                : CompletableFuture.completedFuture(stillDue);
+                    });
                 });
     }
 }

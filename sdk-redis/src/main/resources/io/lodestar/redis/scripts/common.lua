@@ -122,3 +122,16 @@ local function outages_of(text)
   end
   return outages
 end
+
+-- Deletes a key of the sweep's own state (the sweep lock, the outage list, the next full pass, a bucket's due set)
+-- that holds another type than Lodestar keeps there (another program wrote it): every command on it would fail
+-- (WRONGTYPE), and with it every sweep round, for good. The state is ephemeral or rebuilt by the sweep (a due set
+-- from its services, see Sweeper), so replacing it loses at most one interval. Returns the type it found, or nil.
+local function replace_corrupt(key, want)
+  local have = redis.call('TYPE', key).ok
+  if have ~= 'none' and have ~= want then
+    redis.call('DEL', key)
+    return have
+  end
+  return nil
+end

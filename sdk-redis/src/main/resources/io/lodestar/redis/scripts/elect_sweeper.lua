@@ -18,10 +18,19 @@
 -- Returns {1 if this client sweeps this interval else 0, the outages (text, '' = none), 1 if the lock had no expiry
 -- (another program wrote it: it then gets one, so it cannot stop expiry in the namespace for good) else 0,
 -- 1 if the winner makes a full pass this interval else 0}.
+-- 5th, the keys it replaced because they held another type (see replace_corrupt in common.lua), as
+-- "<key> was a <type>".
 -- Publishes nothing.
 --#include common.lua
 local lock, marker = KEYS[1], KEYS[2]
 local now = now_ms()
+local replaced = {}
+for _, key in ipairs(KEYS) do
+  local found = replace_corrupt(key, 'string')
+  if found then
+    replaced[#replaced + 1] = key .. ' was a ' .. found
+  end
+end
 
 local noted = redis.call('GET', marker) or ''
 if ARGV[3] ~= '' then
@@ -70,4 +79,4 @@ if won then
     redis.call('SET', KEYS[3], now + period, 'PX', 2 * period)
   end
 end
-return {won and 1 or 0, noted, unstuck, full}
+return {won and 1 or 0, noted, unstuck, full, replaced}

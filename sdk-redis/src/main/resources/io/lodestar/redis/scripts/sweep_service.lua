@@ -13,11 +13,13 @@
 -- outages (see outages_of in common.lua), ARGV[3] the allowance for owners to reconnect after an outage, in ms,
 -- ARGV[4] how many overdue instances to pass over first (those an earlier call of the same round spared: they are
 -- still overdue)
--- Returns {revision, instance count, expired count, spared count}; expired + spared = ARGV[1] means more may be
--- overdue, and the sweeper calls again. Publishes one "expired" event per removed instance.
+-- Returns {revision, instance count, expired count, spared count, the type the due set held if it was replaced
+-- (see replace_corrupt in common.lua) else ''}; expired + spared = ARGV[1] means more may be overdue, and the
+-- sweeper calls again. Publishes one "expired" event per removed instance.
 --#include common.lua
 --#include checks.lua
 local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local replaced = replace_corrupt(KEYS[8], 'zset') or '' -- the sweep's own state: not the service's concern
 check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string',
   KEYS[8], 'zset')
 local outages, allowance = outages_of(ARGV[2]), tonumber(ARGV[3])
@@ -48,4 +50,4 @@ for i = 1, #due, 2 do
   end
 end
 refile_due(deadlines)
-return {current_revision(rev_key), redis.call('HLEN', instances), expired, spared}
+return {current_revision(rev_key), redis.call('HLEN', instances), expired, spared, replaced}
