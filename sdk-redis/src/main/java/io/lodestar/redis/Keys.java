@@ -33,7 +33,8 @@ import java.util.zip.CRC32;
  * lodestar:{ns}:services:incarnation STRING random id of the index's keys (see common.lua)
  * lodestar:{ns}:sweeper            STRING short lock: which client sweeps this interval
  * lodestar:{ns}:sweeper:full       STRING when the sweeper next looks at every service, not only the due ones
- * lodestar:{ns}:outage             STRING when a client last came back from an outage (epoch ms, Redis time)
+ * lodestar:{ns}:outage             STRING the outages clients noted: "began:ended,..." (epoch ms, Redis time; see
+ *                                         elect_sweeper.lua)
  * lodestar:{ns:cfg:id}:current     HASH   the current entry: version, format, hash, createdAt, updatedAt, content
  * lodestar:{ns:cfg:id}:history     HASH   version -&gt; entry JSON, the newest N content versions
  * lodestar:{ns:cfg:id}:versions    ZSET   the version numbers kept in history (score = version)
@@ -138,7 +139,7 @@ final class Keys {
         return namespaceTag + "sweeper:full";
     }
 
-    /** When a client of the namespace last came back from an outage: the sweep's grace starts there. */
+    /** The outages clients of the namespace noted, which the sweep's grace follows (see elect_sweeper.lua). */
     String outage() {
         return namespaceTag + "outage";
     }

@@ -22,6 +22,7 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.event.connection.ReconnectFailedEvent;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
@@ -39,6 +40,7 @@ import io.lodestar.core.Violation;
 import io.lodestar.core.UnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 
 import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
@@ -181,6 +183,10 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * disconnected, while Lettuce reconnects it.
      */
     private final Map<RedisChannelHandler<?, ?>, NodeState> connections = new ConcurrentHashMap<>();
+    /** What this client saw of Redis being unreachable, for the sweep's outage rule (see Sweeper). */
+    private final OutageEvidence outages = new OutageEvidence();
+    /** Hears Lettuce's failed reconnects (see {@link #reconnectFailed()}); disposed on close. */
+    private final Disposable reconnectFailures;
 
     private RedisBackend(LodestarOptions options, ClientResources resources, boolean ownsResources) {
         this.ownResources = ownsResources ? resources : null;
@@ -228,23 +234,29 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             throw new UnavailableException("Cannot connect to Redis at " + where + ": " + describe(e), e);
         }
         client.addListener(new StateListener());
+        this.reconnectFailures = client.getResources().eventBus().get()
+                .filter(ReconnectFailedEvent.class::isInstance)
+                .subscribe(event -> reconnectFailed());
         this.commands = offlineCommands();
         try {
             openOnceMoreIfCutShort();
         } catch (RuntimeException e) {
             String reason = describe(e);
             if (isAccessDenied(reason)) {
+                reconnectFailures.dispose();
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
                 throw new AccessDeniedException("Redis at " + where + " refused the credentials of the URI (check"
                         + " the user name and password; see docs/redis.md for the ACL Lodestar needs): " + reason, e);
             }
             if (options.startupMode() == StartupMode.FAIL_FAST) {
+                reconnectFailures.dispose();
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
                 throw new UnavailableException("Cannot connect to Redis at " + where + ": " + reason
                         + " (set startupMode OFFLINE to start without Redis and connect in the background)", e);
             }
             log.warn("Cannot connect to Redis at {} ({}); starting offline: reads serve what the snapshot directory"
                     + " holds, writes fail until a connection succeeds (retried in the background)", where, reason);
+            outages.seen(System.nanoTime());
             connectInBackground();
         }
     }
@@ -545,6 +557,33 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             return false;
         }
         return cluster ? orphans.isEmpty() : connection.isOpen() && subscriber.isOpen();
+    }
+
+    /** What this client saw of Redis being unreachable (renewals add to it; see Sweeper). */
+    OutageEvidence outages() {
+        return outages;
+    }
+
+    /**
+     * Lettuce could not reconnect a lost connection: Redis (on a cluster, a node that serves slots) cannot be reached,
+     * since this client lost the connection it lost first. A connection that comes back at its first attempt (one
+     * closed by Redis, {@code CLIENT KILL}, a PubSub connection cut off for its output buffer) is no outage: nothing
+     * kept an owner from renewing. With a caller's shared resources, another client's failed reconnect counts too
+     * while one of this client's connections is lost: harmless, an outage only makes the sweep spare more.
+     */
+    private void reconnectFailed() {
+        Set<String> serving = cluster ? slotOwners() : null;
+        Instant since = null;
+        for (NodeState state : connections.values()) {
+            if (!state.connected() && state.since() != null
+                    && (serving == null || serving.contains(state.address()))
+                    && (since == null || state.since().isBefore(since))) {
+                since = state.since();
+            }
+        }
+        if (since != null) {
+            outages.seen(System.nanoTime() - Duration.between(since, Instant.now()).toNanos());
+        }
     }
 
     void onMessage(BiConsumer<String, String> handler) {
@@ -955,6 +994,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         if (connecting != null) {
             connecting.interrupt();
         }
+        reconnectFailures.dispose();
         try {
             if (pubSub != null) {
                 pubSub.close();

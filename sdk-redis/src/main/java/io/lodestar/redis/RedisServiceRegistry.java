@@ -74,7 +74,6 @@ final class RedisServiceRegistry implements ServiceRegistry {
     private volatile Instant lastRenewalAt;
     private final LongAdder lateRenewals = new LongAdder();
     private final LongAdder failedRenewals = new LongAdder();
-    private final LongAdder unreachableRenewals = new LongAdder();
     /** Registrations under way: close() waits for them, so none completes after it and stays in Redis. */
     private final Set<CompletableFuture<?>> registering = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
@@ -490,15 +489,6 @@ final class RedisServiceRegistry implements ServiceRegistry {
         return (int) pending.stream().filter(done -> done.isDone() && !done.isCompletedExceptionally()).count();
     }
 
-    /**
-     * Renewals that failed because Redis (or the node serving the lease's slot) could not be reached: the sweeper
-     * notes them like a lost connection, so instances that could not be renewed during an outage or a Cluster
-     * failover get the outage grace even when no connection of this client was lost.
-     */
-    long unreachableRenewals() {
-        return unreachableRenewals.sum();
-    }
-
     /** The state of this client's leases, for {@code LodestarClient.health()}. */
     ClientHealth.Registrations health() {
         return new ClientHealth.Registrations(leases.size(), lastRenewalAt, lateRenewals.sum(),
@@ -658,6 +648,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                         + " or its scheduler starved; the instance may have expired meanwhile", instance.serviceId(),
                         instance.instanceId(), lateMillis, instance.ttl().toMillis());
             }
+            long startedNanos = System.nanoTime();
             renewLease(this).whenComplete((alive, failure) -> {
                 if (failure != null && (closing || cancelled)) {
                     // cut off by this client's own close: not a failure to report, nothing left to retry
@@ -668,7 +659,9 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     backend.commandFailed(failure);
                     if (Errors.translate(failure, "renew", backend.where(), backend.timeout())
                             instanceof UnavailableException) {
-                        unreachableRenewals.increment(); // an outage for this lease: the sweep's grace covers it
+                        // An outage for this lease, live when it began: the sweeper notes it (see OutageEvidence), so
+                        // the sweep spares the instance until this owner had the chance to renew after it.
+                        backend.outages().seen(startedNanos);
                     }
                     log.warn("Renewing {}/{} failed, retrying in 1 s: {}", instance.serviceId(),
                             instance.instanceId(), Errors.unwrap(failure).getMessage());

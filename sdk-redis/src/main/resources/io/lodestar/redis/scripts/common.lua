@@ -104,3 +104,34 @@ local function overdue(deadlines, id, now)
   local deadline = redis.call('ZSCORE', deadlines, id)
   return deadline ~= false and deadline ~= nil and tonumber(deadline) < now
 end
+
+-- The namespace's outages (kept by elect_sweeper.lua in lodestar:{ns}:outage) as {began, ended} pairs (epoch ms,
+-- Redis time), from their text "began:ended,began:ended,...". A bare number is what clients of an older version
+-- note ("a client came back then"): an outage of unknown beginning, {0, number}. Absent or unreadable: none.
+local function outages_of(text)
+  local outages = {}
+  if not text or text == '' then
+    return outages
+  end
+  local legacy = tonumber(text)
+  if legacy then
+    return {{0, legacy}}
+  end
+  for began, ended in string.gmatch(text, '(%d+):(%d+)') do
+    outages[#outages + 1] = {tonumber(began), tonumber(ended)}
+  end
+  return outages
+end
+
+-- Deletes a key of the sweep's own state (the sweep lock, the outage list, the next full pass, a bucket's due set)
+-- that holds another type than Lodestar keeps there (another program wrote it): every command on it would fail
+-- (WRONGTYPE), and with it every sweep round, for good. The state is ephemeral or rebuilt by the sweep (a due set
+-- from its services, see Sweeper), so replacing it loses at most one interval. Returns the type it found, or nil.
+local function replace_corrupt(key, want)
+  local have = redis.call('TYPE', key).ok
+  if have ~= 'none' and have ~= want then
+    redis.call('DEL', key)
+    return have
+  end
+  return nil
+end
