@@ -43,7 +43,11 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
      * @param lateRenewals  renewals that ran later than a third of their TTL after they were due (a starved or
      *                      paused process)
      * @param failedRenewals renewals that failed (Redis unreachable or refusing); each is retried
+     * @param takenOver     leases stopped because another registration of the same instance (another client's, or
+     *                      another process with the same instance id) replaced the one this client made; each is
+     *                      also told to {@link ServiceRegistry#addLeaseListener lease listeners}
      */
-    public record Registrations(int held, @Nullable Instant lastRenewalAt, long lateRenewals, long failedRenewals) {
+    public record Registrations(int held, @Nullable Instant lastRenewalAt, long lateRenewals, long failedRenewals,
+                                long takenOver) {
     }
 }

@@ -93,6 +93,17 @@ local function file_due(deadlines, now, appeared_or_vanished)
   end
 end
 
+-- The stored form of an instance: its public JSON (what events carry and readers read) with, last, the token of the
+-- client whose lease renews it ("owner", see renew_instance.lua), which readers skip and events never carry.
+local function with_owner(public, owner)
+  return string.sub(public, 1, -2) .. ',"owner":"' .. owner .. '"}'
+end
+
+-- The public JSON of a stored instance (see with_owner); an entry written without an owner is all public.
+local function without_owner(stored)
+  return string.match(stored, '^(.*),"owner":"%x*"}$') or stored
+end
+
 -- True while a deregistration or eviction of the instance is remembered; forgets tombstones that have run out.
 local function tombstoned(tombstones, id, now)
   redis.call('ZREMRANGEBYSCORE', tombstones, '-inf', '(' .. now)
