@@ -238,8 +238,11 @@ final class RedisServiceRegistry implements ServiceRegistry {
                         serviceKeys.all(), instance.instanceId(), Json.instance(instance),
                         Long.toString(instance.ttl().toMillis()), mode, owner)
                 .thenCompose(reply -> {
-                    long revision = (Long) reply.get(0);
-                    String kind = (String) reply.get(1);
+                    LuaScript script = Scripts.REGISTER_INSTANCE;
+                    long revision = Reply.number(reply, 0, script);
+                    String kind = Reply.text(reply, 1, script);
+                    long registeredAt = Reply.number(reply, 2, script);
+                    long count = Reply.number(reply, 3, script);
                     if ("deregistered".equals(kind)) {
                         return CompletableFuture.completedFuture(null);
                     }
@@ -248,10 +251,10 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     // what runs again are the record's field checks, loops over a few short strings.
                     ServiceInstance registered = new ServiceInstance(instance.serviceId(), instance.instanceId(),
                             instance.host(), instance.port(), instance.secure(), instance.weight(), instance.status(),
-                            instance.metadata(), instance.ttl(), Instant.ofEpochMilli((Long) reply.get(2)));
+                            instance.metadata(), instance.ttl(), Instant.ofEpochMilli(registeredAt));
                     // Only the first instance changes the set of services: later ones skip the round trip to
                     // the index (the sweeper repairs an index entry a crashed writer failed to report).
-                    if ("registered".equals(kind) && (Long) reply.get(3) == 1L) {
+                    if ("registered".equals(kind) && count == 1L) {
                         return index(instance.serviceId(), revision, 1)
                                 .thenCompose(ignored -> view.awaitRevision(instance.serviceId(), revision))
                                 .thenApply(ignored -> new Written(registered, revision));
@@ -439,11 +442,13 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     ScriptOutputType.MULTI, keys.service(serviceId).all(), instanceId,
                     Long.toString(TOMBSTONE.toMillis()));
             // a failed deregister may not have run: the registration then stands (a tombstone stops it if it ran)
-            script.whenComplete((reply, failure) -> outcome.complete(failure == null && (Long) reply.get(1) == 1L));
+            CompletionStage<Boolean> removal = script.thenApply(reply ->
+                    Reply.number(reply, 1, Scripts.DEREGISTER_INSTANCE) == 1L);
+            removal.whenComplete((removed, failure) -> outcome.complete(failure == null && removed));
             return script.thenCompose(reply -> {
-                        long revision = (Long) reply.get(0);
-                        boolean removed = (Long) reply.get(1) == 1L;
-                        long count = (Long) reply.get(2);
+                        long revision = Reply.number(reply, 0, Scripts.DEREGISTER_INSTANCE);
+                        boolean removed = Reply.number(reply, 1, Scripts.DEREGISTER_INSTANCE) == 1L;
+                        long count = Reply.number(reply, 2, Scripts.DEREGISTER_INSTANCE);
                         if (removed && count == 0) {
                             return index(serviceId, revision, 0)
                                     .thenCompose(ignored -> view.awaitRevision(serviceId, revision))
@@ -512,8 +517,8 @@ final class RedisServiceRegistry implements ServiceRegistry {
                                                     String removeKeys) {
         return Scripts.UPDATE_INSTANCE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                 keys.service(serviceId).all(), instanceId, mode, value, removeKeys).thenCompose(reply -> {
-                    long revision = (Long) reply.get(0);
-                    String stored = reply.size() > 1 ? (String) reply.get(1) : null;
+                    long revision = Reply.number(reply, 0, Scripts.UPDATE_INSTANCE);
+                    String stored = Reply.textOrNull(reply, 1, Scripts.UPDATE_INSTANCE);
                     if (stored == null) {
                         throw notFound(serviceId, instanceId);
                     }

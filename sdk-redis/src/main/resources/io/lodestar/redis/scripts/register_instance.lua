@@ -15,7 +15,7 @@
 --#include checks.lua
 local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string',
-  KEYS[8], 'zset')
+  KEYS[7], 'string', KEYS[8], 'zset')
 local id, ttl, mode = ARGV[1], tonumber(ARGV[3]), ARGV[4]
 local now = now_ms()
 
@@ -32,8 +32,9 @@ local instance = cjson.decode(ARGV[2])
 local existing = redis.call('HGET', instances, id)
 local kind = 'registered'
 if existing then
-  local old = cjson.decode(existing)
-  instance.registeredAt = old.registeredAt
+  -- an entry another program wrote (not JSON, or without registeredAt) is replaced as registered now
+  local old = decoded(existing)
+  instance.registeredAt = old and tonumber(old.registeredAt) or now
   kind = 'updated'
 else
   instance.registeredAt = now

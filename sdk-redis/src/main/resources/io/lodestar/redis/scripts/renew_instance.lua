@@ -16,7 +16,7 @@
 --#include checks.lua
 local instances, deadlines, rev_key, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[5]
 check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string',
-  KEYS[8], 'zset')
+  KEYS[7], 'string', KEYS[8], 'zset')
 local id = ARGV[1]
 local now = now_ms()
 
@@ -30,7 +30,8 @@ end
 if ARGV[2] ~= '' and not string.find(stored, ',"owner":"' .. ARGV[2] .. '"}', 1, true) then
   return -2
 end
-local ttl = tonumber(cjson.decode(stored).ttl) or 0
+local instance = decoded(stored)
+local ttl = instance and tonumber(instance.ttl) or 0
 if ttl > 0 then
   redis.call('ZADD', deadlines, now + ttl, id)
   file_due(deadlines, now, false)

@@ -10,7 +10,7 @@
 --#include checks.lua
 local instances, deadlines, rev_key, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', KEYS[5], 'zset', KEYS[6], 'string',
-  KEYS[8], 'zset')
+  KEYS[7], 'string', KEYS[8], 'zset')
 local id, mode = ARGV[1], ARGV[2]
 local now = now_ms()
 
@@ -24,7 +24,10 @@ if not existing then
   return {current_revision(rev_key), false}
 end
 
-local instance = cjson.decode(existing)
+local instance = decoded(existing)
+if not instance or type(instance.metadata) ~= 'table' then
+  return redis.error_reply('CORRUPT ' .. instances .. ' field ' .. id .. ' does not hold an instance (deregister it)')
+end
 local owner = instance.owner
 instance.owner = nil
 if mode == 'replace' then
