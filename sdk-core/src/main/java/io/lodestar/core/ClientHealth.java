@@ -61,8 +61,12 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
      * @param lateRenewals  renewals that ran later than a third of their TTL after they were due (a starved or
      *                      paused process)
      * @param failedRenewals renewals that failed (Redis unreachable or refusing); each is retried
+     * @param takenOver     leases stopped because another registration of the same instance (another client's, or
+     *                      another process with the same instance id) replaced the one this client made; each is
+     *                      also told to {@link ServiceRegistry#addLeaseListener lease listeners}
      */
-    public record Registrations(int held, @Nullable Instant lastRenewalAt, long lateRenewals, long failedRenewals) {
+    public record Registrations(int held, @Nullable Instant lastRenewalAt, long lateRenewals, long failedRenewals,
+                                long takenOver) {
         /**
          * @throws InvalidArgumentException when a count is negative
          */
@@ -71,6 +75,7 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
                     .range("held", held, 0, Integer.MAX_VALUE)
                     .range("lateRenewals", lateRenewals, 0, Long.MAX_VALUE)
                     .range("failedRenewals", failedRenewals, 0, Long.MAX_VALUE)
+                    .range("takenOver", takenOver, 0, Long.MAX_VALUE)
                     .throwIfInvalid();
         }
     }

@@ -58,8 +58,8 @@ class PublicRecordsTest {
                 arguments("ClientHealth.Node", call(() -> new ClientHealth.Node(null, true, null)),
                         List.of("address")),
                 arguments("ClientHealth.Registrations",
-                        call(() -> new ClientHealth.Registrations(-1, null, -2, -3)),
-                        List.of("held", "lateRenewals", "failedRenewals")));
+                        call(() -> new ClientHealth.Registrations(-1, null, -2, -3, -4)),
+                        List.of("held", "lateRenewals", "failedRenewals", "takenOver")));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -54,13 +54,21 @@ local function expire(instances, deadlines, rev_key, channel, id)
   return announce(rev_key, channel, 'expired', id, '')
 end
 
--- The TTL (ms) an instance was registered with, from its stored JSON; 0 when it is persistent or absent.
+-- A stored instance's JSON decoded, or nil when it is not a JSON object (another program wrote it): what a script
+-- cannot read it still removes (deregister, evict, expiry), and it never stops a script after its first write.
+local function decoded(stored)
+  local ok, instance = pcall(cjson.decode, stored)
+  if ok and type(instance) == 'table' then
+    return instance
+  end
+  return nil
+end
+
+-- The TTL (ms) an instance was registered with, from its stored JSON; 0 when it is persistent, absent or unreadable.
 local function stored_ttl(instances, id)
   local stored = redis.call('HGET', instances, id)
-  if not stored then
-    return 0
-  end
-  return tonumber(cjson.decode(stored).ttl) or 0
+  local instance = stored and decoded(stored)
+  return instance and tonumber(instance.ttl) or 0
 end
 
 -- Files the service in its bucket's due set (KEYS[8]) at its earliest deadline, or takes it out when it has no
@@ -91,6 +99,17 @@ local function file_due(deadlines, now, appeared_or_vanished)
   else
     refile_due(deadlines)
   end
+end
+
+-- The stored form of an instance: its public JSON (what events carry and readers read) with, last, the token of the
+-- client whose lease renews it ("owner", see renew_instance.lua), which readers skip and events never carry.
+local function with_owner(public, owner)
+  return string.sub(public, 1, -2) .. ',"owner":"' .. owner .. '"}'
+end
+
+-- The public JSON of a stored instance (see with_owner); an entry written without an owner is all public.
+local function without_owner(stored)
+  return string.match(stored, '^(.*),"owner":"%x*"}$') or stored
 end
 
 -- True while a deregistration or eviction of the instance is remembered; forgets tombstones that have run out.

@@ -12,20 +12,33 @@ local function current_header(current)
   if not h[1] then
     return 0, nil, nil, nil, nil
   end
-  return tonumber(h[1]), h[2], h[3], tonumber(h[4]), tonumber(h[5])
+  local version, created_at, updated_at = tonumber(h[1]), tonumber(h[4]), tonumber(h[5])
+  if not (version and created_at and updated_at and h[2] and h[3]) then
+    error({err = 'CORRUPT ' .. current .. ' does not hold a config entry (version, hash, format, createdAt, updatedAt)'})
+  end
+  return version, h[2], h[3], created_at, updated_at
+end
+
+-- A kept version's entry, decoded; nil when it is not kept. Fails, naming the key, when it is not an entry's JSON.
+local function history_entry(history, version)
+  local stored = redis.call('HGET', history, version)
+  if not stored then
+    return nil, nil
+  end
+  local ok, entry = pcall(cjson.decode, stored)
+  if not ok or type(entry) ~= 'table' or type(entry.content) ~= 'string' or type(entry.format) ~= 'string'
+      or type(entry.hash) ~= 'string' or not tonumber(entry.createdAt) then
+    error({err = 'CORRUPT ' .. history .. ' field ' .. version .. ' does not hold a config version'})
+  end
+  return entry, stored
 end
 
 -- When an entry that has no current version is set (again): a removed entry keeps its history and its version
 -- numbers go on, so it keeps its creation time too (that of its newest kept version); a new one is created now.
 local function creation_time(history, versions, now)
   local newest = redis.call('ZREVRANGE', versions, 0, 0)
-  if newest[1] then
-    local stored = redis.call('HGET', history, newest[1])
-    if stored then
-      return cjson.decode(stored).createdAt
-    end
-  end
-  return now
+  local entry = newest[1] and history_entry(history, newest[1])
+  return entry and tonumber(entry.createdAt) or now
 end
 
 -- Makes content the current entry under the next version, keeps it in history (trimmed to the newest `limit`

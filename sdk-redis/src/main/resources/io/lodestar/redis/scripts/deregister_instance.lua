@@ -11,7 +11,7 @@
 --#include checks.lua
 local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string',
-  KEYS[8], 'zset')
+  KEYS[7], 'string', KEYS[8], 'zset')
 local id, keep = ARGV[1], tonumber(ARGV[2])
 local now = now_ms()
 

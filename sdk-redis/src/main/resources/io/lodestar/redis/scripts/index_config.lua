@@ -15,7 +15,9 @@ local index, rev_key, channel = KEYS[1], KEYS[2], KEYS[3]
 check_keys(index, 'hash', rev_key, 'counter')
 local id, version, exists, hash = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1', ARGV[4]
 
-local known = tonumber(redis.call('HGET', index, id) or '0')
+-- a field that is not a number (another program wrote it) counts as absent: the report overwrites it, so it can
+-- never fail after the entry's own write
+local known = tonumber(redis.call('HGET', index, id)) or 0
 if known ~= 0 and version <= math.abs(known) then
   return 0
 end

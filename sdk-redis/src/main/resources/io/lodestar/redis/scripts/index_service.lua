@@ -12,7 +12,9 @@
 local index, rev_key, channel = KEYS[1], KEYS[2], KEYS[3]
 check_keys(index, 'hash', rev_key, 'counter')
 local service, revision, count = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-local known = tonumber(redis.call('HGET', index, service) or '0')
+-- a field that is not a number (another program wrote it) counts as absent: the report overwrites it, so it can
+-- never fail after the service's own write
+local known = tonumber(redis.call('HGET', index, service)) or 0
 
 local function announce(kind)
   local inc = incarnation(KEYS[4])

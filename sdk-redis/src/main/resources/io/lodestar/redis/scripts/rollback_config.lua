@@ -12,17 +12,17 @@
 --#include config_common.lua
 --#include checks.lua
 local k = config_keys()
-check_keys(k.current, 'hash', k.history, 'hash', k.versions, 'zset', k.revision, 'counter')
+check_keys(k.current, 'hash', k.history, 'hash', k.versions, 'zset', k.revision, 'counter', k.incarnation,
+  'string')
 check_number_field(k.current, 'version')
 local id, target, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])
 
-local stored = redis.call('HGET', k.history, target)
-if not stored then
+local old = history_entry(k.history, target)
+if not old then
   local oldest = redis.call('ZRANGE', k.versions, 0, 0)
   local newest = redis.call('ZREVRANGE', k.versions, 0, 0)
   return {'missing', tonumber(oldest[1] or '0'), tonumber(newest[1] or '0'), redis.call('ZCARD', k.versions)}
 end
-local old = cjson.decode(stored)
 local version, hash, current_format, created_at = current_header(k.current)
 if version > 0 and hash == old.hash and current_format == old.format then
   local current = redis.call('HGET', k.history, version)

@@ -13,7 +13,8 @@
 --#include config_common.lua
 --#include checks.lua
 local k = config_keys()
-check_keys(k.current, 'hash', k.history, 'hash', k.versions, 'zset', k.revision, 'counter')
+check_keys(k.current, 'hash', k.history, 'hash', k.versions, 'zset', k.revision, 'counter', k.incarnation,
+  'string')
 check_number_field(k.current, 'version')
 local id, content, format, limit, expected = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 
