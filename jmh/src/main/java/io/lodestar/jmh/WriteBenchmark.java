@@ -44,6 +44,9 @@ import java.util.concurrent.TimeUnit;
  * Writes through Lodestar's Lua scripts — register, renew, deregister, set metadata, config set — each against its
  * raw baseline: the same script run by a plain Lettuce {@code EVALSHA} with the keys and arguments Lodestar passes
  * ({@link RawRedis}), so a ratio shows what Lodestar's client code costs on top of the Redis work it cannot avoid.
+ * Beside them, the fixed floor ({@code floorRegister}, {@link FloorScript}): a minimal register-shaped script of
+ * this jar by a plain EVALSHA, which does not change with Lodestar's scripts, so the Redis time of every write can be
+ * held to a budget relative to it (issue 27).
  * Throughput in operations per second, summed over the threads. Concrete at three concurrencies, so all are in one
  * run: {@link WriteBenchmark1Thread}, {@link WriteBenchmark4Threads}, {@link WriteBenchmark16Threads}.
  *
@@ -57,6 +60,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code register} / {@code rawRegister}: a new ephemeral instance (a new id every call, 10 minute TTL, so no
  *       renewal falls into a trial) of a service that already has one: register_instance.lua, which publishes
  *       "registered"; Lodestar also starts the instance's lease;</li>
+ *   <li>{@code floorRegister}: the same new instance through floor_register.lua;</li>
  *   <li>{@code renew} / {@code rawRenew}: renew_instance.lua of this thread's registered instance (no event);</li>
  *   <li>{@code deregister} / {@code rawDeregister}: deregister_instance.lua of this thread's instance, registered
  *       again before every call, untimed (JMH's per-invocation setup: at 4 and 16 threads one thread's untimed
@@ -107,6 +111,7 @@ public abstract class WriteBenchmark {
         RawRedis.Script deregisterScript;
         RawRedis.Script updateScript;
         RawRedis.Script setConfigScript;
+        FloorScript floor;
         double cpuBefore;
 
         /** Starts everything and writes the resident instance. */
@@ -126,6 +131,7 @@ public abstract class WriteBenchmark {
             deregisterScript = RawRedis.Script.load(raw, "deregister_instance");
             updateScript = RawRedis.Script.load(raw, "update_instance");
             setConfigScript = RawRedis.Script.load(raw, "set_config");
+            floor = FloorScript.load(raw, redis.namespace());
         }
 
         /** Resets Redis' statistics, so the iteration's own commands are counted. */
@@ -327,6 +333,15 @@ public abstract class WriteBenchmark {
     @Benchmark
     public List<Object> rawRegister(Backend backend, Registering state) {
         return backend.registerScript.run(backend.raw, backend.serviceKeys, RawRedis.registerArgs(state.next()));
+    }
+
+    /**
+     * @return the new revision: the fixed floor ({@link FloorScript}) registering a new instance, by a plain
+     *     EVALSHA on the baselines' connection
+     */
+    @Benchmark
+    public Long floorRegister(Backend backend, Registering state) {
+        return backend.floor.register(backend.raw, state.next());
     }
 
     /** @return true: the instance was registered */
