@@ -466,7 +466,8 @@ def main(path):
     choose(results, w)
     sampled(results, w)
     floor_budget(floor_ratios, w)
-    targets(view_ratios, direct_ratios, write_ratios, prop_ratios, w)
+    if view_ratios or direct_ratios or prop_ratios or any(r is not None for r in write_ratios.values()):
+        targets(view_ratios, direct_ratios, write_ratios, prop_ratios, w)  # none of them in a run of the writes alone
     print("\n".join(out))
 
 
