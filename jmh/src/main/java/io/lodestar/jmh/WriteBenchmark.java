@@ -84,8 +84,9 @@ import java.util.function.Consumer;
  * <p>Redis' own cost ({@link RedisStats}): {@code INFO commandstats} and {@code INFO cpu} read before and after
  * every measurement iteration give the EVALSHA calls, the microseconds Redis spent in them (per call: the figure
  * that decides how many writes one shard takes, whatever the client), the commands the scripts ran (counted under
- * their own names) and the server's CPU time. Every benchmark has a Redis of its own (each JMH fork starts one
- * through the test kit), so the difference is the benchmark's alone. When the system property
+ * their own names) and the server's CPU time. Each JMH fork starts a Redis of its own through the test kit, so the
+ * difference is the benchmark's alone (on a server given by {@code LODESTAR_REDIS_URI}, whatever else runs there
+ * counts too). When the system property
  * {@value #STATS_PROPERTY} names a file, each measurement iteration appends one JSON line to it ({@code jmh/run.sh}
  * does this and reports them).
  *
