@@ -998,7 +998,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * command timeout makes its node count as lost: the listeners hear {@code disconnected} (views turn stale, as on
      * a disconnect), {@link #isConnected()} is false and {@link #nodes()} says why; the first answer after that
      * makes them hear {@code connected} (views resync). A connection that is closed is the {@link StateListener}'s
-     * business: its clock starts again when it reconnects. Runs on the resources' timer; never blocks.
+     * business: its clock starts again when it reconnects. Never blocks.
      */
     private final class Heartbeat {
         private final long timeoutNanos = timeout.toNanos();
@@ -1031,12 +1031,17 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             return !silentNow.isEmpty();
         }
 
+        /**
+         * On the resources' event executors, not their timer: the timer holds only what a client's own work put
+         * there (command timeouts, leases), so an idle client leaves it empty.
+         */
         private void schedule() {
             if (!closed) {
                 try {
-                    timer().newTimeout(ignored -> beat(), intervalMillis, TimeUnit.MILLISECONDS);
-                } catch (IllegalStateException stopped) {
-                    // the resources' timer was stopped: the client is closing
+                    client.getResources().eventExecutorGroup().schedule(this::beat, intervalMillis,
+                            TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+                    // the resources are shutting down: so is this client
                 }
             }
         }

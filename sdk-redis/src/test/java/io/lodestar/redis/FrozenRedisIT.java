@@ -4,6 +4,7 @@ import io.lodestar.core.ClientHealth;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.UnavailableException;
+import io.lodestar.test.StallingRelay;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -85,6 +86,24 @@ class FrozenRedisIT extends PrivateRedisTest {
         assertThat(reader.health().nodes()).singleElement().satisfies(node -> assertThat(node.problem()).isNull());
         writer.registry().register(instance("orders", "orders-2"));
         await().atMost(Duration.ofSeconds(2)).until(() -> reader.discovery().getInstances("orders").size() == 2);
+    }
+
+    @Test
+    void aLinkThatStopsForwardingWithoutClosingMakesAViewStaleAndFreshAgainWhenItForwards() {
+        try (StallingRelay link = StallingRelay.to(redis)) {
+            LodestarClient client = clients.connect(link.uri(), SHORT_TIMEOUT);
+            client.registry().register(instance("orders", "orders-1"));
+            assertThat(client.discovery().getInstances("orders")).hasSize(1);
+
+            link.stall();
+
+            await().atMost(Duration.ofSeconds(4)).until(() -> client.discovery().status().stale());
+            assertThat(client.health().nodes()).singleElement().satisfies(node ->
+                    assertThat(node.problem()).startsWith("no answer from"));
+            link.resume();
+            await().atMost(Duration.ofSeconds(2)).until(() -> !client.discovery().status().stale());
+            client.close(); // while the link still forwards: it deregisters
+        }
     }
 
     /** Runs before the base class's: clients close, and Redis stops, only once Redis runs again. */
