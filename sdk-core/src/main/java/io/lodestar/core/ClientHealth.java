@@ -43,13 +43,24 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
      * @param address {@code host:port}
      * @param connected whether the client has a working connection to it
      * @param since   when that state began, as far as this client saw it (null if it never connected)
+     * @param problem why a node whose connection is open counts as not connected, e.g. {@code "no answer from
+     *                127.0.0.1:6379 for 5 s"} (Redis frozen, or a partition that drops packets); null otherwise
      */
-    public record Node(String address, boolean connected, @Nullable Instant since) {
+    public record Node(String address, boolean connected, @Nullable Instant since, @Nullable String problem) {
         /**
          * @throws InvalidArgumentException when the address is null
          */
         public Node {
             Validation.requireNonNull("address", address);
+        }
+
+        /**
+         * A node without a problem to tell.
+         *
+         * @throws InvalidArgumentException when the address is null
+         */
+        public Node(String address, boolean connected, @Nullable Instant since) {
+            this(address, connected, since, null);
         }
     }
 
