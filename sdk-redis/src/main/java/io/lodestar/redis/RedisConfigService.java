@@ -419,13 +419,15 @@ final class RedisConfigService implements ConfigService {
 
         /**
          * An id the index announced but Redis does not hold (removed since, or a forged event): following it would
-         * pin it for as long as the listener lives, so what one listener pins is bounded by the configs that exist.
-         * If it is created later, the index announces it again.
+         * pin it for as long as the listener lives, so what one listener pins is bounded by the configs that exist;
+         * and its entry, empty, is released at once rather than held (subscribed) for the idle timeout, so a flood of
+         * forged ids holds no more than those loading. If it is created later, the index announces it again.
          */
         private void unfollow(String configId) {
             Subscription subscription = followed.remove(configId);
             if (subscription != null) {
                 subscription.close();
+                entries.release(configId, Optional::isEmpty);
             }
         }
 

@@ -40,6 +40,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
@@ -401,6 +402,18 @@ final class SyncedView<V, E> implements AutoCloseable {
             log.warn("{} view holds its limit of {} entries (viewTopicLimit): dropped {}, the one read least"
                     + " recently ({} dropped so far; reads of ever new ids, e.g. taken from requests?)", name, limit,
                     Validation.show(topic.id), count);
+        }
+    }
+
+    /**
+     * Drops (and unsubscribes) a topic nobody listens to whose value is {@code unneeded}, at once rather than once it
+     * is idle: e.g. a config the namespace index announced that Redis does not hold (removed since, or forged).
+     */
+    void release(String id, Predicate<V> unneeded) {
+        Topic topic = topics.live(id);
+        if (topic != null) {
+            topics.removeIf(id, topic, held -> !held.pinned() && held.current != null
+                    && unneeded.test(held.current.value));
         }
     }
 

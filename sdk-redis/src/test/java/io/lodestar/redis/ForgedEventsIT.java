@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static io.lodestar.redis.Clients.instance;
@@ -200,6 +201,35 @@ class ForgedEventsIT extends PrivateRedisTest {
     }
 
     /** Publishes an event at each impossible revision on a topic's channel; {@code body} lacks "rev" and "}". */
+    @Test
+    void ghostConfigIdsOfForgedAddedEventsAreReleasedAndTheIndexResyncDropsThem() {
+        // given a namespace listener whose entries would stay held for the default idle timeout (10 minutes)
+        writer.config().set("real", "a=1", ConfigFormat.PROPERTIES);
+        RedisLodestarClient watcher = (RedisLodestarClient) clients.connect(options -> options
+                .reconcileInterval(Duration.ofSeconds(1)).sweepInterval(OFF));
+        List<ConfigEvent> heard = new CopyOnWriteArrayList<>();
+        watcher.config().subscribeAll(heard::add);
+        String channel = keys().configs().channel();
+        long next = revision(keys().configs().revision()) + 1;
+
+        // when 5,000 ids Redis does not hold are announced, with consecutive revisions as a writer would
+        for (int i = 0; i < 5_000; i++) {
+            publish(channel, "{\"type\":\"added\",\"rev\":" + (next + i) + ",\"id\":\"ghost-" + i + "\"}");
+        }
+
+        // then their entries and subscriptions are released long before they would be idle, and the index's resync
+        // (the reconcile finds Redis behind the forged revisions) drops them from the index
+        SyncedView<?, ?> entries = watcher.views().get("config");
+        SyncedView<?, ?> index = watcher.views().get("config-index");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(entries.held()).as("entries held").containsExactly("real");
+            assertThat(index.peekHeld().get(IndexSource.TOPIC)).as("the index").isEqualTo(Set.of("real"));
+            assertThat(redis().pubsubShardChannels()).as("shard subscriptions")
+                    .noneMatch(subscribed -> subscribed.contains("ghost-"));
+        });
+        assertThat(heard).isEmpty();
+    }
+
     private void publishImpossible(Object topicKeys, String body) {
         String revisionKey;
         String channel;

@@ -197,6 +197,26 @@ class SyncedViewTest {
     }
 
     @Test
+    void aValueRestoredLocallyIsLoadedWholeWhenRedisAnswersAndListenersHearWhatDiffers() {
+        // given a local copy at revision 1, and a source that replays what a topic missed since the revision it
+        // holds (config history): from revision 1 to Redis' revision 1 there is nothing to replay
+        source.kept = new SyncedView.Versioned<>(1, List.of("on-disk"));
+        source.replays = true;
+        List<String> heard = subscribe();
+        source.failLoad(new UnavailableException("Redis at redis://test is unreachable"));
+        assertThat(view.getIfHeld(TOPIC)).as("served from the local copy").containsExactly("on-disk");
+
+        // when Redis answers the retry with other content at the same revision (it lost its data, was written again)
+        await().atMost(Duration.ofSeconds(5)).until(() -> source.pendingLoads() == 1); // retried with backoff
+        source.completeLoad(1, "in-redis");
+
+        // then the view read it whole, not as a replay from the local copy, and the listener heard the change
+        assertThat(view.getIfHeld(TOPIC)).containsExactly("in-redis");
+        assertThat(source.reloads).as("replays").isZero();
+        assertThat(heard).containsExactly("resynced@1");
+    }
+
+    @Test
     void aFailedFirstLoadWithoutListenersIsNotKept() {
         CompletableFuture<SyncedView.Versioned<List<String>>> read = view.loadAsync(TOPIC);
 
@@ -499,6 +519,27 @@ class SyncedViewTest {
         private final Deque<CompletableFuture<SyncedView.Versioned<List<String>>>> loads = new ArrayDeque<>();
         /** What a reconcile reads as the topic's revision in Redis. */
         volatile long redisRevision;
+        /** The local copy a failed first load serves (null: none). */
+        volatile SyncedView.Versioned<List<String>> kept;
+        /** Whether a resync replays what the topic missed (none here) instead of the default whole load. */
+        volatile boolean replays;
+        /** Resyncs that replayed. */
+        volatile int reloads;
+
+        @Override
+        public SyncedView.Versioned<List<String>> restore(String id) {
+            return kept;
+        }
+
+        @Override
+        public CompletionStage<SyncedView.Reloaded<List<String>, String>> reload(
+                String id, SyncedView.Versioned<List<String>> held) {
+            if (!replays) {
+                return super.reload(id, held);
+            }
+            reloads++;
+            return load(id).thenApply(loaded -> new SyncedView.Reloaded<>(loaded, List.of()));
+        }
 
         @Override
         public CompletionStage<Long> revision(String id) {
