@@ -27,6 +27,9 @@ import java.util.zip.CRC32;
  * lodestar:{ns:svc:b}:due             ZSET   instances key of a service -&gt; when the sweep should look at it
  *                                            (epoch ms, Redis time): its earliest deadline, or the time of a write
  *                                            that made it appear or vanish (see file_due in common.lua)
+ * lodestar:{ns:svc:b}:master          HASH   the Redis master the bucket's sweep last ran on (id = its replication id,
+ *                                            seen = when), and after a change since when and from which deadline
+ *                                            on the sweep spares overdue instances (see sweep_service.lua)
  * lodestar:{ns}:services           HASH   service id -&gt; last reported revision (negative: removed at that revision)
  * lodestar:{ns}:services:revision  STRING index revision
  * lodestar:{ns}:services:events    shard channel of "added"/"removed" services
@@ -91,6 +94,14 @@ final class Keys {
     /** The due set of one bucket: which of its services the sweep should look at, and from when. */
     String due(int bucket) {
         return bucketTag(bucket) + "due";
+    }
+
+    /**
+     * Which Redis master the sweep of a bucket last ran on, and since when the sweep spares its overdue instances
+     * after that master changed (a failover, a restart; see sweep_service.lua).
+     */
+    String master(int bucket) {
+        return bucketTag(bucket) + "master";
     }
 
     /**

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -142,6 +143,14 @@ final class Sweeper {
         log.warn("Replaced the sweep's own key: {}; {}", what, then);
     }
 
+    /** A bucket's master key held another type (unless {@code type} is empty) and was replaced. */
+    private void replacedMaster(String key, String type) {
+        if (!type.isEmpty()) {
+            replaced(key + " was a " + type + " (written by another program?)",
+                    "a failover of the bucket's shard before this sweep may go unseen");
+        }
+    }
+
     /**
      * A bucket's due set held another type and was replaced: the bucket's services this client knows of are swept
      * now, each filing itself in the new due set, so the bucket's expiry misses at most this interval.
@@ -167,13 +176,15 @@ final class Sweeper {
      */
     private CompletionStage<Void> sweepBucket(int bucket, String outages, long passOver) {
         return Scripts.DUE_SERVICES.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                new String[] {keys.due(bucket)}, Long.toString(passOver), Integer.toString(DUE_PAGE))
+                new String[] {keys.due(bucket), keys.master(bucket)}, Long.toString(passOver),
+                Integer.toString(DUE_PAGE))
                 .thenCompose(reply -> {
+                    replacedMaster(keys.master(bucket), (String) reply.get(1));
                     String replacedType = (String) reply.get(0);
                     if (!replacedType.isEmpty()) {
                         return rebuildDue(bucket, replacedType, outages);
                     }
-                    List<?> members = (List<?>) reply.get(1);
+                    List<?> members = (List<?>) reply.get(2);
                     List<CompletableFuture<Boolean>> visits = new ArrayList<>(members.size());
                     for (Object member : members) {
                         visits.add(visitDue(bucket, (String) member, outages).toCompletableFuture());
@@ -242,14 +253,18 @@ final class Sweeper {
      */
     private CompletionStage<Boolean> sweep(String serviceId, Boolean indexed, String outages, long passOver,
                                            long expiredBefore) {
+        String[] serviceKeys = keys.service(serviceId).all();
+        String[] sweepKeys = Arrays.copyOf(serviceKeys, serviceKeys.length + 1);
+        sweepKeys[serviceKeys.length] = keys.master(Keys.bucket(serviceId));
         return Scripts.SWEEP_SERVICE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                keys.service(serviceId).all(), Integer.toString(BATCH), outages,
+                sweepKeys, Integer.toString(BATCH), outages,
                 Long.toString(RECONNECT_ALLOWANCE.toMillis()), Long.toString(passOver)).thenCompose(reply -> {
                     long revision = (Long) reply.get(0);
                     long count = (Long) reply.get(1);
                     long expired = (Long) reply.get(2);
                     long spared = (Long) reply.get(3);
                     String replacedType = (String) reply.get(4);
+                    replacedMaster(sweepKeys[serviceKeys.length], (String) reply.get(5));
                     // found by a full pass, or corrupted since this round read the due set
                     CompletionStage<Void> repaired = replacedType.isEmpty() ? CompletableFuture.completedFuture(null)
                             : rebuildDue(Keys.bucket(serviceId), replacedType, outages);

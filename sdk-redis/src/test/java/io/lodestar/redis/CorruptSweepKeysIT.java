@@ -30,7 +30,8 @@ class CorruptSweepKeysIT extends NamespaceTest {
         LOCK("string", Keys::sweeperLock),
         FULL_PASS("string", Keys::fullSweep),
         OUTAGES("string", Keys::outage),
-        DUE_SET("zset", keys -> keys.service("orders").due());
+        DUE_SET("zset", keys -> keys.service("orders").due()),
+        MASTER("hash", keys -> keys.master(Keys.bucket("orders")));
 
         final String type;
         final Function<Keys, String> name;

@@ -154,3 +154,22 @@ local function replace_corrupt(key, want)
   end
   return nil
 end
+
+-- Keeps, in a bucket's master key (see Keys.master), the replication id of the Redis master the sweep runs on, and
+-- returns since when (epoch ms, Redis time) the sweep has run on this master after running on another one (a
+-- failover, a restart), or nil when it never saw another. A killed master takes along the writes it acknowledged
+-- but had not replicated, renewals among them: the promoted replica holds older deadlines, some already past, which
+-- is why the sweep treats a new master as an outage (see sweep_service.lua).
+local function new_master_since(key, now)
+  local id = string.match(redis.call('INFO', 'replication'), 'master_replid:(%x+)') or ''
+  local held = redis.call('HMGET', key, 'id', 'since') -- false where absent
+  if held[1] == id then
+    return tonumber(held[2])
+  end
+  if held[1] then
+    redis.call('HSET', key, 'id', id, 'since', now)
+    return now
+  end
+  redis.call('HSET', key, 'id', id)
+  return tonumber(held[2])
+end
