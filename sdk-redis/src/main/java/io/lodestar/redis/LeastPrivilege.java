@@ -33,9 +33,9 @@ final class LeastPrivilege {
 
     /** A user that does everything Lodestar does: the reader's rules plus the writes the scripts make. */
     static final List<String> ACL_RULES = Stream.concat(READER_ACL_RULES.stream(), Stream.of(
-            "+set", "+incr", "+del", "+pttl", "+pexpire",
+            "+set", "+mset", "+incr", "+del", "+pttl", "+pexpire",
             "+hset", "+hdel", "+hincrby",
-            "+zadd", "+zrem", "+zremrangebyrank", "+zremrangebyscore",
+            "+zadd", "+zrem", "+zpopmin", "+zremrangebyrank", "+zremrangebyscore",
             "+spublish")).toList();
 
     private LeastPrivilege() {
