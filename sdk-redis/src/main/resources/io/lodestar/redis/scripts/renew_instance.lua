@@ -19,7 +19,7 @@
 --#include instances.lua
 --#include due.lua
 local instances, deadlines = KEYS[1], KEYS[2]
-local id, owner = ARGV[1], ARGV[2]
+local id, owner = ARGV[1], ARGV[2] or '' -- no owner (an older caller): an explicit renewal
 
 -- Everything read before the first write (each read proves its key's type, see common.lua).
 local stored = redis.call('HGET', instances, id)
