@@ -121,6 +121,20 @@ final class Keys {
         return PREFIX + "{" + namespace + ":svc:" + bucket + "}:";
     }
 
+    /**
+     * The Redis type Lodestar keeps at a key of this layout (hash, zset or string), from its role (the name after its
+     * last ':'); null for a channel or a key no write script passes. Names the key of a WRONGTYPE error (see
+     * {@link LuaScript}).
+     */
+    static String keptType(String key) {
+        return switch (key.substring(key.lastIndexOf(':') + 1)) {
+            case "instances", "current", "history", "services", "configs" -> "hash";
+            case "deadlines", "tombstones", "due", "versions" -> "zset";
+            case "revision", "digest", "incarnation" -> "string";
+            default -> null;
+        };
+    }
+
     /** Keys of the namespace's service index: index hash, index revision, index channel, incarnation. */
     IndexKeys services() {
         return new IndexKeys(namespaceTag + "services", namespaceTag + "services:revision",

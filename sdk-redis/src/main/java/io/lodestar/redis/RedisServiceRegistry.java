@@ -299,7 +299,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     return null;
                 });
             }
-            return renewScript(serviceId, instanceId, ANY_OWNER).thenApply(renewed -> {
+            return renewScript(serviceId, instanceId, ANY_OWNER, 0).thenApply(renewed -> {
                 if (renewed != RENEWED) {
                     throw renewed == GONE ? notFound(serviceId, instanceId) : removed(serviceId, instanceId);
                 }
@@ -312,9 +312,9 @@ final class RedisServiceRegistry implements ServiceRegistry {
      * renew_instance.lua: {@link #RENEWED}, {@link #GONE} (expired or lost), -1 (deregistered or evicted) or
      * {@link #TAKEN_OVER} (registered by another owner; only when {@code owner} is not {@link #ANY_OWNER}).
      */
-    private CompletionStage<Long> renewScript(String serviceId, String instanceId, String owner) {
+    private CompletionStage<Long> renewScript(String serviceId, String instanceId, String owner, long ttlMillis) {
         return Scripts.RENEW_INSTANCE.run(backend.commands(), ScriptOutputType.INTEGER,
-                keys.service(serviceId).all(), instanceId, owner);
+                keys.service(serviceId).all(), instanceId, owner, Long.toString(ttlMillis));
     }
 
     /**
@@ -325,7 +325,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
         ServiceInstance instance = lease.instance;
         String serviceId = instance.serviceId();
         String instanceId = instance.instanceId();
-        return renewScript(serviceId, instanceId, owner).thenCompose(renewed -> {
+        return renewScript(serviceId, instanceId, owner, instance.ttl().toMillis()).thenCompose(renewed -> {
             if (renewed == RENEWED) {
                 return CompletableFuture.completedFuture(true);
             }

@@ -136,7 +136,7 @@ final class Sweeper {
 
     /**
      * A key of the sweep's own state held another type, and the script that found it replaced it (see
-     * replace_corrupt in common.lua): logged at WARN and counted with the failures.
+     * replace_corrupt in sweep_state.lua): logged at WARN and counted with the failures.
      */
     private void replaced(String what, String then) {
         failures.increment();

@@ -3,7 +3,7 @@
 -- It also notes the Redis master it runs on in the bucket's master key (a write only when that master is new, see
 -- new_master_since in common.lua): every round runs this for every bucket, so a failover is seen by the first round
 -- after it, whether or not a sweep of the bucket ran before.
--- A key of another type in either place (another program wrote it) is deleted (see replace_corrupt in common.lua);
+-- A key of another type in either place (another program wrote it) is deleted (see replace_corrupt in sweep_state.lua);
 -- the sweeper then sweeps the bucket's services it knows of, which files them in the due set again.
 -- KEYS[1] the bucket's due set (instances key of a service -> when the sweep should look at it, see common.lua),
 -- KEYS[2] the bucket's master key
@@ -11,6 +11,7 @@
 -- Returns {the type the due set held if it was replaced, else '', the same for the master key, the instances keys of
 -- up to ARGV[2] due services, the longest due first}.
 --#include common.lua
+--#include sweep_state.lua
 local replaced_due, replaced_master = replace_corrupt(KEYS[1], 'zset'), replace_corrupt(KEYS[2], 'hash') or ''
 local now = now_ms()
 new_master_since(KEYS[2], now)

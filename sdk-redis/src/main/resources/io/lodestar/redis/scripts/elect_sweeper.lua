@@ -4,7 +4,7 @@
 -- when an outage began, until their owners had the chance to renew after it (see sweep_service.lua). Every client
 -- runs this each interval, so every client that could not reach Redis notes it within one interval of being back,
 -- whether it wins or not, and the winner notes its own outage before it sweeps.
--- The list (KEYS[2]) is a string "began:ended,began:ended,..." (epoch ms, Redis time; see outages_of in common.lua),
+-- The list (KEYS[2]) is a string "began:ended,began:ended,..." (epoch ms, Redis time; see outages_of in sweep_state.lua),
 -- ordered by beginning; outages that overlap (clients that saw one outage at different times, or noted a long one
 -- once per interval) are one; those whose grace ended for any TTL are forgotten, and the key expires when no outage
 -- was noted for that long; beyond 32 outages the oldest two are taken for one.
@@ -18,10 +18,11 @@
 -- Returns {1 if this client sweeps this interval else 0, the outages (text, '' = none), 1 if the lock had no expiry
 -- (another program wrote it: it then gets one, so it cannot stop expiry in the namespace for good) else 0,
 -- 1 if the winner makes a full pass this interval else 0}.
--- 5th, the keys it replaced because they held another type (see replace_corrupt in common.lua), as
+-- 5th, the keys it replaced because they held another type (see replace_corrupt in sweep_state.lua), as
 -- "<key> was a <type>".
 -- Publishes nothing.
 --#include common.lua
+--#include sweep_state.lua
 local lock, marker = KEYS[1], KEYS[2]
 local now = now_ms()
 local replaced = {}

@@ -6,7 +6,7 @@
 -- live then) is not expired before that outage's end + the allowance for owners to reconnect + the instance's own
 -- TTL; its owner, once back, renews it at once. An instance already overdue when the outage began is expired as
 -- usual, so outages that keep coming cannot keep a crashed owner's instance.
--- A change of the Redis master the script runs on (a failover, a restart; see new_master_since in common.lua) is an
+-- A change of the Redis master the script runs on (a failover, a restart; see new_master_since in sweep_state.lua) is an
 -- outage that no client may have seen begin in time: a killed master takes the renewals it acknowledged but had not
 -- replicated along, so the promoted replica holds older deadlines, some past before any client noticed. What lease
 -- was live then cannot be told, so every overdue instance of the bucket is spared until the first sweep on the new
@@ -15,13 +15,14 @@
 -- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see announce in common.lua),
 -- KEYS[8] the bucket's due set (see file_due in common.lua), KEYS[9] the bucket's master key (see above)
 -- ARGV[1] most overdue instances to look at in one call (bounds the script's run time), ARGV[2] the namespace's
--- outages (see outages_of in common.lua), ARGV[3] the allowance for owners to reconnect after an outage, in ms,
+-- outages (see outages_of in sweep_state.lua), ARGV[3] the allowance for owners to reconnect after an outage, in ms,
 -- ARGV[4] how many overdue instances to pass over first (those an earlier call of the same round spared: they are
 -- still overdue)
 -- Returns {revision, instance count, expired count, spared count, the type the due set held if it was replaced
--- (see replace_corrupt in common.lua) else '', the same for the master key}; expired + spared = ARGV[1] means more
+-- (see replace_corrupt in sweep_state.lua) else '', the same for the master key}; expired + spared = ARGV[1] means more
 -- may be overdue, and the sweeper calls again. Publishes one "expired" event per removed instance.
 --#include common.lua
+--#include sweep_state.lua
 --#include checks.lua
 local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 -- the sweep's own state: not the service's concern
