@@ -35,7 +35,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -51,10 +50,12 @@ import java.util.concurrent.TimeUnit;
  * module): an operator page for a few people needs routing of a dozen paths and one streaming response, which it
  * does without adding a web server and its dependencies to the jar.
  *
- * <p>Safety: the caller chooses the address (loopback by default); a request whose {@code Host} is not that
- * address is refused when bound to loopback (no DNS rebinding); writes need the token in the
- * {@code X-Lodestar-Token} header (a header, so another site's form cannot send it), compared in constant time,
- * and are refused in read-only mode; every write, done or refused, is logged with who and when.
+ * <p>Safety (the threat model is in docs/cli.md): the caller chooses the address (loopback by default); a request
+ * whose {@code Host} or {@code Origin} is not a name the console answers to is refused, whatever the address (no DNS
+ * rebinding, no other site's page); every API request needs a token in the {@code X-Lodestar-Token} header (a
+ * header, so another site's form or image cannot send it), compared in constant time: the read token allows reads,
+ * the write token reads and writes; writes are refused in read-only mode; every write, done or refused, is logged
+ * with who and when.
  */
 final class ConsoleServer implements AutoCloseable {
     private static final int AUDIT_KEPT = 50;
@@ -65,8 +66,7 @@ final class ConsoleServer implements AutoCloseable {
     private final LodestarClient client;
     /** Read on every event of every watched service: from Redis at most once a second per service. */
     private final TtlLeft ttlLeft;
-    private final String token;
-    private final boolean readOnly;
+    private final Access access;
     private final PrintStream log;
     private final HttpServer server;
     private final ExecutorService handlers;
@@ -77,17 +77,29 @@ final class ConsoleServer implements AutoCloseable {
     private final Map<String, Subscription> watched = new ConcurrentHashMap<>();
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final Deque<Map<String, Object>> audit = new ArrayDeque<>();
-    private final boolean loopback;
     private volatile boolean lastStale;
 
-    ConsoleServer(LodestarClient client, InetSocketAddress address, String token, boolean readOnly, PrintStream log)
+    /**
+     * Who may do what.
+     *
+     * @param writeToken reads and writes (writes only when not read-only); never empty
+     * @param readToken  reads only; null when there is none (then only the write token reads)
+     * @param readOnly   refuse every write, whatever the token
+     * @param hosts      the names and addresses requests may be addressed to and come from
+     */
+    record Access(String writeToken, String readToken, boolean readOnly, AllowedHosts hosts) {
+        @Override
+        public String toString() {
+            return "Access[readOnly=" + readOnly + "]"; // never the tokens
+        }
+    }
+
+    ConsoleServer(LodestarClient client, InetSocketAddress address, Access access, PrintStream log)
             throws IOException {
         this.client = client;
         this.ttlLeft = new TtlLeft(client);
-        this.token = token;
-        this.readOnly = readOnly;
+        this.access = access;
         this.log = log;
-        this.loopback = address.getAddress().isLoopbackAddress();
         this.server = HttpServer.create(address, 64);
         this.handlers = Executors.newFixedThreadPool(8, daemon("lodestar-console-http"));
         server.setExecutor(handlers);
@@ -151,7 +163,7 @@ final class ConsoleServer implements AutoCloseable {
         ViewStatus config = client.config().status();
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("namespace", client.namespace().name());
-        state.put("readOnly", readOnly);
+        state.put("readOnly", access.readOnly());
         state.put("stale", discovery.stale() || config.stale());
         state.put("staleForSeconds", Math.max(discovery.staleFor().toSeconds(), config.staleFor().toSeconds()));
         state.put("lastSyncAt", discovery.lastSyncAt() == null ? null : discovery.lastSyncAt().toString());
@@ -245,8 +257,11 @@ final class ConsoleServer implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         try {
-            if (!hostAllowed(exchange)) {
-                reply(exchange, 403, error("forbidden", "this console answers only to its own address"));
+            String origin = exchange.getRequestHeaders().getFirst("Origin");
+            if (!access.hosts().allowsHostHeader(exchange.getRequestHeaders().getFirst("Host"))
+                    || origin != null && !access.hosts().allowsOrigin(origin)) {
+                reply(exchange, 403, error("forbidden", "this console answers only to the host names it was given"
+                        + " (--allow-host) and to pages it served itself"));
                 return;
             }
             String path = exchange.getRequestURI().getPath();
@@ -257,14 +272,7 @@ final class ConsoleServer implements AutoCloseable {
                     case "/", "/index.html" -> resource(exchange, "index.html", "text/html; charset=utf-8");
                     case "/app.js" -> resource(exchange, "app.js", "text/javascript; charset=utf-8");
                     case "/app.css" -> resource(exchange, "app.css", "text/css; charset=utf-8");
-                    case "/api/events" -> openStream(exchange);
-                    case "/api/state" -> reply(exchange, 200, state());
-                    case "/api/service" -> reply(exchange, 200, serviceView(required(query, "id")));
-                    case "/api/configs" -> reply(exchange, 200, configs());
-                    case "/api/config" -> reply(exchange, 200, configView(required(query, "id")));
-                    case "/api/config/diff" -> reply(exchange, 200, diff(query));
-                    case "/api/audit" -> reply(exchange, 200, auditLog());
-                    default -> reply(exchange, 404, error("not_found", "no such page: " + path));
+                    default -> read(exchange, path, query);
                 }
                 return;
             }
@@ -289,17 +297,36 @@ final class ConsoleServer implements AutoCloseable {
         }
     }
 
+    /** Every read shows the registry or config contents: it needs the read or the write token. */
+    private void read(HttpExchange exchange, String path, Map<String, String> query) throws IOException {
+        String given = exchange.getRequestHeaders().getFirst("X-Lodestar-Token");
+        if (!matches(given, access.readToken()) && !matches(given, access.writeToken())) {
+            reply(exchange, 401, error("token", "reading needs the console's read or write token"));
+            return;
+        }
+        switch (path) {
+            case "/api/events" -> openStream(exchange);
+            case "/api/state" -> reply(exchange, 200, state());
+            case "/api/service" -> reply(exchange, 200, serviceView(required(query, "id")));
+            case "/api/configs" -> reply(exchange, 200, configs());
+            case "/api/config" -> reply(exchange, 200, configView(required(query, "id")));
+            case "/api/config/diff" -> reply(exchange, 200, diff(query));
+            case "/api/audit" -> reply(exchange, 200, auditLog());
+            default -> reply(exchange, 404, error("not_found", "no such page: " + path));
+        }
+    }
+
     private void write(HttpExchange exchange, String path, Map<String, String> query) throws IOException {
         String who = who(exchange);
         String action = path.replaceFirst("^/api/", "").replace('/', '.');
-        if (readOnly) {
+        if (access.readOnly()) {
             audit(who, action, query, "refused: read-only");
             reply(exchange, 403, error("read_only", "this console is read-only (--read-only)"));
             return;
         }
-        if (!tokenMatches(exchange.getRequestHeaders().getFirst("X-Lodestar-Token"))) {
+        if (!matches(exchange.getRequestHeaders().getFirst("X-Lodestar-Token"), access.writeToken())) {
             audit(who, action, query, "refused: no valid token");
-            reply(exchange, 401, error("token", "a write needs the token the console printed at start"));
+            reply(exchange, 401, error("token", "a write needs the console's write token (a read token only reads)"));
             return;
         }
         JsonNode body = body(exchange);
@@ -418,22 +445,10 @@ final class ConsoleServer implements AutoCloseable {
         return name + "@" + exchange.getRemoteAddress().getAddress().getHostAddress();
     }
 
-    private boolean tokenMatches(String given) {
-        return given != null && !token.isEmpty() && MessageDigest.isEqual(
+    /** Constant time: how much of a token a guess got right does not show in the answer's timing. */
+    private static boolean matches(String given, String token) {
+        return given != null && token != null && !token.isEmpty() && MessageDigest.isEqual(
                 given.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private boolean hostAllowed(HttpExchange exchange) {
-        if (!loopback) {
-            return true;
-        }
-        String host = exchange.getRequestHeaders().getFirst("Host");
-        if (host == null) {
-            return false;
-        }
-        String name = host.startsWith("[") ? host.substring(0, host.indexOf(']') + 1)
-                : host.replaceFirst(":\\d+$", "");
-        return Set.of("localhost", "127.0.0.1", "[::1]").contains(name.toLowerCase(Locale.ROOT));
     }
 
     private static JsonNode body(HttpExchange exchange) throws IOException {

@@ -25,6 +25,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +38,8 @@ import static org.awaitility.Awaitility.await;
  */
 class ConsoleIT {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TOKEN = "a-token-given";
+    private static final String READ_TOKEN = "a-read-token";
     private final RedisServer redis = TestRedis.standalone();
     private final String namespace = "console-" + UUID.randomUUID().toString().substring(0, 8);
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -65,6 +68,33 @@ class ConsoleIT {
             request.header("X-Lodestar-Token", token);
         }
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> get(String path, String token) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(console.url() + path))
+                .timeout(Duration.ofSeconds(20));
+        if (token != null) {
+            request.header("X-Lodestar-Token", token);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A request as another program (or a browser on another page) can send it: any Host, any headers. */
+    private String rawStatusLine(String method, String path, String host, String... headers) throws IOException {
+        URI uri = URI.create(console.url());
+        try (Socket socket = new Socket("127.0.0.1", uri.getPort())) {
+            socket.setSoTimeout(10_000);
+            StringBuilder request = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\n");
+            for (String header : headers) {
+                request.append(header).append("\r\n");
+            }
+            request.append("Content-Length: 0\r\nConnection: close\r\n\r\n");
+            OutputStream out = socket.getOutputStream();
+            out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine();
+        }
     }
 
     @Test
@@ -105,28 +135,101 @@ class ConsoleIT {
 
     @Test
     void aRequestForAnotherHostIsRefused() throws Exception {
-        console = new ConsoleProcess(redis.uri(), namespace, "--token", "a-token-given");
-        URI uri = URI.create(console.url());
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
 
-        String status;
-        try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
-            socket.setSoTimeout(10_000);
-            OutputStream out = socket.getOutputStream();
-            out.write(("GET /api/state HTTP/1.1\r\nHost: attacker.example:" + uri.getPort()
-                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            status = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
-                    .readLine();
-        }
+        String status = rawStatusLine("GET", "/api/state", "attacker.example:80", "X-Lodestar-Token: " + TOKEN);
 
         assertThat(status).startsWith("HTTP/1.1 403");
     }
 
     @Test
-    void theEventStreamPushesARegistration() throws Exception {
-        console = new ConsoleProcess(redis.uri(), namespace, "--token", "a-token-given");
+    void readingAConfigNeedsAToken() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> anonymous = get("api/config?id=orders/limits", null);
+        HttpResponse<String> wrong = get("api/config?id=orders/limits", "not-the-token");
         HttpResponse<InputStream> stream = http.send(HttpRequest.newBuilder(URI.create(console.url() + "api/events"))
                 .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofInputStream());
+        stream.body().close(); // before the status is checked: an open stream never ends
+
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(anonymous.body()).doesNotContain("v1");
+        assertThat(wrong.statusCode()).isEqualTo(401);
+        assertThat(stream.statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void theWriteTokenAlsoReads() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> read = get("api/config?id=orders/limits", TOKEN);
+
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        assertThat(JSON.readTree(read.body()).get("current").get("content").asText()).isEqualTo("v1");
+    }
+
+    @Test
+    void aReadTokenFromTheEnvironmentReadsButDoesNotWrite() throws Exception {
+        console = new ConsoleProcess(Map.of("LODESTAR_CONSOLE_READ_TOKEN", READ_TOKEN), redis.uri(), namespace,
+                "--token", TOKEN);
+
+        HttpResponse<String> read = get("api/config?id=orders/limits", READ_TOKEN);
+        HttpResponse<String> write = post("api/config/set?id=orders/limits", READ_TOKEN,
+                "{\"content\":\"v2\",\"format\":\"TEXT\"}");
+
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        assertThat(JSON.readTree(read.body()).get("current").get("content").asText()).isEqualTo("v1");
+        assertThat(write.statusCode()).isEqualTo(401);
+        assertThat(sdk.config().get("orders/limits").orElseThrow().version()).isEqualTo(1);
+        assertThat(console.output()).doesNotContain(READ_TOKEN).doesNotContain(TOKEN);
+    }
+
+    @Test
+    void boundBeyondLoopbackItStillRefusesAnotherHost() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN, "--bind", "0.0.0.0");
+
+        String status = rawStatusLine("GET", "/api/config?id=orders/limits", "rebound.attacker.example",
+                "X-Lodestar-Token: " + TOKEN);
+
+        assertThat(status).startsWith("HTTP/1.1 403");
+    }
+
+    @Test
+    void boundBeyondLoopbackItAnswersToTheNamesItWasGiven() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN, "--bind", "0.0.0.0",
+                "--allow-host", "Console.Example");
+
+        String named = rawStatusLine("GET", "/api/config?id=orders/limits", "console.example:8443",
+                "X-Lodestar-Token: " + TOKEN);
+        String other = rawStatusLine("GET", "/api/config?id=orders/limits", "other.example",
+                "X-Lodestar-Token: " + TOKEN);
+
+        assertThat(named).startsWith("HTTP/1.1 200");
+        assertThat(other).startsWith("HTTP/1.1 403");
+    }
+
+    @Test
+    void aRequestFromAPageOfAnotherSiteIsRefused() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        String foreign = rawStatusLine("GET", "/api/config?id=orders/limits", "127.0.0.1",
+                "X-Lodestar-Token: " + TOKEN, "Origin: http://attacker.example");
+        String sandboxed = rawStatusLine("GET", "/api/config?id=orders/limits", "127.0.0.1",
+                "X-Lodestar-Token: " + TOKEN, "Origin: null");
+        String own = rawStatusLine("GET", "/api/config?id=orders/limits", "127.0.0.1",
+                "X-Lodestar-Token: " + TOKEN, "Origin: http://localhost:9999");
+
+        assertThat(foreign).startsWith("HTTP/1.1 403");
+        assertThat(sandboxed).startsWith("HTTP/1.1 403");
+        assertThat(own).startsWith("HTTP/1.1 200");
+    }
+
+    @Test
+    void theEventStreamPushesARegistration() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+        HttpResponse<InputStream> stream = http.send(HttpRequest.newBuilder(URI.create(console.url() + "api/events"))
+                .header("X-Lodestar-Token", TOKEN).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
         assertThat(stream.headers().firstValue("Content-Type")).hasValueSatisfying(
                 type -> assertThat(type).startsWith("text/event-stream"));
         try (BufferedReader events = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8))) {
