@@ -148,7 +148,7 @@ final class ConsoleServer implements AutoCloseable {
                 pushRaw(": keep-alive\n\n");
             }
         } catch (RuntimeException e) {
-            log.println(Instant.now() + " console tick failed: " + ExitCodes.describe(e));
+            log.println(Instant.now() + " console tick failed: " + LogText.escape(ExitCodes.describe(e)));
         }
     }
 
@@ -200,7 +200,8 @@ final class ConsoleServer implements AutoCloseable {
             try {
                 send("state", state());
             } catch (RuntimeException e) {
-                log.println(Instant.now() + " console could not read its view: " + ExitCodes.describe(e));
+                log.println(Instant.now() + " console could not read its view: "
+                        + LogText.escape(ExitCodes.describe(e)));
             }
         });
     }
@@ -292,7 +293,7 @@ final class ConsoleServer implements AutoCloseable {
         } catch (UnavailableException e) {
             reply(exchange, 503, error("unavailable", ExitCodes.describe(e)));
         } catch (RuntimeException e) {
-            log.println(Instant.now() + " console request failed: " + ExitCodes.describe(e));
+            log.println(Instant.now() + " console request failed: " + LogText.escape(ExitCodes.describe(e)));
             reply(exchange, 500, error("internal", ExitCodes.describe(e)));
         }
     }
@@ -428,8 +429,9 @@ final class ConsoleServer implements AutoCloseable {
                 audit.removeLast();
             }
         }
-        log.println(entry.get("at") + " AUDIT who=" + who + " action=" + action + " target=" + entry.get("target")
-                + " " + outcome);
+        // the path, the query and messages that quote them come from the request: escaped, so no line is forged
+        log.println(entry.get("at") + " AUDIT who=" + LogText.field(who) + " action=" + LogText.field(action)
+                + " target=" + LogText.field((String) entry.get("target")) + " " + LogText.escape(outcome));
         log.flush();
         push("audit", entry);
     }

@@ -20,6 +20,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -222,6 +223,26 @@ class ConsoleIT {
         assertThat(foreign).startsWith("HTTP/1.1 403");
         assertThat(sandboxed).startsWith("HTTP/1.1 403");
         assertThat(own).startsWith("HTTP/1.1 200");
+    }
+
+    @Test
+    void aRequestCannotForgeAnAuditLine() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+        String forged = "\r\n2026-01-01T00:00:00Z AUDIT who=admin@127.0.0.1 action=config.set target=orders/limits"
+                + " done: forged";
+        String encoded = URLEncoder.encode(forged, StandardCharsets.UTF_8).replace("+", "%20");
+
+        String inQuery = rawStatusLine("POST", "/api/config/set?id=orders/limits" + encoded, "127.0.0.1");
+        String inPath = rawStatusLine("POST", "/api/config/set" + encoded + "?id=orders/limits", "127.0.0.1");
+
+        assertThat(inQuery).startsWith("HTTP/1.1 401");
+        assertThat(inPath).startsWith("HTTP/1.1 401");
+        await("both refusals in the audit log").atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                console.output().lines().filter(line -> line.contains("refused: no valid token"))).hasSize(2));
+        assertThat(console.output().lines()).noneMatch(line -> line.startsWith("2026-01-01T00:00:00Z"));
+        assertThat(console.output())
+                .contains("target=\"orders/limits\\r\\n2026-01-01T00:00:00Z AUDIT who=admin@127.0.0.1")
+                .contains("action=\"config.set\\r\\n2026-01-01T00:00:00Z AUDIT who=admin@127.0.0.1");
     }
 
     @Test
