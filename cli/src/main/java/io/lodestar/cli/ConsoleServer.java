@@ -4,10 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.lodestar.core.ConflictException;
-import io.lodestar.core.Initial;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
-import io.lodestar.core.LodestarException;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.Subscription;
 import io.lodestar.core.UnavailableException;
@@ -35,7 +33,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -73,8 +70,8 @@ final class ConsoleServer implements AutoCloseable {
     private final ExecutorService pushes = Executors.newSingleThreadExecutor(daemon("lodestar-console-push"));
     private final ScheduledExecutorService ticks =
             Executors.newSingleThreadScheduledExecutor(daemon("lodestar-console-tick"));
-    private final List<OutputStream> streams = new CopyOnWriteArrayList<>();
-    private final Map<String, Subscription> watched = new ConcurrentHashMap<>();
+    private final EventStreams streams;
+    private final ServiceWatch services;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final Deque<Map<String, Object>> audit = new ArrayDeque<>();
     private volatile boolean lastStale;
@@ -100,6 +97,11 @@ final class ConsoleServer implements AutoCloseable {
         this.ttlLeft = new TtlLeft(client);
         this.access = access;
         this.log = log;
+        this.streams = new EventStreams(daemon("lodestar-console-sse"), log);
+        this.services = new ServiceWatch(client, ticks, id -> event -> {
+            push("service", serviceView(id));
+            pushState();
+        });
         this.server = HttpServer.create(address, 64);
         this.handlers = Executors.newFixedThreadPool(8, daemon("lodestar-console-http"));
         server.setExecutor(handlers);
@@ -108,18 +110,7 @@ final class ConsoleServer implements AutoCloseable {
 
     /** Starts serving and following the registry and configs. */
     void start() {
-        subscriptions.add(client.discovery().subscribeServices(change -> {
-            // subscribing waits for Redis: never on the SDK's listener thread
-            ticks.execute(() -> change.added().forEach(this::watch));
-            pushState();
-        }));
-        ticks.execute(() -> {
-            try {
-                client.discovery().getServices().forEach(this::watch);
-            } catch (LodestarException unavailable) {
-                // offline: subscribeServices reports the services once Redis answers
-            }
-        });
+        services.start(change -> pushState());
         subscriptions.add(client.config().subscribeAll(event -> push("config",
                 Map.of("id", event.configId(), "version", event.version()))));
         ticks.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
@@ -128,13 +119,6 @@ final class ConsoleServer implements AutoCloseable {
 
     int port() {
         return server.getAddress().getPort();
-    }
-
-    private void watch(String service) {
-        watched.computeIfAbsent(service, id -> client.discovery().subscribe(id, event -> {
-            push("service", serviceView(id));
-            pushState();
-        }, Initial.DELIVER));
     }
 
     /** Once a second: the staleness banner changes without an event, and SSE needs a keep-alive. */
@@ -167,14 +151,14 @@ final class ConsoleServer implements AutoCloseable {
         state.put("stale", discovery.stale() || config.stale());
         state.put("staleForSeconds", Math.max(discovery.staleFor().toSeconds(), config.staleFor().toSeconds()));
         state.put("lastSyncAt", discovery.lastSyncAt() == null ? null : discovery.lastSyncAt().toString());
-        List<Map<String, Object>> services = new ArrayList<>();
-        for (String service : watched.keySet().stream().sorted().toList()) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (String service : services.services()) {
             ServiceSnapshot snapshot = client.discovery().getSnapshot(service);
             if (!snapshot.instances().isEmpty()) {
-                services.add(Views.service(snapshot));
+                rows.add(Views.service(snapshot));
             }
         }
-        state.put("services", services);
+        state.put("services", rows);
         return state;
     }
 
@@ -210,46 +194,44 @@ final class ConsoleServer implements AutoCloseable {
         pushes.execute(() -> send(event, data));
     }
 
+    /** Only on the push thread: events in order; each stream's own thread writes them (see EventStreams). */
     private void send(String event, Object data) {
+        streams.send(event(event, data).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String event(String event, Object data) {
         try {
-            sendRaw("event: " + event + "\ndata: " + SSE_JSON.writeValueAsString(data) + "\n\n");
+            return "event: " + event + "\ndata: " + SSE_JSON.writeValueAsString(data) + "\n\n";
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
 
     private void pushRaw(String text) {
-        pushes.execute(() -> sendRaw(text));
-    }
-
-    /** Only on the push thread: one writer per stream, events in order. */
-    private void sendRaw(String text) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        for (OutputStream stream : streams) {
-            try {
-                stream.write(bytes);
-                stream.flush();
-            } catch (IOException gone) {
-                streams.remove(stream);
-                closeQuietly(stream);
-            }
-        }
+        pushes.execute(() -> streams.send(bytes));
     }
 
     private void openStream(HttpExchange exchange) throws IOException {
+        if (streams.open() >= EventStreams.MAX_STREAMS) {
+            reply(exchange, 503, error("too_many_streams", "this console serves at most "
+                    + EventStreams.MAX_STREAMS + " event streams at once"));
+            return;
+        }
         exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
         exchange.sendResponseHeaders(200, 0);
-        OutputStream body = exchange.getResponseBody();
-        Map<String, Object> first = state();
+        // on the push thread, so the stream's first state comes before every later event and after every earlier one
         pushes.execute(() -> {
             try {
-                body.write(("retry: 1000\nevent: state\ndata: " + SSE_JSON.writeValueAsString(first)
-                        + "\n\n").getBytes(StandardCharsets.UTF_8));
-                body.flush();
-                streams.add(body);
-            } catch (IOException gone) {
-                closeQuietly(body);
+                byte[] first = ("retry: 1000\n" + event("state", state())).getBytes(StandardCharsets.UTF_8);
+                if (!streams.open(exchange, first)) {
+                    exchange.close();
+                }
+            } catch (RuntimeException e) {
+                log.println(Instant.now() + " console could not read its view: "
+                        + LogText.escape(ExitCodes.describe(e)));
+                exchange.close(); // the page reconnects
             }
         });
     }
@@ -528,14 +510,6 @@ final class ConsoleServer implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(OutputStream stream) {
-        try {
-            stream.close();
-        } catch (IOException ignored) {
-            // the browser left
-        }
-    }
-
     private static java.util.concurrent.ThreadFactory daemon(String name) {
         return runnable -> {
             Thread thread = new Thread(runnable, name);
@@ -547,10 +521,10 @@ final class ConsoleServer implements AutoCloseable {
     @Override
     public void close() {
         subscriptions.forEach(Subscription::close);
-        watched.values().forEach(Subscription::close);
+        services.close();
         ticks.shutdownNow();
         pushes.shutdownNow();
-        streams.forEach(ConsoleServer::closeQuietly);
+        streams.close();
         server.stop(0);
         handlers.shutdownNow();
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.RedisServer;
@@ -243,6 +244,60 @@ class ConsoleIT {
         assertThat(console.output())
                 .contains("target=\"orders/limits\\r\\n2026-01-01T00:00:00Z AUDIT who=admin@127.0.0.1")
                 .contains("action=\"config.set\\r\\n2026-01-01T00:00:00Z AUDIT who=admin@127.0.0.1");
+    }
+
+    @Test
+    void anEventStreamThatStopsReadingIsDroppedAndHoldsUpNoOther() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+        // events of about 600 KB each (40 instances, 16 KB of metadata each): a few fill the socket buffers
+        for (int i = 0; i < 40; i++) {
+            ServiceInstance.Builder bulky = ServiceInstance.builder("bulky", "bulky-" + i).host("10.0.0.7")
+                    .port(8080 + i);
+            for (int m = 0; m < 16; m++) {
+                bulky.metadata("m" + m, "x".repeat(1000));
+            }
+            sdk.registry().register(bulky.build());
+        }
+        HttpResponse<InputStream> reading = http.send(HttpRequest.newBuilder(URI.create(console.url() + "api/events"))
+                .header("X-Lodestar-Token", TOKEN).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        CompletableFuture<Boolean> sawLast = CompletableFuture.supplyAsync(() -> {
+            try (BufferedReader events = new BufferedReader(new InputStreamReader(reading.body(),
+                    StandardCharsets.UTF_8))) {
+                for (String line = events.readLine(); line != null; line = events.readLine()) {
+                    if (line.startsWith("data: ") && line.contains("\"bulky-last\"")) {
+                        return true;
+                    }
+                }
+                return false;
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        URI uri = URI.create(console.url());
+        try (Socket stalled = new Socket()) {
+            stalled.setReceiveBufferSize(4096);
+            stalled.connect(new java.net.InetSocketAddress(uri.getHost(), uri.getPort()), 10_000);
+            stalled.getOutputStream().write(("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Lodestar-Token: "
+                    + TOKEN + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            stalled.getOutputStream().flush();
+            // a page that never reads again
+
+            boolean[] up = {true};
+            await("the stalled stream dropped").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        up[0] = !up[0];
+                        sdk.registry().setStatus("bulky", "bulky-0", up[0] ? InstanceStatus.UP
+                                : InstanceStatus.OUT_OF_SERVICE);
+                        return console.output().contains("console dropped the event stream of 127.0.0.1");
+                    });
+            sdk.registry().register(ServiceInstance.builder("bulky", "bulky-last").host("10.0.0.8").port(8080)
+                    .build());
+
+            assertThat(sawLast.get(30, TimeUnit.SECONDS)).as("the reading page heard of bulky-last").isTrue();
+        } finally {
+            reading.body().close();
+        }
     }
 
     @Test
