@@ -20,9 +20,10 @@ import java.util.concurrent.CountDownLatch;
 /** {@code lodestar console}: the web console, until interrupted. */
 @Command(name = "console", description = {"Serve the web console: services, live instances, configs with history,"
         + " diff, rollback and edit.", "Binds to loopback unless told otherwise; reads and writes need the token"
-        + " printed at start (or --token), reads alone also the read token ($" + ConsoleCommand.READ_TOKEN_VARIABLE
-        + " or --read-token-file)."})
+        + " printed at start (or $" + ConsoleCommand.TOKEN_VARIABLE + ", --token-file), reads alone also the read"
+        + " token ($" + ConsoleCommand.READ_TOKEN_VARIABLE + " or --read-token-file)."})
 final class ConsoleCommand implements Callable<Integer> {
+    static final String TOKEN_VARIABLE = "LODESTAR_CONSOLE_TOKEN";
     static final String READ_TOKEN_VARIABLE = "LODESTAR_CONSOLE_READ_TOKEN";
     private static final int MIN_TOKEN_LENGTH = 8;
 
@@ -49,9 +50,14 @@ final class ConsoleCommand implements Callable<Integer> {
             + " its owner may read it); default: $" + READ_TOKEN_VARIABLE + ", else no read token")
     Path readTokenFile;
 
-    @Option(names = "--token", paramLabel = "TOKEN",
-            description = "the write token (default: a random one, printed at start); never printed when given")
+    @Option(names = "--token", paramLabel = "TOKEN", description = "the token that reads and writes (default: $"
+            + TOKEN_VARIABLE + ", else a random one, printed at start); never printed when given. Other users of the"
+            + " machine see a command line (ps): prefer $" + TOKEN_VARIABLE + " or --token-file")
     String token;
+
+    @Option(names = "--token-file", paramLabel = "FILE",
+            description = "a file holding the token that reads and writes (only its owner may read it)")
+    Path tokenFile;
 
     @Option(names = "--read-only", description = "refuse every write")
     boolean readOnly;
@@ -61,10 +67,13 @@ final class ConsoleCommand implements Callable<Integer> {
         if (port < 0 || port > 65535) {
             throw new ExitCodes.UsageException("port must be between 0 and 65535, but was " + port);
         }
-        checkLength("--token", token);
+        if (token != null && tokenFile != null) {
+            throw new ExitCodes.UsageException("give the token one way: --token or --token-file, not both");
+        }
+        String given = checkLength("the token", token != null ? token : Tokens.read(tokenFile, TOKEN_VARIABLE));
         String readToken = checkLength("the read token", Tokens.read(readTokenFile, READ_TOKEN_VARIABLE));
-        boolean generated = token == null;
-        String writeToken = generated ? newToken() : token;
+        boolean generated = given == null;
+        String writeToken = generated ? newToken() : given;
         InetAddress address = InetAddress.getByName(bind);
         AllowedHosts hosts = AllowedHosts.of(address, allowHosts);
         CountDownLatch stop = new CountDownLatch(1);
@@ -94,7 +103,8 @@ final class ConsoleCommand implements Callable<Integer> {
             System.out.println("Token (paste it into the page; it reads" + (readOnly ? "" : " and writes") + "): "
                     + writeToken);
         } else {
-            System.out.println("Reads and writes need the token given with --token.");
+            System.out.println("Reads and writes need the token given (" + (token != null ? "--token"
+                    : tokenFile != null ? tokenFile : "$" + TOKEN_VARIABLE) + ").");
         }
         if (readToken != null) {
             System.out.println("The read token (from " + (readTokenFile != null ? readTokenFile

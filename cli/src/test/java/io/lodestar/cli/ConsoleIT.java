@@ -13,6 +13,7 @@ import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -26,6 +27,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -224,6 +228,45 @@ class ConsoleIT {
         assertThat(foreign).startsWith("HTTP/1.1 403");
         assertThat(sandboxed).startsWith("HTTP/1.1 403");
         assertThat(own).startsWith("HTTP/1.1 200");
+    }
+
+    @Test
+    void aTokenFromTheEnvironmentWritesAndIsNeverPrinted() throws Exception {
+        console = new ConsoleProcess(Map.of("LODESTAR_CONSOLE_TOKEN", "token-from-the-environment"), redis.uri(),
+                namespace);
+
+        HttpResponse<String> write = post("api/config/set?id=orders/limits", "token-from-the-environment",
+                "{\"content\":\"v2\",\"format\":\"TEXT\",\"expectedVersion\":1}");
+
+        assertThat(write.statusCode()).as(write.body()).isEqualTo(200);
+        assertThat(console.output()).doesNotContain("token-from-the-environment")
+                .contains("$LODESTAR_CONSOLE_TOKEN").doesNotContain("Token (paste");
+    }
+
+    @Test
+    void aTokenFileOnlyItsOwnerMayReadWorks(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("console.token"), "token-from-a-file\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        console = new ConsoleProcess(redis.uri(), namespace, "--token-file", file.toString());
+
+        HttpResponse<String> write = post("api/config/set?id=orders/limits", "token-from-a-file",
+                "{\"content\":\"v2\",\"format\":\"TEXT\",\"expectedVersion\":1}");
+
+        assertThat(write.statusCode()).as(write.body()).isEqualTo(200);
+        assertThat(console.output()).doesNotContain("token-from-a-file");
+    }
+
+    @Test
+    void aTokenFileOthersMayReadIsRefused(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("console.token"), "token-from-a-file\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+
+        CliJar.Result result = CliJar.run(Map.of(), "", "--uri", redis.uri(), "--namespace", namespace, "console",
+                "--port", "0", "--token-file", file.toString());
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).contains("the token file " + file + " must be accessible to its owner only"
+                + " (chmod 600), but was rw-r--r--").doesNotContain("token-from-a-file");
     }
 
     @Test
