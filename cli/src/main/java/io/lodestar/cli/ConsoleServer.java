@@ -162,9 +162,23 @@ final class ConsoleServer implements AutoCloseable {
         return state;
     }
 
+    /** For the event stream: a service that lost its last instance is shown empty. */
     private Map<String, Object> serviceView(String service) {
-        ServiceSnapshot snapshot = client.discovery().getSnapshot(service);
+        return serviceView(client.discovery().getSnapshot(service));
+    }
+
+    private Map<String, Object> serviceView(ServiceSnapshot snapshot) {
         return Views.serviceDetail(snapshot, Instant.now(), ttlLeft.of(snapshot));
+    }
+
+    /** Asked for by id: a service without instances is not found, as for {@code lodestar instances}. */
+    private Map<String, Object> requestedService(String service) {
+        ServiceSnapshot snapshot = client.discovery().getSnapshot(service);
+        if (snapshot.instances().isEmpty()) {
+            throw new NotFoundException("service", service, "No instances of '" + service + "' in namespace '"
+                    + client.namespace().name() + "'");
+        }
+        return serviceView(snapshot);
     }
 
     private Map<String, Object> configView(String id) {
@@ -174,6 +188,9 @@ final class ConsoleServer implements AutoCloseable {
         List<Map<String, Object>> history = new ArrayList<>();
         client.config().history(id).forEach(entry -> history.add(Views.config(entry, true)));
         view.put("history", history);
+        if (view.get("current") == null && history.isEmpty()) {
+            throw new NotFoundException("config", id, "No config '" + id + "'"); // a removed one keeps its history
+        }
         return view;
     }
 
@@ -290,7 +307,7 @@ final class ConsoleServer implements AutoCloseable {
         switch (path) {
             case "/api/events" -> openStream(exchange);
             case "/api/state" -> reply(exchange, 200, state());
-            case "/api/service" -> reply(exchange, 200, serviceView(required(query, "id")));
+            case "/api/service" -> reply(exchange, 200, requestedService(required(query, "id")));
             case "/api/configs" -> reply(exchange, 200, configs());
             case "/api/config" -> reply(exchange, 200, configView(required(query, "id")));
             case "/api/config/diff" -> reply(exchange, 200, diff(query));

@@ -270,6 +270,38 @@ class ConsoleIT {
     }
 
     @Test
+    void aServiceWithoutInstancesIsNotFound() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> answer = get("api/service?id=nosuch", TOKEN);
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(404);
+        assertThat(JSON.readTree(answer.body()).get("message").asText()).contains("No instances of 'nosuch'");
+    }
+
+    @Test
+    void aConfigThatNeverExistedIsNotFound() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> answer = get("api/config?id=nosuch", TOKEN);
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(404);
+        assertThat(JSON.readTree(answer.body()).get("message").asText()).isEqualTo("No config 'nosuch'");
+    }
+
+    @Test
+    void aRemovedConfigIsShownWithItsHistory() throws Exception {
+        sdk.config().remove("orders/limits");
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> answer = get("api/config?id=orders/limits", TOKEN);
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        assertThat(JSON.readTree(answer.body()).get("current").isNull()).isTrue();
+        assertThat(JSON.readTree(answer.body()).get("history")).isNotEmpty();
+    }
+
+    @Test
     void aRequestCannotForgeAnAuditLine() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
         String forged = "\r\n2026-01-01T00:00:00Z AUDIT who=admin@127.0.0.1 action=config.set target=orders/limits"
