@@ -15,6 +15,7 @@ import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,7 +32,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -287,7 +287,7 @@ final class ConsoleServer implements AutoCloseable {
             Map<String, Object> body = error("conflict", e.getMessage());
             body.put("currentVersion", e.currentVersion());
             reply(exchange, 409, body);
-        } catch (InvalidArgumentException | IllegalArgumentException e) {
+        } catch (InvalidArgumentException | IllegalArgumentException | CommandLine.TypeConversionException e) {
             reply(exchange, 400, error("bad_request", e.getMessage()));
         } catch (UnavailableException e) {
             reply(exchange, 503, error("unavailable", ExitCodes.describe(e)));
@@ -337,8 +337,8 @@ final class ConsoleServer implements AutoCloseable {
                 case "/api/config/set" -> {
                     String id = required(query, "id");
                     String content = text(body, "content");
-                    ConfigFormat format = ConfigFormat.valueOf(body.path("format").asText("TEXT")
-                            .toUpperCase(Locale.ROOT));
+                    ConfigFormat format = new ConfigCommand.FormatConverter().convert(
+                            body.path("format").asText("TEXT"));
                     ConfigEntry entry = body.hasNonNull("expectedVersion")
                             ? client.config().compareAndSet(id, content, format, body.get("expectedVersion").asLong())
                             : client.config().set(id, content, format);

@@ -302,6 +302,31 @@ class ConsoleIT {
     }
 
     @Test
+    void anUnknownFormatIsABadRequestThatNamesTheFormats() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> answer = post("api/config/set?id=orders/limits", TOKEN,
+                "{\"content\":\"<a/>\",\"format\":\"XML\"}");
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+        assertThat(JSON.readTree(answer.body()).get("message").asText())
+                .isEqualTo("format must be one of properties, yaml, json, text, but was 'XML'");
+    }
+
+    @Test
+    void anUnknownStatusIsABadRequest() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+        sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080).build());
+
+        HttpResponse<String> answer = post("api/instance/status?service=orders&id=orders-1", TOKEN,
+                "{\"status\":\"sideways\"}");
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+        assertThat(JSON.readTree(answer.body()).get("message").asText()).contains("sideways")
+                .doesNotContain("io.lodestar");
+    }
+
+    @Test
     void aRequestCannotForgeAnAuditLine() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
         String forged = "\r\n2026-01-01T00:00:00Z AUDIT who=admin@127.0.0.1 action=config.set target=orders/limits"
