@@ -31,8 +31,8 @@ final class LeastPrivilege {
 
     /** What the other scripts (writes, the sweep) call beyond that: the writes, and the reads only they make. */
     static final List<String> OTHER_SCRIPTS = List.of(
-            "+set", "+mset", "+incr", "+del", "+pttl", "+pexpire", "+hset", "+hdel", "+hexists",
-            "+zadd", "+zrem", "+zpopmin", "+zcard", "+zrevrange", "+zremrangebyrank", "+zremrangebyscore", "+spublish");
+            "+exists", "+set", "+mset", "+del", "+pttl", "+pexpire", "+hset", "+hdel",
+            "+zadd", "+zrem", "+zpopmin", "+zcard", "+zrevrange", "+zremrangebyscore", "+spublish");
 
     private static final List<String> ALL_KEYS_AND_CHANNELS = List.of(
             "resetkeys", "~lodestar:*", "resetchannels", "&lodestar:*", "-@all");
