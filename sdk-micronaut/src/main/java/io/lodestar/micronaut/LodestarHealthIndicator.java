@@ -33,6 +33,9 @@ final class LodestarHealthIndicator implements HealthIndicator {
             n.put("address", node.address());
             n.put("connected", node.connected());
             n.put("since", String.valueOf(node.since()));
+            if (node.problem() != null) { // e.g. "no answer from 127.0.0.1:6379 for 5 s": a frozen Redis
+                n.put("problem", node.problem());
+            }
             return n;
         }).toList());
         details.put("discovery", view(health.discovery()));

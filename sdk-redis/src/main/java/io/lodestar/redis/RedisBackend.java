@@ -1034,15 +1034,21 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
 
     /**
      * Standalone and Sentinel: PINGs the command and the PubSub connection (RESP3 allows PING while subscribed)
-     * every half command timeout, at most every second. A connection that is open but has not answered for the
-     * command timeout makes its node count as lost: the listeners hear {@code disconnected} (views turn stale, as on
+     * every half command timeout (50 ms to 1 s). A connection that is open but has not answered for the command
+     * timeout (at least 100 ms) makes its node count as lost: the listeners hear {@code disconnected} (views turn stale, as on
      * a disconnect), {@link #isConnected()} is false and {@link #nodes()} says why; the first answer after that
      * makes them hear {@code connected} (views resync). A connection that is closed is the {@link StateListener}'s
      * business: its clock starts again when it reconnects. Never blocks.
      */
     private final class Heartbeat {
-        private final long timeoutNanos = timeout.toNanos();
-        private final long intervalMillis = Math.max(TIMER_TICK_MS, Math.min(1_000, timeout.toMillis() / 2));
+        /** Half the command timeout, between 50 ms (a shorter timeout must not cost 100 PINGs a second) and 1 s. */
+        private final long intervalMillis = Math.max(50, Math.min(1_000, timeout.toMillis() / 2));
+        /**
+         * The command timeout, but at least two intervals: a connection is asked once an interval, so with a
+         * shorter bound one that answers every PING would look silent between two of them.
+         */
+        private final Duration silentAfter = max(timeout, Duration.ofMillis(2 * intervalMillis));
+        private final long silentAfterNanos = silentAfter.toNanos();
         private final Map<RedisChannelHandler<?, ?>, Probe> probes = new ConcurrentHashMap<>();
         /** Connections Redis left silent right now. */
         private final Set<Probe> silentNow = ConcurrentHashMap.newKeySet();
@@ -1110,9 +1116,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                     }
                 });
             }
-            if (now - probe.lastAnswerNanos > timeoutNanos && silentNow.add(probe)) {
+            if (now - probe.lastAnswerNanos > silentAfterNanos && silentNow.add(probe)) {
                 String node = nodeOf(probe.connection);
-                String problem = "no answer from " + node + " for " + span(timeout);
+                String problem = "no answer from " + node + " for " + span(silentAfter);
                 connections.put((RedisChannelHandler<?, ?>) probe.connection, new NodeState(node, false,
                         Instant.now().minusNanos(now - probe.lastAnswerNanos), problem));
                 log.warn("Redis at {} gave {}: treating the connection as lost until it answers", where, problem);
@@ -1146,6 +1152,10 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                 probe.lastAnswerNanos = System.nanoTime();
                 silentNow.remove(probe); // the StateListener tells the listeners it is connected
             }
+        }
+
+        private static Duration max(Duration a, Duration b) {
+            return a.compareTo(b) >= 0 ? a : b;
         }
 
         /** {@code 5 s}, or {@code 500 ms} for what is not whole seconds. */

@@ -61,6 +61,36 @@ class CorruptReadsIT extends NamespaceTest {
     }
 
     @Test
+    void aReadOfAServiceWhoseInstancesKeyIsOfAnotherTypeNamesTheKeyAndItsType() {
+        LodestarClient writer = clients.connect();
+        writer.registry().register(instance("orders", "orders-1"));
+        Keys.ServiceKeys orders = keys().service("orders");
+        redis().del(orders.instances());
+        redis().set(orders.instances(), "a string");
+        LodestarClient reader = clients.connect();
+
+        assertThatThrownBy(() -> reader.directDiscovery().getInstances("orders"))
+                .isInstanceOf(ScriptException.class)
+                .hasMessageContaining(orders.instances() + " is a string where Lodestar keeps a hash");
+        assertThatThrownBy(() -> reader.discovery().getInstances("orders"))
+                .isInstanceOf(ScriptException.class)
+                .hasMessageContaining(orders.instances() + " is a string where Lodestar keeps a hash");
+    }
+
+    @Test
+    void aServiceIndexOfAnotherTypeNamesTheKeyAndItsType() {
+        LodestarClient writer = clients.connect();
+        writer.registry().register(instance("orders", "orders-1"));
+        redis().del(keys().services().index());
+        redis().sadd(keys().services().index(), "orders");
+        LodestarClient reader = clients.connect();
+
+        assertThatThrownBy(reader.discovery()::getServices)
+                .isInstanceOf(ScriptException.class)
+                .hasMessageContaining(keys().services().index() + " is a set where Lodestar keeps a hash");
+    }
+
+    @Test
     void aServiceIndexWhoseRevisionIsNotANumberNamesTheKey() {
         LodestarClient writer = clients.connect();
         writer.registry().register(instance("orders", "orders-1"));

@@ -30,6 +30,9 @@ class LodestarHealthIndicator implements HealthIndicator {
             details.put("address", node.address());
             details.put("connected", node.connected());
             details.put("since", String.valueOf(node.since()));
+            if (node.problem() != null) { // e.g. "no answer from 127.0.0.1:6379 for 5 s": a frozen Redis
+                details.put("problem", node.problem());
+            }
             return details;
         }).toList();
         ClientHealth.Registrations registrations = health.registrations();
