@@ -6,7 +6,9 @@ figures of that one run.
     python3 jmh/report.py RESULTS.json                  # or a single JMH JSON result file
 
 The directory holds jmh.json (every JMH result, merged), redis-stats.jsonl (Redis' own statistics of every write
-benchmark's measurement iterations) and propagation.json (the cross-process harness); each is optional.
+benchmark's measurement iterations) and propagation.json (the cross-process harness); each is optional. Writes are
+compared with the same script by a plain EVALSHA and with the fixed floor (floorRegister), against the budget of
+issue 27.
 """
 import json
 import os
@@ -14,6 +16,14 @@ import sys
 from collections import defaultdict
 
 PREFIX = "io.lodestar.jmh."
+WRITE_OPS = ["register", "renew", "deregister", "setMetadata", "configSet"]
+SCRIPTS = {"floorRegister": "floor_register.lua (the fixed floor, jmh)", "register": "register_instance.lua",
+           "renew": "renew_instance.lua", "deregister": "deregister_instance.lua",
+           "setMetadata": "update_instance.lua", "configSet": "set_config.lua"}
+# Issue 27: Redis µs per call of each Lodestar write ÷ the floor's in the same run, at most this (renew: lower).
+BUDGET = {"renew": 0.5}
+DEFAULT_BUDGET = 1.3
+THROUGHPUT_BUDGET = 0.9  # register ops/s ÷ the floor script's, at 4 and 16 threads
 
 
 def name(result):
@@ -165,23 +175,57 @@ def direct(results, w):
     return out
 
 
+# Commands no script runs: the harness's INFO (and, in runs before 2026-11-27, CONFIG RESETSTAT), a connection's
+# set-up, and the script calls themselves. Everything else in a write benchmark's statistics is run by its scripts.
+NOT_SCRIPT = {"info", "hello", "ping", "select", "auth", "command", "evalsha", "eval"}
+NOT_SCRIPT_PREFIXES = ("config|", "client|", "script|", "command|")
+
+
+def script_command(command):
+    return command not in NOT_SCRIPT and not command.startswith(NOT_SCRIPT_PREFIXES)
+
+
+class Cost:
+    """Redis' cost of one benchmark over its measurement iterations."""
+
+    def __init__(self):
+        self.calls = self.usec = self.commands = self.ran_dry = 0
+        self.cpu = 0.0
+
+    def per_call(self, value):
+        return value / self.calls if self.calls else None
+
+    @property
+    def usec_per_call(self):
+        return self.per_call(self.usec)
+
+    @property
+    def cpu_usec_per_call(self):
+        return self.per_call(self.cpu * 1e6)
+
+    @property
+    def commands_per_call(self):
+        return self.per_call(self.commands)
+
+
 def redis_costs(stats):
-    """(benchmark, threads) -> (EVALSHA calls, µs per EVALSHA, Redis CPU µs per EVALSHA) over measurement
-    iterations."""
-    acc = defaultdict(lambda: [0, 0, 0.0])
+    """(benchmark, threads) -> Cost: EVALSHA calls and µs, the commands the scripts ran, Redis CPU, over the
+    measurement iterations."""
+    acc = defaultdict(Cost)
     for line in stats:
         evalsha = line["commands"].get("evalsha", {"calls": 0, "usec": 0})
         a = acc[(line["benchmark"].removeprefix(PREFIX), line["threads"])]
-        a[0] += evalsha["calls"]
-        a[1] += evalsha["usec"]
-        a[2] += line["redisCpuSeconds"]
-    return {k: (calls, usec / calls if calls else None, cpu * 1e6 / calls if calls else None)
-            for k, (calls, usec, cpu) in acc.items()}
+        a.calls += evalsha["calls"]
+        a.usec += evalsha["usec"]
+        a.commands += sum(c["calls"] for name, c in line["commands"].items() if script_command(name))
+        a.cpu += line["redisCpuSeconds"]
+        a.ran_dry += line.get("poolRanDry", 0)
+    return acc
 
 
 def writes(results, stats, w):
     costs = redis_costs(stats)
-    ops = ["register", "renew", "deregister", "setMetadata", "configSet"]
+    ops = WRITE_OPS
     rows = []
     for r in results:
         if not cls(r).startswith("WriteBenchmark") or method(r) not in ops:
@@ -196,8 +240,7 @@ def writes(results, stats, w):
     w("### Writes against the same script by a plain EVALSHA (same run, same concurrency)\n")
     w("ops/s summed over the threads, ± the 99.9 % confidence interval. Redis µs/call: `INFO commandstats` "
       "usec / calls of EVALSHA over the measurement iterations; Redis CPU µs/call: the server's used_cpu_user + "
-      "used_cpu_sys over the same iterations, per EVALSHA (for deregister, half the calls are the untimed "
-      "re-registrations).\n")
+      "used_cpu_sys over the same iterations, per EVALSHA.\n")
     w("| Write | Threads | Lodestar ops/s | Raw EVALSHA ops/s | Lodestar / raw | Lodestar B/op | Raw B/op | "
       "Redis µs/call (Lodestar, raw) | Redis CPU µs/call (Lodestar, raw) |")
     w("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
@@ -207,13 +250,106 @@ def writes(results, stats, w):
         mine = costs.get((name(r), r["threads"]))
         theirs = costs.get((name(raw), raw["threads"])) if raw else None
 
-        def pair(i):
-            return f"{fmt(mine[i], 1) if mine else '—'}, {fmt(theirs[i], 1) if theirs else '—'}"
+        def pair(attribute):
+            return ", ".join(fmt(getattr(cost, attribute), 1) if cost else "—" for cost in (mine, theirs))
 
         w(f"| {op} | {r['threads']} | {with_error(r)} | {with_error(raw) if raw else '—'} | {ratio_text(ratio)} | "
-          f"{fmt(alloc(r))} | {fmt(alloc(raw)) if raw else '—'} | {pair(1)} | {pair(2)} |")
+          f"{fmt(alloc(r))} | {fmt(alloc(raw)) if raw else '—'} | {pair('usec_per_call')} | "
+          f"{pair('cpu_usec_per_call')} |")
     w("")
     return out
+
+
+def floor_rows(results, stats):
+    """[(method, threads, result, Cost, floor result, floor Cost)] for every write benchmark with a floor beside it
+    at the same thread count."""
+    costs = redis_costs(stats)
+    rows = []
+    for r in results:
+        if not cls(r).startswith("WriteBenchmark"):
+            continue
+        floor = find(results, cls(r), "floorRegister")
+        if floor is None:
+            continue
+        rows.append((method(r), r["threads"], r, costs.get((name(r), r["threads"])), floor,
+                     costs.get((name(floor), floor["threads"]))))
+
+    def order(row):
+        op = row[0].removeprefix("raw")
+        op = op[0].lower() + op[1:]
+        return (-1 if op == "floorRegister" else WRITE_OPS.index(op) if op in WRITE_OPS else 99,
+                row[0].startswith("raw"), row[1])
+    return sorted(rows, key=order)
+
+
+def floor_table(results, stats, w):
+    """The write benchmarks against the fixed floor (issue 27). Returns {(method, threads): (µs ratio, ops ratio)}."""
+    rows = floor_rows(results, stats)
+    out = {}
+    if not rows:
+        return out
+    w("### Writes against the fixed floor (same run)\n")
+    w("Floor: `floorRegister`, floor_register.lua of the jmh jar (TIME, HSET of 5 fields, ZADD, INCR, SADD, SPUBLISH "
+      "of about 149 B) by a plain EVALSHA; it never changes with Lodestar's scripts. Redis µs/call: `INFO "
+      "commandstats` EVALSHA usec / calls over the measurement iterations; commands/call: every other command "
+      "Redis counted in them (the scripts' own: TYPE, HGET, ...; not the harness's INFO) / EVALSHA calls. "
+      "÷ floor: the benchmark's Redis µs/call ÷ the floor's at the same thread count. `raw*`: Lodestar's script "
+      "by a plain EVALSHA.\n")
+    w("| Benchmark | Script | Threads | ops/s | Redis µs/call | Commands/call | ÷ floor (Redis µs) | ops/s ÷ floor's |")
+    w("|---|---|--:|--:|--:|--:|--:|--:|")
+    for meth, threads, r, cost, floor, floor_cost in rows:
+        usec = cost.usec_per_call if cost else None
+        floor_usec = floor_cost.usec_per_call if floor_cost else None
+        ratio = usec / floor_usec if usec is not None and floor_usec else None
+        speed = score(r) / score(floor)
+        out[(meth, threads)] = (ratio, speed)
+        op = meth.removeprefix("raw")
+        script = SCRIPTS.get(op[0].lower() + op[1:], "—")
+        dry = f" ({cost.ran_dry:,} calls found the pool empty)" if cost and cost.ran_dry else ""
+        w(f"| {meth}{dry} | {script} | {threads} | {with_error(r)} | {fmt(usec, 1)} | "
+          f"{fmt(cost.commands_per_call, 1) if cost else '—'} | {ratio_text(ratio)} | {ratio_text(speed)} |")
+    w("")
+    w("Per script, the Lodestar call's EVALSHAs at all thread counts pooled:\n")
+    w("| Script | Commands per call | Redis µs per call | Ratio to the floor |")
+    w("|---|--:|--:|--:|")
+    pooled = defaultdict(Cost)
+    for meth, threads, r, cost, floor, floor_cost in rows:
+        if cost and not meth.startswith("raw"):
+            p = pooled[meth]
+            p.calls += cost.calls
+            p.usec += cost.usec
+            p.commands += cost.commands
+    floor_usec = pooled["floorRegister"].usec_per_call if "floorRegister" in pooled else None
+    for meth, p in pooled.items():
+        ratio = p.usec_per_call / floor_usec if floor_usec and p.usec_per_call is not None else None
+        w(f"| {SCRIPTS.get(meth, meth)} | {fmt(p.commands_per_call, 1)} | {fmt(p.usec_per_call, 1)} | "
+          f"{ratio_text(ratio)} |")
+    w("")
+    return out
+
+
+def floor_budget(floor_ratios, w):
+    if not floor_ratios:
+        return
+    w("### Issue 27 budget, from this run\n")
+    w("| Budget | Reached | Met |")
+    w("|---|---|---|")
+
+    def verdict(ok):
+        return "—" if ok is None else ("yes" if ok else "**no**")
+
+    for op in WRITE_OPS:
+        rows = sorted((t, usec) for (m, t), (usec, _) in floor_ratios.items() if m == op and usec is not None)
+        if rows:
+            limit = BUDGET.get(op, DEFAULT_BUDGET)
+            w(f"| {op}: Redis µs/call ≤ {limit}× the floor's | "
+              f"{', '.join(f'{r:.2f}× at {t}' for t, r in rows)} | {verdict(all(r <= limit for _, r in rows))} |")
+    rows = sorted((t, speed) for (m, t), (_, speed) in floor_ratios.items() if m == "register" and t in (4, 16))
+    if rows:
+        w(f"| register ops/s ≥ {THROUGHPUT_BUDGET}× the floor script's at 4 and 16 threads | "
+          f"{', '.join(f'{r:.2f}× at {t}' for t, r in rows)} | "
+          f"{verdict(all(r >= THROUGHPUT_BUDGET for _, r in rows))} |")
+    w("")
 
 
 def choose(results, w):
@@ -325,10 +461,13 @@ def main(path):
     view_ratios = reads(results, w)
     direct_ratios = direct(results, w)
     write_ratios = writes(results, stats, w)
+    floor_ratios = floor_table(results, stats, w)
     prop_ratios = propagation(prop, w)
     choose(results, w)
     sampled(results, w)
-    targets(view_ratios, direct_ratios, write_ratios, prop_ratios, w)
+    floor_budget(floor_ratios, w)
+    if view_ratios or direct_ratios or prop_ratios or any(r is not None for r in write_ratios.values()):
+        targets(view_ratios, direct_ratios, write_ratios, prop_ratios, w)  # none of them in a run of the writes alone
     print("\n".join(out))
 
 

@@ -3,6 +3,7 @@ package io.lodestar.cli;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.NotFoundException;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
 import picocli.CommandLine;
@@ -197,7 +198,7 @@ final class ConfigCommand {
             }
             Path path = Path.of(file);
             if (!Files.isRegularFile(path)) {
-                throw new ExitCodes.UsageException("file must be a readable file, but was '" + file + "'");
+                throw new ExitCodes.UsageException("file must be a readable file, but was " + Validation.show(file));
             }
             return Files.readString(path, StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -227,7 +228,7 @@ final class ConfigCommand {
                 return ConfigFormat.valueOf(value.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException("format must be one of properties, yaml, json, text,"
-                        + " but was '" + value + "'");
+                        + " but was " + Validation.show(value));
             }
         }
     }

@@ -4,10 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.lodestar.core.ConflictException;
-import io.lodestar.core.Initial;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
-import io.lodestar.core.LodestarException;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.Subscription;
 import io.lodestar.core.UnavailableException;
@@ -17,6 +15,7 @@ import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,10 +32,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,10 +47,12 @@ import java.util.concurrent.TimeUnit;
  * module): an operator page for a few people needs routing of a dozen paths and one streaming response, which it
  * does without adding a web server and its dependencies to the jar.
  *
- * <p>Safety: the caller chooses the address (loopback by default); a request whose {@code Host} is not that
- * address is refused when bound to loopback (no DNS rebinding); writes need the token in the
- * {@code X-Lodestar-Token} header (a header, so another site's form cannot send it), compared in constant time,
- * and are refused in read-only mode; every write, done or refused, is logged with who and when.
+ * <p>Safety (the threat model is in docs/cli.md): the caller chooses the address (loopback by default); a request
+ * whose {@code Host} or {@code Origin} is not a name the console answers to is refused, whatever the address (no DNS
+ * rebinding, no other site's page); every API request needs a token in the {@code X-Lodestar-Token} header (a
+ * header, so another site's form or image cannot send it), compared in constant time: the read token allows reads,
+ * the write token reads and writes; writes are refused in read-only mode; every write, done or refused, is logged
+ * with who and when.
  */
 final class ConsoleServer implements AutoCloseable {
     private static final int AUDIT_KEPT = 50;
@@ -65,29 +63,45 @@ final class ConsoleServer implements AutoCloseable {
     private final LodestarClient client;
     /** Read on every event of every watched service: from Redis at most once a second per service. */
     private final TtlLeft ttlLeft;
-    private final String token;
-    private final boolean readOnly;
+    private final Access access;
     private final PrintStream log;
     private final HttpServer server;
     private final ExecutorService handlers;
     private final ExecutorService pushes = Executors.newSingleThreadExecutor(daemon("lodestar-console-push"));
     private final ScheduledExecutorService ticks =
             Executors.newSingleThreadScheduledExecutor(daemon("lodestar-console-tick"));
-    private final List<OutputStream> streams = new CopyOnWriteArrayList<>();
-    private final Map<String, Subscription> watched = new ConcurrentHashMap<>();
+    private final EventStreams streams;
+    private final ServiceWatch services;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final Deque<Map<String, Object>> audit = new ArrayDeque<>();
-    private final boolean loopback;
     private volatile boolean lastStale;
 
-    ConsoleServer(LodestarClient client, InetSocketAddress address, String token, boolean readOnly, PrintStream log)
+    /**
+     * Who may do what.
+     *
+     * @param writeToken reads and writes (writes only when not read-only); never empty
+     * @param readToken  reads only; null when there is none (then only the write token reads)
+     * @param readOnly   refuse every write, whatever the token
+     * @param hosts      the names and addresses requests may be addressed to and come from
+     */
+    record Access(String writeToken, String readToken, boolean readOnly, AllowedHosts hosts) {
+        @Override
+        public String toString() {
+            return "Access[readOnly=" + readOnly + "]"; // never the tokens
+        }
+    }
+
+    ConsoleServer(LodestarClient client, InetSocketAddress address, Access access, PrintStream log)
             throws IOException {
         this.client = client;
         this.ttlLeft = new TtlLeft(client);
-        this.token = token;
-        this.readOnly = readOnly;
+        this.access = access;
         this.log = log;
-        this.loopback = address.getAddress().isLoopbackAddress();
+        this.streams = new EventStreams(daemon("lodestar-console-sse"), log);
+        this.services = new ServiceWatch(client, ticks, id -> event -> {
+            push("service", serviceView(id));
+            pushState();
+        });
         this.server = HttpServer.create(address, 64);
         this.handlers = Executors.newFixedThreadPool(8, daemon("lodestar-console-http"));
         server.setExecutor(handlers);
@@ -96,18 +110,7 @@ final class ConsoleServer implements AutoCloseable {
 
     /** Starts serving and following the registry and configs. */
     void start() {
-        subscriptions.add(client.discovery().subscribeServices(change -> {
-            // subscribing waits for Redis: never on the SDK's listener thread
-            ticks.execute(() -> change.added().forEach(this::watch));
-            pushState();
-        }));
-        ticks.execute(() -> {
-            try {
-                client.discovery().getServices().forEach(this::watch);
-            } catch (LodestarException unavailable) {
-                // offline: subscribeServices reports the services once Redis answers
-            }
-        });
+        services.start(change -> pushState());
         subscriptions.add(client.config().subscribeAll(event -> push("config",
                 Map.of("id", event.configId(), "version", event.version()))));
         ticks.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
@@ -116,13 +119,6 @@ final class ConsoleServer implements AutoCloseable {
 
     int port() {
         return server.getAddress().getPort();
-    }
-
-    private void watch(String service) {
-        watched.computeIfAbsent(service, id -> client.discovery().subscribe(id, event -> {
-            push("service", serviceView(id));
-            pushState();
-        }, Initial.DELIVER));
     }
 
     /** Once a second: the staleness banner changes without an event, and SSE needs a keep-alive. */
@@ -136,7 +132,7 @@ final class ConsoleServer implements AutoCloseable {
                 pushRaw(": keep-alive\n\n");
             }
         } catch (RuntimeException e) {
-            log.println(Instant.now() + " console tick failed: " + ExitCodes.describe(e));
+            log.println(Instant.now() + " console tick failed: " + LogText.escape(ExitCodes.describe(e)));
         }
     }
 
@@ -151,24 +147,38 @@ final class ConsoleServer implements AutoCloseable {
         ViewStatus config = client.config().status();
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("namespace", client.namespace().name());
-        state.put("readOnly", readOnly);
+        state.put("readOnly", access.readOnly());
         state.put("stale", discovery.stale() || config.stale());
         state.put("staleForSeconds", Math.max(discovery.staleFor().toSeconds(), config.staleFor().toSeconds()));
         state.put("lastSyncAt", discovery.lastSyncAt() == null ? null : discovery.lastSyncAt().toString());
-        List<Map<String, Object>> services = new ArrayList<>();
-        for (String service : watched.keySet().stream().sorted().toList()) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (String service : services.services()) {
             ServiceSnapshot snapshot = client.discovery().getSnapshot(service);
             if (!snapshot.instances().isEmpty()) {
-                services.add(Views.service(snapshot));
+                rows.add(Views.service(snapshot));
             }
         }
-        state.put("services", services);
+        state.put("services", rows);
         return state;
     }
 
+    /** For the event stream: a service that lost its last instance is shown empty. */
     private Map<String, Object> serviceView(String service) {
-        ServiceSnapshot snapshot = client.discovery().getSnapshot(service);
+        return serviceView(client.discovery().getSnapshot(service));
+    }
+
+    private Map<String, Object> serviceView(ServiceSnapshot snapshot) {
         return Views.serviceDetail(snapshot, Instant.now(), ttlLeft.of(snapshot));
+    }
+
+    /** Asked for by id: a service without instances is not found, as for {@code lodestar instances}. */
+    private Map<String, Object> requestedService(String service) {
+        ServiceSnapshot snapshot = client.discovery().getSnapshot(service);
+        if (snapshot.instances().isEmpty()) {
+            throw new NotFoundException("service", service, "No instances of '" + service + "' in namespace '"
+                    + client.namespace().name() + "'");
+        }
+        return serviceView(snapshot);
     }
 
     private Map<String, Object> configView(String id) {
@@ -178,6 +188,9 @@ final class ConsoleServer implements AutoCloseable {
         List<Map<String, Object>> history = new ArrayList<>();
         client.config().history(id).forEach(entry -> history.add(Views.config(entry, true)));
         view.put("history", history);
+        if (view.get("current") == null && history.isEmpty()) {
+            throw new NotFoundException("config", id, "No config '" + id + "'"); // a removed one keeps its history
+        }
         return view;
     }
 
@@ -188,7 +201,8 @@ final class ConsoleServer implements AutoCloseable {
             try {
                 send("state", state());
             } catch (RuntimeException e) {
-                log.println(Instant.now() + " console could not read its view: " + ExitCodes.describe(e));
+                log.println(Instant.now() + " console could not read its view: "
+                        + LogText.escape(ExitCodes.describe(e)));
             }
         });
     }
@@ -197,46 +211,44 @@ final class ConsoleServer implements AutoCloseable {
         pushes.execute(() -> send(event, data));
     }
 
+    /** Only on the push thread: events in order; each stream's own thread writes them (see EventStreams). */
     private void send(String event, Object data) {
+        streams.send(event(event, data).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String event(String event, Object data) {
         try {
-            sendRaw("event: " + event + "\ndata: " + SSE_JSON.writeValueAsString(data) + "\n\n");
+            return "event: " + event + "\ndata: " + SSE_JSON.writeValueAsString(data) + "\n\n";
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
 
     private void pushRaw(String text) {
-        pushes.execute(() -> sendRaw(text));
-    }
-
-    /** Only on the push thread: one writer per stream, events in order. */
-    private void sendRaw(String text) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        for (OutputStream stream : streams) {
-            try {
-                stream.write(bytes);
-                stream.flush();
-            } catch (IOException gone) {
-                streams.remove(stream);
-                closeQuietly(stream);
-            }
-        }
+        pushes.execute(() -> streams.send(bytes));
     }
 
     private void openStream(HttpExchange exchange) throws IOException {
+        if (streams.open() >= EventStreams.MAX_STREAMS) {
+            reply(exchange, 503, error("too_many_streams", "this console serves at most "
+                    + EventStreams.MAX_STREAMS + " event streams at once"));
+            return;
+        }
         exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
         exchange.sendResponseHeaders(200, 0);
-        OutputStream body = exchange.getResponseBody();
-        Map<String, Object> first = state();
+        // on the push thread, so the stream's first state comes before every later event and after every earlier one
         pushes.execute(() -> {
             try {
-                body.write(("retry: 1000\nevent: state\ndata: " + SSE_JSON.writeValueAsString(first)
-                        + "\n\n").getBytes(StandardCharsets.UTF_8));
-                body.flush();
-                streams.add(body);
-            } catch (IOException gone) {
-                closeQuietly(body);
+                byte[] first = ("retry: 1000\n" + event("state", state())).getBytes(StandardCharsets.UTF_8);
+                if (!streams.open(exchange, first)) {
+                    exchange.close();
+                }
+            } catch (RuntimeException e) {
+                log.println(Instant.now() + " console could not read its view: "
+                        + LogText.escape(ExitCodes.describe(e)));
+                exchange.close(); // the page reconnects
             }
         });
     }
@@ -245,8 +257,11 @@ final class ConsoleServer implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         try {
-            if (!hostAllowed(exchange)) {
-                reply(exchange, 403, error("forbidden", "this console answers only to its own address"));
+            String origin = exchange.getRequestHeaders().getFirst("Origin");
+            if (!access.hosts().allowsHostHeader(exchange.getRequestHeaders().getFirst("Host"))
+                    || origin != null && !access.hosts().allowsOrigin(origin)) {
+                reply(exchange, 403, error("forbidden", "this console answers only to the host names it was given"
+                        + " (--allow-host) and to pages it served itself"));
                 return;
             }
             String path = exchange.getRequestURI().getPath();
@@ -257,14 +272,7 @@ final class ConsoleServer implements AutoCloseable {
                     case "/", "/index.html" -> resource(exchange, "index.html", "text/html; charset=utf-8");
                     case "/app.js" -> resource(exchange, "app.js", "text/javascript; charset=utf-8");
                     case "/app.css" -> resource(exchange, "app.css", "text/css; charset=utf-8");
-                    case "/api/events" -> openStream(exchange);
-                    case "/api/state" -> reply(exchange, 200, state());
-                    case "/api/service" -> reply(exchange, 200, serviceView(required(query, "id")));
-                    case "/api/configs" -> reply(exchange, 200, configs());
-                    case "/api/config" -> reply(exchange, 200, configView(required(query, "id")));
-                    case "/api/config/diff" -> reply(exchange, 200, diff(query));
-                    case "/api/audit" -> reply(exchange, 200, auditLog());
-                    default -> reply(exchange, 404, error("not_found", "no such page: " + path));
+                    default -> read(exchange, path, query);
                 }
                 return;
             }
@@ -279,27 +287,46 @@ final class ConsoleServer implements AutoCloseable {
             Map<String, Object> body = error("conflict", e.getMessage());
             body.put("currentVersion", e.currentVersion());
             reply(exchange, 409, body);
-        } catch (InvalidArgumentException | IllegalArgumentException e) {
+        } catch (InvalidArgumentException | IllegalArgumentException | CommandLine.TypeConversionException e) {
             reply(exchange, 400, error("bad_request", e.getMessage()));
         } catch (UnavailableException e) {
             reply(exchange, 503, error("unavailable", ExitCodes.describe(e)));
         } catch (RuntimeException e) {
-            log.println(Instant.now() + " console request failed: " + ExitCodes.describe(e));
+            log.println(Instant.now() + " console request failed: " + LogText.escape(ExitCodes.describe(e)));
             reply(exchange, 500, error("internal", ExitCodes.describe(e)));
+        }
+    }
+
+    /** Every read shows the registry or config contents: it needs the read or the write token. */
+    private void read(HttpExchange exchange, String path, Map<String, String> query) throws IOException {
+        String given = exchange.getRequestHeaders().getFirst("X-Lodestar-Token");
+        if (!matches(given, access.readToken()) && !matches(given, access.writeToken())) {
+            reply(exchange, 401, error("token", "reading needs the console's read or write token"));
+            return;
+        }
+        switch (path) {
+            case "/api/events" -> openStream(exchange);
+            case "/api/state" -> reply(exchange, 200, state());
+            case "/api/service" -> reply(exchange, 200, requestedService(required(query, "id")));
+            case "/api/configs" -> reply(exchange, 200, configs());
+            case "/api/config" -> reply(exchange, 200, configView(required(query, "id")));
+            case "/api/config/diff" -> reply(exchange, 200, diff(query));
+            case "/api/audit" -> reply(exchange, 200, auditLog());
+            default -> reply(exchange, 404, error("not_found", "no such page: " + path));
         }
     }
 
     private void write(HttpExchange exchange, String path, Map<String, String> query) throws IOException {
         String who = who(exchange);
         String action = path.replaceFirst("^/api/", "").replace('/', '.');
-        if (readOnly) {
+        if (access.readOnly()) {
             audit(who, action, query, "refused: read-only");
             reply(exchange, 403, error("read_only", "this console is read-only (--read-only)"));
             return;
         }
-        if (!tokenMatches(exchange.getRequestHeaders().getFirst("X-Lodestar-Token"))) {
+        if (!matches(exchange.getRequestHeaders().getFirst("X-Lodestar-Token"), access.writeToken())) {
             audit(who, action, query, "refused: no valid token");
-            reply(exchange, 401, error("token", "a write needs the token the console printed at start"));
+            reply(exchange, 401, error("token", "a write needs the console's write token (a read token only reads)"));
             return;
         }
         JsonNode body = body(exchange);
@@ -310,8 +337,8 @@ final class ConsoleServer implements AutoCloseable {
                 case "/api/config/set" -> {
                     String id = required(query, "id");
                     String content = text(body, "content");
-                    ConfigFormat format = ConfigFormat.valueOf(body.path("format").asText("TEXT")
-                            .toUpperCase(Locale.ROOT));
+                    ConfigFormat format = new ConfigCommand.FormatConverter().convert(
+                            body.path("format").asText("TEXT"));
                     ConfigEntry entry = body.hasNonNull("expectedVersion")
                             ? client.config().compareAndSet(id, content, format, body.get("expectedVersion").asLong())
                             : client.config().set(id, content, format);
@@ -401,8 +428,9 @@ final class ConsoleServer implements AutoCloseable {
                 audit.removeLast();
             }
         }
-        log.println(entry.get("at") + " AUDIT who=" + who + " action=" + action + " target=" + entry.get("target")
-                + " " + outcome);
+        // the path, the query and messages that quote them come from the request: escaped, so no line is forged
+        log.println(entry.get("at") + " AUDIT who=" + LogText.field(who) + " action=" + LogText.field(action)
+                + " target=" + LogText.field((String) entry.get("target")) + " " + LogText.escape(outcome));
         log.flush();
         push("audit", entry);
     }
@@ -418,22 +446,10 @@ final class ConsoleServer implements AutoCloseable {
         return name + "@" + exchange.getRemoteAddress().getAddress().getHostAddress();
     }
 
-    private boolean tokenMatches(String given) {
-        return given != null && !token.isEmpty() && MessageDigest.isEqual(
+    /** Constant time: how much of a token a guess got right does not show in the answer's timing. */
+    private static boolean matches(String given, String token) {
+        return given != null && token != null && !token.isEmpty() && MessageDigest.isEqual(
                 given.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private boolean hostAllowed(HttpExchange exchange) {
-        if (!loopback) {
-            return true;
-        }
-        String host = exchange.getRequestHeaders().getFirst("Host");
-        if (host == null) {
-            return false;
-        }
-        String name = host.startsWith("[") ? host.substring(0, host.indexOf(']') + 1)
-                : host.replaceFirst(":\\d+$", "");
-        return Set.of("localhost", "127.0.0.1", "[::1]").contains(name.toLowerCase(Locale.ROOT));
     }
 
     private static JsonNode body(HttpExchange exchange) throws IOException {
@@ -511,14 +527,6 @@ final class ConsoleServer implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(OutputStream stream) {
-        try {
-            stream.close();
-        } catch (IOException ignored) {
-            // the browser left
-        }
-    }
-
     private static java.util.concurrent.ThreadFactory daemon(String name) {
         return runnable -> {
             Thread thread = new Thread(runnable, name);
@@ -530,10 +538,10 @@ final class ConsoleServer implements AutoCloseable {
     @Override
     public void close() {
         subscriptions.forEach(Subscription::close);
-        watched.values().forEach(Subscription::close);
+        services.close();
         ticks.shutdownNow();
         pushes.shutdownNow();
-        streams.forEach(ConsoleServer::closeQuietly);
+        streams.close();
         server.stop(0);
         handlers.shutdownNow();
     }

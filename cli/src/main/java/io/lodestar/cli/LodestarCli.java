@@ -4,6 +4,7 @@ import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.StartupMode;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
@@ -88,9 +89,15 @@ public final class LodestarCli {
         // Every subcommand's usage errors exit with 64 (picocli's own default is 2, our "conflict").
         cli.setParameterExceptionHandler((failure, args) -> {
             PrintWriter err = failure.getCommandLine().getErr();
-            err.println("lodestar: " + ExitCodes.Secrets.redactAll(String.valueOf(failure.getMessage())));
-            if (!CommandLine.UnmatchedArgumentException.printSuggestions(failure, err)) {
-                failure.getCommandLine().usage(err);
+            String message = ExitCodes.Secrets.redactAll(String.valueOf(failure.getMessage()));
+            Output.Format format = requestedFormat(args);
+            if (format != Output.Format.TABLE) {
+                printError(err, format, ExitCodes.USAGE, message); // no usage text: a script reads stderr
+            } else {
+                err.println("lodestar: " + message);
+                if (!CommandLine.UnmatchedArgumentException.printSuggestions(failure, err)) {
+                    failure.getCommandLine().usage(err);
+                }
             }
             err.flush();
             return ExitCodes.USAGE;
@@ -100,12 +107,7 @@ public final class LodestarCli {
             PrintWriter err = command.getErr();
             int code = ExitCodes.of(failure);
             if (root.format != null && root.format != Output.Format.TABLE) {
-                // a script asked for structured output: its errors are structured too, on stderr
-                Map<String, Object> error = new LinkedHashMap<>();
-                error.put("error", ExitCodes.name(code));
-                error.put("exitCode", code);
-                error.put("message", ExitCodes.describe(failure));
-                new Output(root.format, err).value(error);
+                printError(err, root.format, code, ExitCodes.describe(failure));
             } else {
                 err.println("lodestar: " + ExitCodes.describe(failure));
             }
@@ -118,6 +120,36 @@ public final class LodestarCli {
             return code;
         });
         return cli;
+    }
+
+    /** A script asked for structured output: its errors are structured too, on stderr. */
+    private static void printError(PrintWriter err, Output.Format format, int code, String message) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("error", ExitCodes.name(code));
+        error.put("exitCode", code);
+        error.put("message", message);
+        new Output(format, err).value(error);
+    }
+
+    /**
+     * The output format the arguments ask for, read from them as they are: a parse error can come before picocli
+     * has set {@code --output}. Table when none or an unknown one is asked for.
+     */
+    static Output.Format requestedFormat(String[] args) {
+        for (int i = 0; i < args.length && !args[i].equals("--"); i++) {
+            String arg = args[i];
+            String value = arg.equals("-o") || arg.equals("--output") ? (i + 1 < args.length ? args[i + 1] : null)
+                    : arg.startsWith("--output=") ? arg.substring("--output=".length())
+                    : arg.startsWith("-o") ? arg.substring(2).replaceFirst("^=", "") : null;
+            if (value != null) {
+                try {
+                    return new Output.FormatConverter().convert(value);
+                } catch (CommandLine.TypeConversionException unknown) {
+                    return Output.Format.TABLE;
+                }
+            }
+        }
+        return Output.Format.TABLE;
     }
 
     /** The URI to connect to: --uri, else $LODESTAR_REDIS_URI, else localhost. */
@@ -229,7 +261,7 @@ public final class LodestarCli {
                 return InstanceStatus.valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException("status must be one of up, down, out-of-service,"
-                        + " starting, but was '" + value + "'");
+                        + " starting, but was " + Validation.show(value));
             }
         }
     }
@@ -255,8 +287,8 @@ public final class LodestarCli {
             } catch (RuntimeException e) {
                 // fall through to the message below
             }
-            throw new CommandLine.TypeConversionException("duration must be like 500ms, 5s or 2m, but was '"
-                    + value + "'");
+            throw new CommandLine.TypeConversionException("duration must be like 500ms, 5s or 2m, but was "
+                    + Validation.show(value));
         }
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import io.lodestar.core.internal.Validation;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -125,8 +126,8 @@ final class Output {
             try {
                 return Format.valueOf(value.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException("output must be one of table, json, yaml, but was '"
-                        + value + "'");
+                throw new CommandLine.TypeConversionException("output must be one of table, json, yaml, but was "
+                        + Validation.show(value));
             }
         }
     }

@@ -26,7 +26,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -52,7 +51,8 @@ final class WatchCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "SERVICE", description = "the service (default: all services)")
     String service;
 
-    private final Map<String, Subscription> watched = new ConcurrentHashMap<>();
+    /** All services: one subscription per service (see ServiceWatch); else null. */
+    private volatile ServiceWatch services;
     /** Draws come up to four times a second: TTL left is read from Redis at most once a second. */
     private TtlLeft ttlLeft;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
@@ -84,7 +84,9 @@ final class WatchCommand implements Callable<Integer> {
                 out.flush();
             }
             subscriptions.forEach(Subscription::close);
-            watched.values().forEach(Subscription::close);
+            if (services != null) {
+                services.close();
+            }
             client.close();
             stopped.countDown();
         }, "lodestar-watch-exit"));
@@ -92,19 +94,14 @@ final class WatchCommand implements Callable<Integer> {
             out.print(ESC + "?1049h" + ESC + "?25l");
         }
         if (service != null) {
-            screen.execute(() -> watch(client, service));
+            // subscribing waits for Redis: on the screen thread, not before the first frame
+            screen.execute(() -> subscriptions.add(client.discovery().subscribe(service, this::onEvent,
+                    Initial.DELIVER)));
         } else {
-            subscriptions.add(client.discovery().subscribeServices(change -> {
+            services = new ServiceWatch(client, screen, id -> this::onEvent);
+            services.start(change -> {
                 lastEvent = describe(change.added(), change.removed());
                 changed = true;
-                screen.execute(() -> change.added().forEach(id -> watch(client, id)));
-            }));
-            screen.execute(() -> {
-                try {
-                    client.discovery().getServices().forEach(id -> watch(client, id));
-                } catch (LodestarException offline) {
-                    // subscribeServices catches up once Redis answers
-                }
             });
         }
         screen.scheduleWithFixedDelay(() -> draw(client, out, terminal), 0, 250, TimeUnit.MILLISECONDS);
@@ -112,11 +109,9 @@ final class WatchCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private void watch(LodestarClient client, String id) {
-        watched.computeIfAbsent(id, key -> client.discovery().subscribe(key, event -> {
-            lastEvent = describe(event) + " at " + CLOCK.format(Instant.now());
-            changed = true;
-        }, Initial.DELIVER));
+    private void onEvent(ServiceEvent event) {
+        lastEvent = describe(event) + " at " + CLOCK.format(Instant.now());
+        changed = true;
     }
 
     /** Every 250 ms: draws when something changed, and on a terminal at least once a second (ages, staleness). */
@@ -174,7 +169,7 @@ final class WatchCommand implements Callable<Integer> {
             revision = snapshot.revision();
             rows.addAll(Views.instances(snapshot, now, ttlLeft(client).of(snapshot)));
         } else {
-            for (String id : watched.keySet().stream().sorted().toList()) {
+            for (String id : services.services()) {
                 ServiceSnapshot snapshot = snapshot(client, id);
                 if (!snapshot.instances().isEmpty()) {
                     rows.add(Views.service(snapshot));

@@ -159,6 +159,29 @@ class CliIT {
     }
 
     @Test
+    void aBadValueIsAStructuredUsageErrorWhenJsonWasAskedFor() {
+        CliJar.Result result = lodestar("-o", "json", "status", "orders", "orders-1", "sideways");
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(64);
+        assertThat(result.out()).isEmpty();
+        JsonNode error = new CliJar.Result(0, result.err(), "").json();
+        assertThat(error.get("error").asText()).isEqualTo("usage");
+        assertThat(error.get("exitCode").asInt()).isEqualTo(64);
+        assertThat(error.get("message").asText()).contains("status must be one of up, down, out-of-service,"
+                + " starting, but was 'sideways'");
+    }
+
+    @Test
+    void anUnknownOptionIsAStructuredUsageErrorWhenJsonWasAskedFor() {
+        CliJar.Result result = lodestar("services", "--bogus", "--output=json");
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(64);
+        JsonNode error = new CliJar.Result(0, result.err(), "").json();
+        assertThat(error.get("error").asText()).isEqualTo("usage");
+        assertThat(error.get("message").asText()).contains("--bogus");
+    }
+
+    @Test
     void setWithAStaleIfVersionExitsWith2AndChangesNothing() {
         sdk.config().set("orders/limits", "v1", ConfigFormat.TEXT);
         sdk.config().set("orders/limits", "v2", ConfigFormat.TEXT);

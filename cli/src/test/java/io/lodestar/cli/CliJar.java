@@ -41,7 +41,12 @@ final class CliJar {
         }
     }
 
+    /** The jar built by {@code package}, or the one {@code -Dlodestar.cli.jar} names (e.g. an older build). */
     static Path jar() {
+        String given = System.getProperty("lodestar.cli.jar");
+        if (given != null && !given.isBlank()) {
+            return Path.of(given).toAbsolutePath();
+        }
         try (Stream<Path> files = Files.list(Path.of("target"))) {
             return files.filter(p -> p.getFileName().toString().matches("lodestar-cli-.*\\.jar"))
                     .filter(p -> !p.getFileName().toString().contains("sources"))

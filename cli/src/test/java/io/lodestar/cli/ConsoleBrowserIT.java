@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -26,6 +27,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,6 +40,7 @@ import static org.awaitility.Awaitility.await;
 class ConsoleBrowserIT {
     private static final Duration UI = Duration.ofSeconds(20);
     private static final String TOKEN = "test-token-" + UUID.randomUUID();
+    private static final String READ_TOKEN = "read-token-" + UUID.randomUUID();
 
     private final String namespace = "console-" + UUID.randomUUID().toString().substring(0, 8);
     private ChromeDriver chrome;
@@ -70,7 +73,14 @@ class ConsoleBrowserIT {
         redis = server;
         sdk = RedisLodestar.create(LodestarOptions.builder(server.uri()).namespace(namespace)
                 .startupMode(StartupMode.OFFLINE).build());
-        console = new ConsoleProcess(server.uri(), namespace, "--token", TOKEN);
+        console = new ConsoleProcess(Map.of("LODESTAR_CONSOLE_READ_TOKEN", READ_TOKEN), server.uri(), namespace,
+                "--token", TOKEN);
+    }
+
+    /** Opens the console and gives it a token as an operator does: typed into the field, then Enter. */
+    private void openWithToken(String token) {
+        chrome.get(console.url());
+        awaitElement("#token").sendKeys(token, Keys.ENTER);
     }
 
     private void register(String id, int port, String zone) {
@@ -88,7 +98,7 @@ class ConsoleBrowserIT {
     void anInstanceRegisteredByAnotherClientAppearsWithoutAReload() {
         startConsole(TestRedis.standalone());
         register("orders-1", 8080, "eu-1");
-        chrome.get(console.url());
+        openWithToken(READ_TOKEN);
         awaitElement("#services tr[data-service='orders']").click();
         awaitElement("#instances tr[data-instance='orders-1']");
         chrome.executeScript("window.notReloaded = true;");
@@ -107,7 +117,7 @@ class ConsoleBrowserIT {
     void theTimeLeftOfAnInstanceFollowsItsDeadlineInRedisWhichNoEventAnnounces() {
         startConsole(TestRedis.standalone());
         register("orders-1", 8080, "eu-1");
-        chrome.get(console.url());
+        openWithToken(READ_TOKEN);
         awaitElement("#services tr[data-service='orders']").click();
         awaitElement("#instances tr[data-instance='orders-1']");
 
@@ -139,7 +149,7 @@ class ConsoleBrowserIT {
         sdk.config().set("billing/rates", "{\"vat\": 0.2}", ConfigFormat.JSON);
         chrome.get(console.url());
         awaitElement("#operator").sendKeys("alice");
-        chrome.findElement(By.id("token")).sendKeys(TOKEN);
+        chrome.findElement(By.id("token")).sendKeys(TOKEN, Keys.ENTER);
         awaitElement("#services tr[data-service='orders']").click();
         awaitElement("#configs tr[data-config='orders/limits']").click();
         awaitElement("#history button[data-diff='1']").click();
@@ -163,11 +173,32 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    void aWriteWithoutTheTokenIsRefused() {
+    void withoutATokenThePageShowsNothingAndAsksForOne() {
+        startConsole(TestRedis.standalone());
+        sdk.config().set("orders/limits", "secret: 42", ConfigFormat.YAML);
+        register("orders-1", 8080, "eu-1");
+
+        chrome.get(console.url());
+
+        assertThat(awaitElement("#message").getText()).contains("token");
+        await("the stream's state").atMost(UI).untilAsserted(() -> assertThat(
+                chrome.findElement(By.id("live")).getText()).isEqualTo("needs the token"));
+        assertThat(chrome.findElements(By.cssSelector("#configs tr[data-config]"))).isEmpty();
+        assertThat(chrome.findElements(By.cssSelector("#services tr[data-service]"))).isEmpty();
+
+        chrome.findElement(By.id("token")).sendKeys(READ_TOKEN, Keys.ENTER);
+
+        awaitElement("#configs tr[data-config='orders/limits']");
+        awaitElement("#services tr[data-service='orders']");
+        assertThat(chrome.findElement(By.id("live")).getText()).isEqualTo("live");
+    }
+
+    @Test
+    void aWriteWithTheReadTokenIsRefused() {
         startConsole(TestRedis.standalone());
         sdk.config().set("orders/limits", "good", ConfigFormat.TEXT);
         sdk.config().set("orders/limits", "bad", ConfigFormat.TEXT);
-        chrome.get(console.url());
+        openWithToken(READ_TOKEN);
         awaitElement("#configs tr[data-config='orders/limits']").click();
 
         awaitElement("#history button[data-rollback='1']").click();
@@ -182,8 +213,7 @@ class ConsoleBrowserIT {
     void anEditIsACompareAndSetOnTheVersionItStartedFrom() {
         startConsole(TestRedis.standalone());
         sdk.config().set("orders/limits", "max-requests: 100", ConfigFormat.YAML);
-        chrome.get(console.url());
-        awaitElement("#token").sendKeys(TOKEN);
+        openWithToken(TOKEN);
         awaitElement("#configs tr[data-config='orders/limits']").click();
         WebElement editor = awaitElement("#config-content");
         await("the content").atMost(UI).until(() -> editor.getAttribute("value").equals("max-requests: 100"));
@@ -202,7 +232,7 @@ class ConsoleBrowserIT {
         chrome.navigate().refresh();
         WebElement token = awaitElement("#token");
         token.clear(); // the page keeps the token for the browser tab
-        token.sendKeys(TOKEN);
+        token.sendKeys(TOKEN, Keys.ENTER);
         awaitElement("#configs tr[data-config='orders/limits']").click();
         await("the current content").atMost(UI).until(() -> chrome.findElement(By.id("config-content"))
                 .getAttribute("value").equals("max-requests: 300"));
@@ -218,7 +248,7 @@ class ConsoleBrowserIT {
         RedisServer own = TestRedis.startStandalone();
         startConsole(own);
         register("orders-1", 8080, "eu-1");
-        chrome.get(console.url());
+        openWithToken(READ_TOKEN);
         awaitElement("#services tr[data-service='orders']");
         assertThat(chrome.findElement(By.id("stale-banner")).isDisplayed()).isFalse();
 

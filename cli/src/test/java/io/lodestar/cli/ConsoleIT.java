@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.RedisServer;
@@ -12,6 +13,7 @@ import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -20,11 +22,16 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +44,8 @@ import static org.awaitility.Awaitility.await;
  */
 class ConsoleIT {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TOKEN = "a-token-given";
+    private static final String READ_TOKEN = "a-read-token";
     private final RedisServer redis = TestRedis.standalone();
     private final String namespace = "console-" + UUID.randomUUID().toString().substring(0, 8);
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -65,6 +74,33 @@ class ConsoleIT {
             request.header("X-Lodestar-Token", token);
         }
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> get(String path, String token) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(console.url() + path))
+                .timeout(Duration.ofSeconds(20));
+        if (token != null) {
+            request.header("X-Lodestar-Token", token);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A request as another program (or a browser on another page) can send it: any Host, any headers. */
+    private String rawStatusLine(String method, String path, String host, String... headers) throws IOException {
+        URI uri = URI.create(console.url());
+        try (Socket socket = new Socket("127.0.0.1", uri.getPort())) {
+            socket.setSoTimeout(10_000);
+            StringBuilder request = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\n");
+            for (String header : headers) {
+                request.append(header).append("\r\n");
+            }
+            request.append("Content-Length: 0\r\nConnection: close\r\n\r\n");
+            OutputStream out = socket.getOutputStream();
+            out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine();
+        }
     }
 
     @Test
@@ -105,28 +141,271 @@ class ConsoleIT {
 
     @Test
     void aRequestForAnotherHostIsRefused() throws Exception {
-        console = new ConsoleProcess(redis.uri(), namespace, "--token", "a-token-given");
-        URI uri = URI.create(console.url());
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
 
-        String status;
-        try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
-            socket.setSoTimeout(10_000);
-            OutputStream out = socket.getOutputStream();
-            out.write(("GET /api/state HTTP/1.1\r\nHost: attacker.example:" + uri.getPort()
-                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            status = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
-                    .readLine();
-        }
+        String status = rawStatusLine("GET", "/api/state", "attacker.example:80", "X-Lodestar-Token: " + TOKEN);
 
         assertThat(status).startsWith("HTTP/1.1 403");
     }
 
     @Test
-    void theEventStreamPushesARegistration() throws Exception {
-        console = new ConsoleProcess(redis.uri(), namespace, "--token", "a-token-given");
+    void readingAConfigNeedsAToken() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> anonymous = get("api/config?id=orders/limits", null);
+        HttpResponse<String> wrong = get("api/config?id=orders/limits", "not-the-token");
         HttpResponse<InputStream> stream = http.send(HttpRequest.newBuilder(URI.create(console.url() + "api/events"))
                 .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofInputStream());
+        stream.body().close(); // before the status is checked: an open stream never ends
+
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(anonymous.body()).doesNotContain("v1");
+        assertThat(wrong.statusCode()).isEqualTo(401);
+        assertThat(stream.statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void theWriteTokenAlsoReads() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> read = get("api/config?id=orders/limits", TOKEN);
+
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        assertThat(JSON.readTree(read.body()).get("current").get("content").asText()).isEqualTo("v1");
+    }
+
+    @Test
+    void aReadTokenFromTheEnvironmentReadsButDoesNotWrite() throws Exception {
+        console = new ConsoleProcess(Map.of("LODESTAR_CONSOLE_READ_TOKEN", READ_TOKEN), redis.uri(), namespace,
+                "--token", TOKEN);
+
+        HttpResponse<String> read = get("api/config?id=orders/limits", READ_TOKEN);
+        HttpResponse<String> write = post("api/config/set?id=orders/limits", READ_TOKEN,
+                "{\"content\":\"v2\",\"format\":\"TEXT\"}");
+
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        assertThat(JSON.readTree(read.body()).get("current").get("content").asText()).isEqualTo("v1");
+        assertThat(write.statusCode()).isEqualTo(401);
+        assertThat(sdk.config().get("orders/limits").orElseThrow().version()).isEqualTo(1);
+        assertThat(console.output()).doesNotContain(READ_TOKEN).doesNotContain(TOKEN);
+    }
+
+    @Test
+    void boundBeyondLoopbackItStillRefusesAnotherHost() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN, "--bind", "0.0.0.0");
+
+        String status = rawStatusLine("GET", "/api/config?id=orders/limits", "rebound.attacker.example",
+                "X-Lodestar-Token: " + TOKEN);
+
+        assertThat(status).startsWith("HTTP/1.1 403");
+    }
+
+    @Test
+    void boundBeyondLoopbackItAnswersToTheNamesItWasGiven() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN, "--bind", "0.0.0.0",
+                "--allow-host", "Console.Example");
+
+        String named = rawStatusLine("GET", "/api/config?id=orders/limits", "console.example:8443",
+                "X-Lodestar-Token: " + TOKEN);
+        String other = rawStatusLine("GET", "/api/config?id=orders/limits", "other.example",
+                "X-Lodestar-Token: " + TOKEN);
+
+        assertThat(named).startsWith("HTTP/1.1 200");
+        assertThat(other).startsWith("HTTP/1.1 403");
+    }
+
+    @Test
+    void aRequestFromAPageOfAnotherSiteIsRefused() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        String foreign = rawStatusLine("GET", "/api/config?id=orders/limits", "127.0.0.1",
+                "X-Lodestar-Token: " + TOKEN, "Origin: http://attacker.example");
+        String sandboxed = rawStatusLine("GET", "/api/config?id=orders/limits", "127.0.0.1",
+                "X-Lodestar-Token: " + TOKEN, "Origin: null");
+        String own = rawStatusLine("GET", "/api/config?id=orders/limits", "127.0.0.1",
+                "X-Lodestar-Token: " + TOKEN, "Origin: http://localhost:9999");
+
+        assertThat(foreign).startsWith("HTTP/1.1 403");
+        assertThat(sandboxed).startsWith("HTTP/1.1 403");
+        assertThat(own).startsWith("HTTP/1.1 200");
+    }
+
+    @Test
+    void aTokenFromTheEnvironmentWritesAndIsNeverPrinted() throws Exception {
+        console = new ConsoleProcess(Map.of("LODESTAR_CONSOLE_TOKEN", "token-from-the-environment"), redis.uri(),
+                namespace);
+
+        HttpResponse<String> write = post("api/config/set?id=orders/limits", "token-from-the-environment",
+                "{\"content\":\"v2\",\"format\":\"TEXT\",\"expectedVersion\":1}");
+
+        assertThat(write.statusCode()).as(write.body()).isEqualTo(200);
+        assertThat(console.output()).doesNotContain("token-from-the-environment")
+                .contains("$LODESTAR_CONSOLE_TOKEN").doesNotContain("Token (paste");
+    }
+
+    @Test
+    void aTokenFileOnlyItsOwnerMayReadWorks(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("console.token"), "token-from-a-file\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        console = new ConsoleProcess(redis.uri(), namespace, "--token-file", file.toString());
+
+        HttpResponse<String> write = post("api/config/set?id=orders/limits", "token-from-a-file",
+                "{\"content\":\"v2\",\"format\":\"TEXT\",\"expectedVersion\":1}");
+
+        assertThat(write.statusCode()).as(write.body()).isEqualTo(200);
+        assertThat(console.output()).doesNotContain("token-from-a-file");
+    }
+
+    @Test
+    void aTokenFileOthersMayReadIsRefused(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("console.token"), "token-from-a-file\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+
+        CliJar.Result result = CliJar.run(Map.of(), "", "--uri", redis.uri(), "--namespace", namespace, "console",
+                "--port", "0", "--token-file", file.toString());
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).contains("the token file " + file + " must be accessible to its owner only"
+                + " (chmod 600), but was rw-r--r--").doesNotContain("token-from-a-file");
+    }
+
+    @Test
+    void aServiceWithoutInstancesIsNotFound() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> answer = get("api/service?id=nosuch", TOKEN);
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(404);
+        assertThat(JSON.readTree(answer.body()).get("message").asText()).contains("No instances of 'nosuch'");
+    }
+
+    @Test
+    void aConfigThatNeverExistedIsNotFound() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> answer = get("api/config?id=nosuch", TOKEN);
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(404);
+        assertThat(JSON.readTree(answer.body()).get("message").asText()).isEqualTo("No config 'nosuch'");
+    }
+
+    @Test
+    void aRemovedConfigIsShownWithItsHistory() throws Exception {
+        sdk.config().remove("orders/limits");
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> answer = get("api/config?id=orders/limits", TOKEN);
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        assertThat(JSON.readTree(answer.body()).get("current").isNull()).isTrue();
+        assertThat(JSON.readTree(answer.body()).get("history")).isNotEmpty();
+    }
+
+    @Test
+    void anUnknownFormatIsABadRequestThatNamesTheFormats() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> answer = post("api/config/set?id=orders/limits", TOKEN,
+                "{\"content\":\"<a/>\",\"format\":\"XML\"}");
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+        assertThat(JSON.readTree(answer.body()).get("message").asText())
+                .isEqualTo("format must be one of properties, yaml, json, text, but was 'XML'");
+    }
+
+    @Test
+    void anUnknownStatusIsABadRequest() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+        sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080).build());
+
+        HttpResponse<String> answer = post("api/instance/status?service=orders&id=orders-1", TOKEN,
+                "{\"status\":\"sideways\"}");
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+        assertThat(JSON.readTree(answer.body()).get("message").asText()).contains("sideways")
+                .doesNotContain("io.lodestar");
+    }
+
+    @Test
+    void aRequestCannotForgeAnAuditLine() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+        String forged = "\r\n2026-01-01T00:00:00Z AUDIT who=admin@127.0.0.1 action=config.set target=orders/limits"
+                + " done: forged";
+        String encoded = URLEncoder.encode(forged, StandardCharsets.UTF_8).replace("+", "%20");
+
+        String inQuery = rawStatusLine("POST", "/api/config/set?id=orders/limits" + encoded, "127.0.0.1");
+        String inPath = rawStatusLine("POST", "/api/config/set" + encoded + "?id=orders/limits", "127.0.0.1");
+
+        assertThat(inQuery).startsWith("HTTP/1.1 401");
+        assertThat(inPath).startsWith("HTTP/1.1 401");
+        await("both refusals in the audit log").atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                console.output().lines().filter(line -> line.contains("refused: no valid token"))).hasSize(2));
+        assertThat(console.output().lines()).noneMatch(line -> line.startsWith("2026-01-01T00:00:00Z"));
+        assertThat(console.output())
+                .contains("target=\"orders/limits\\r\\n2026-01-01T00:00:00Z AUDIT who=admin@127.0.0.1")
+                .contains("action=\"config.set\\r\\n2026-01-01T00:00:00Z AUDIT who=admin@127.0.0.1");
+    }
+
+    @Test
+    void anEventStreamThatStopsReadingIsDroppedAndHoldsUpNoOther() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+        // events of about 600 KB each (40 instances, 16 KB of metadata each): a few fill the socket buffers
+        for (int i = 0; i < 40; i++) {
+            ServiceInstance.Builder bulky = ServiceInstance.builder("bulky", "bulky-" + i).host("10.0.0.7")
+                    .port(8080 + i);
+            for (int m = 0; m < 16; m++) {
+                bulky.metadata("m" + m, "x".repeat(1000));
+            }
+            sdk.registry().register(bulky.build());
+        }
+        HttpResponse<InputStream> reading = http.send(HttpRequest.newBuilder(URI.create(console.url() + "api/events"))
+                .header("X-Lodestar-Token", TOKEN).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        CompletableFuture<Boolean> sawLast = CompletableFuture.supplyAsync(() -> {
+            try (BufferedReader events = new BufferedReader(new InputStreamReader(reading.body(),
+                    StandardCharsets.UTF_8))) {
+                for (String line = events.readLine(); line != null; line = events.readLine()) {
+                    if (line.startsWith("data: ") && line.contains("\"bulky-last\"")) {
+                        return true;
+                    }
+                }
+                return false;
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        URI uri = URI.create(console.url());
+        try (Socket stalled = new Socket()) {
+            stalled.setReceiveBufferSize(4096);
+            stalled.connect(new java.net.InetSocketAddress(uri.getHost(), uri.getPort()), 10_000);
+            stalled.getOutputStream().write(("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Lodestar-Token: "
+                    + TOKEN + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            stalled.getOutputStream().flush();
+            // a page that never reads again
+
+            boolean[] up = {true};
+            await("the stalled stream dropped").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        up[0] = !up[0];
+                        sdk.registry().setStatus("bulky", "bulky-0", up[0] ? InstanceStatus.UP
+                                : InstanceStatus.OUT_OF_SERVICE);
+                        return console.output().contains("console dropped the event stream of 127.0.0.1");
+                    });
+            sdk.registry().register(ServiceInstance.builder("bulky", "bulky-last").host("10.0.0.8").port(8080)
+                    .build());
+
+            assertThat(sawLast.get(30, TimeUnit.SECONDS)).as("the reading page heard of bulky-last").isTrue();
+        } finally {
+            reading.body().close();
+        }
+    }
+
+    @Test
+    void theEventStreamPushesARegistration() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+        HttpResponse<InputStream> stream = http.send(HttpRequest.newBuilder(URI.create(console.url() + "api/events"))
+                .header("X-Lodestar-Token", TOKEN).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
         assertThat(stream.headers().firstValue("Content-Type")).hasValueSatisfying(
                 type -> assertThat(type).startsWith("text/event-stream"));
         try (BufferedReader events = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8))) {

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,11 +27,19 @@ final class ConsoleProcess implements AutoCloseable {
     private final Thread stopOnExit;
 
     ConsoleProcess(String redisUri, String namespace, String... extra) {
+        this(Map.of(), redisUri, namespace, extra);
+    }
+
+    /** With these environment variables (e.g. a token) set for the console. */
+    ConsoleProcess(Map<String, String> env, String redisUri, String namespace, String... extra) {
         List<String> args = new ArrayList<>(List.of("--uri", redisUri, "--namespace", namespace, "console",
                 "--port", "0"));
         args.addAll(List.of(extra));
         try {
-            process = new ProcessBuilder(CliJar.command(args)).redirectErrorStream(true).start();
+            ProcessBuilder builder = new ProcessBuilder(CliJar.command(args)).redirectErrorStream(true);
+            builder.environment().keySet().removeIf(name -> name.startsWith("LODESTAR_CONSOLE_"));
+            builder.environment().putAll(env);
+            process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -78,9 +87,9 @@ final class ConsoleProcess implements AutoCloseable {
         }
     }
 
-    /** The write token the console printed, when it made one. */
+    /** The token the console printed, when it made one. */
     String printedToken() {
-        Matcher matcher = Pattern.compile("Write token[^:]*: (\\S+)").matcher(output());
+        Matcher matcher = Pattern.compile("Token \\(paste[^:]*: (\\S+)").matcher(output());
         if (!matcher.find()) {
             throw new AssertionError("no token printed:\n" + output());
         }

@@ -1,7 +1,11 @@
 package io.lodestar.jmh;
 
+import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.LodestarClient;
@@ -28,22 +32,28 @@ import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.infra.ThreadParams;
 import org.openjdk.jmh.runner.IterationType;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 /**
  * Writes through Lodestar's Lua scripts — register, renew, deregister, set metadata, config set — each against its
  * raw baseline: the same script run by a plain Lettuce {@code EVALSHA} with the keys and arguments Lodestar passes
  * ({@link RawRedis}), so a ratio shows what Lodestar's client code costs on top of the Redis work it cannot avoid.
+ * Beside them, the fixed floor ({@code floorRegister}, {@link FloorScript}): a minimal register-shaped script of
+ * this jar by a plain EVALSHA, which does not change with Lodestar's scripts, so the Redis time of every write can be
+ * held to a budget relative to it (issue 27).
  * Throughput in operations per second, summed over the threads. Concrete at three concurrencies, so all are in one
  * run: {@link WriteBenchmark1Thread}, {@link WriteBenchmark4Threads}, {@link WriteBenchmark16Threads}.
  *
@@ -57,10 +67,12 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code register} / {@code rawRegister}: a new ephemeral instance (a new id every call, 10 minute TTL, so no
  *       renewal falls into a trial) of a service that already has one: register_instance.lua, which publishes
  *       "registered"; Lodestar also starts the instance's lease;</li>
+ *   <li>{@code floorRegister}: the same new instance through floor_register.lua;</li>
  *   <li>{@code renew} / {@code rawRenew}: renew_instance.lua of this thread's registered instance (no event);</li>
- *   <li>{@code deregister} / {@code rawDeregister}: deregister_instance.lua of this thread's instance, registered
- *       again before every call, untimed (JMH's per-invocation setup: at 4 and 16 threads one thread's untimed
- *       register can overlap another's timed call);</li>
+ *   <li>{@code deregister} / {@code rawDeregister}: deregister_instance.lua of a live instance, a new one every
+ *       call, taken from this thread's pool: registered before the iteration, untimed, through Lodestar for
+ *       {@code deregister} (so its client holds their leases) and by the raw script for the baseline (see
+ *       {@link Deregistering}); the deregistered instances leave tombstones behind, as in production;</li>
  *   <li>{@code setMetadata} / {@code rawSetMetadata}: update_instance.lua replacing the metadata, alternating
  *       between two maps, so every call publishes "updated"; both sides write the map as JSON in the call (as
  *       both register sides write their instance);</li>
@@ -69,12 +81,14 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * The writing client does not read the service, so no write waits for its own view.
  *
- * <p>Redis' own cost: before every iteration the server's statistics are reset ({@code CONFIG RESETSTAT}); after
- * every measurement iteration {@code INFO commandstats} gives the EVALSHA calls and the microseconds Redis spent in
- * them ({@code usec_per_call}: the figure that decides how many writes one shard takes, whatever the client), and
- * {@code INFO cpu} the server's CPU time. When the system property {@value #STATS_PROPERTY} names a file, each
- * iteration appends one JSON line to it ({@code jmh/run.sh} does this and reports them). For the deregister pair,
- * half the EVALSHA calls are the untimed re-registrations.
+ * <p>Redis' own cost ({@link RedisStats}): {@code INFO commandstats} and {@code INFO cpu} read before and after
+ * every measurement iteration give the EVALSHA calls, the microseconds Redis spent in them (per call: the figure
+ * that decides how many writes one shard takes, whatever the client), the commands the scripts ran (counted under
+ * their own names) and the server's CPU time. Each JMH fork starts a Redis of its own through the test kit, so the
+ * difference is the benchmark's alone (on a server given by {@code LODESTAR_REDIS_URI}, whatever else runs there
+ * counts too). When the system property
+ * {@value #STATS_PROPERTY} names a file, each measurement iteration appends one JSON line to it ({@code jmh/run.sh}
+ * does this and reports them).
  *
  * <p>Run (from the repository root, after {@code ./mvnw -q -pl jmh -am package -DskipTests}):
  * <pre>
@@ -91,6 +105,20 @@ public abstract class WriteBenchmark {
     static final String STATS_PROPERTY = "lodestar.jmh.redisStats";
     static final Duration TTL = Duration.ofMinutes(10);
     static final String HISTORY_LIMIT = Integer.toString(LodestarOptions.DEFAULT_CONFIG_HISTORY_LIMIT);
+    /** The deregister pair's pools before the first iteration, over all threads (then three times the last calls). */
+    static final int FIRST_POOLS = 4000;
+    static final int POOL_CHUNK = 500;
+    static final Duration POOL_TIMEOUT = Duration.ofMinutes(2);
+
+    /**
+     * A new ephemeral instance of the benchmarks' service, {@code orders-<kind>-<n>} (a thread's registrations, a
+     * deregister pool), with a 10.1.x.y address from {@code n}.
+     */
+    static ServiceInstance newInstance(String kind, long n) {
+        return ServiceInstance.builder(Fixtures.SERVICE, Fixtures.SERVICE + "-" + kind + "-" + n)
+                .host("10.1." + (n >> 8 & 255) + "." + (n & 255)).port(8080).weight(100).ttl(TTL)
+                .metadata("zone", "eu-1").metadata("version", "2").build();
+    }
 
     /** The server, the shared Lodestar client, the shared plain Lettuce connection and the scripts it runs. */
     @State(Scope.Benchmark)
@@ -107,11 +135,25 @@ public abstract class WriteBenchmark {
         RawRedis.Script deregisterScript;
         RawRedis.Script updateScript;
         RawRedis.Script setConfigScript;
-        double cpuBefore;
+        FloorScript floor;
+        /** Where Redis' statistics of every measurement iteration go ({@value #STATS_PROPERTY}), or null. */
+        Path statsFile;
+        String server;
+        RedisStats before;
+        /**
+         * For the deregister pair, how its pools are filled ({@link Deregistering}): through Lodestar for
+         * {@code deregister}, by the raw script for {@code rawDeregister}; null for the other benchmarks.
+         */
+        Consumer<List<ServiceInstance>> poolRegistration;
+        /** For the deregister pair: every thread has filled its pool; then the iteration's statistics start. */
+        CyclicBarrier poolsFilled;
+        /** Calls of this iteration that found their pool empty, so registered their instance themselves, timed. */
+        final LongAdder ranDry = new LongAdder();
+        final AtomicLong pooled = new AtomicLong();
 
         /** Starts everything and writes the resident instance. */
         @Setup(Level.Trial)
-        public void setUp() {
+        public void setUp(BenchmarkParams benchmark) {
             redis = BenchRedis.start();
             client = redis.quietClient("jmh-writer");
             registry = client.registry();
@@ -126,40 +168,49 @@ public abstract class WriteBenchmark {
             deregisterScript = RawRedis.Script.load(raw, "deregister_instance");
             updateScript = RawRedis.Script.load(raw, "update_instance");
             setConfigScript = RawRedis.Script.load(raw, "set_config");
+            floor = FloorScript.load(raw, redis.namespace());
+
+            String file = System.getProperty(STATS_PROPERTY);
+            statsFile = file == null ? null : Path.of(file);
+            server = RedisStats.server(raw);
+            String name = benchmark.getBenchmark();
+            switch (name.substring(name.lastIndexOf('.') + 1)) {
+                case "deregister" -> poolRegistration = instances -> redis.registerAll(client, instances);
+                case "rawDeregister" -> poolRegistration = this::registerRaw;
+                default -> poolRegistration = null;
+            }
+            if (poolRegistration != null) {
+                poolsFilled = new CyclicBarrier(benchmark.getThreads(), this::startIteration);
+            }
         }
 
-        /** Resets Redis' statistics, so the iteration's own commands are counted. */
+        /**
+         * Starts the iteration's statistics, except for the deregister pair: its threads fill their pools first,
+         * and the last to finish starts them ({@link Deregistering#fill}), so the untimed registrations are no part
+         * of the iteration's Redis time.
+         */
         @Setup(Level.Iteration)
-        public void resetStats() {
-            raw.configResetstat();
-            cpuBefore = cpuSeconds(raw.info("cpu"));
+        public void beforeIteration() {
+            if (poolRegistration == null) {
+                startIteration();
+            }
         }
 
-        /** Appends Redis' statistics of a measurement iteration to the stats file, if one is named. */
+        private void startIteration() {
+            ranDry.reset();
+            if (statsFile != null) {
+                before = RedisStats.read(raw);
+            }
+        }
+
+        /** Appends what a measurement iteration cost Redis to the stats file, if one is named. */
         @TearDown(Level.Iteration)
         public void recordStats(BenchmarkParams benchmark, IterationParams iteration) {
-            String file = System.getProperty(STATS_PROPERTY);
-            if (file == null || iteration.getType() != IterationType.MEASUREMENT) {
+            if (statsFile == null || iteration.getType() != IterationType.MEASUREMENT) {
                 return;
             }
-            double cpu = cpuSeconds(raw.info("cpu")) - cpuBefore;
-            Map<String, long[]> commands = commandStats(raw.info("commandstats"));
-            StringBuilder line = new StringBuilder("{\"benchmark\":").append(RawRedis.quote(benchmark.getBenchmark()))
-                    .append(",\"threads\":").append(benchmark.getThreads())
-                    .append(String.format(Locale.ROOT, ",\"redisCpuSeconds\":%.6f", cpu))
-                    .append(",\"commands\":{");
-            String separator = "";
-            for (Map.Entry<String, long[]> command : commands.entrySet()) {
-                line.append(separator).append(RawRedis.quote(command.getKey())).append(":{\"calls\":")
-                        .append(command.getValue()[0]).append(",\"usec\":").append(command.getValue()[1]).append('}');
-                separator = ",";
-            }
-            line.append("}}\n");
-            try {
-                Files.writeString(Path.of(file), line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            RedisStats.append(statsFile, benchmark.getBenchmark(), benchmark.getThreads(), server, before,
+                    RedisStats.read(raw), poolRegistration == null ? Map.of() : Map.of("poolRanDry", ranDry.sum()));
         }
 
         /** Closes the connections and stops the server. */
@@ -173,36 +224,21 @@ public abstract class WriteBenchmark {
             }
         }
 
-        private static double cpuSeconds(String info) {
-            double total = 0;
-            for (String line : info.split("\r?\n")) {
-                if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
-                    total += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
-                }
-            }
-            return total;
+        ServiceInstance pooledInstance() {
+            return newInstance("d", pooled.getAndIncrement());
         }
 
-        /** {@code cmdstat_evalsha:calls=12,usec=345,...} lines: command -> {calls, usec}. */
-        private static Map<String, long[]> commandStats(String info) {
-            Map<String, long[]> commands = new LinkedHashMap<>();
-            for (String line : info.split("\r?\n")) {
-                if (!line.startsWith("cmdstat_")) {
-                    continue;
-                }
-                String command = line.substring("cmdstat_".length(), line.indexOf(':'));
-                long[] stats = new long[2];
-                for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
-                    String[] pair = field.split("=");
-                    if (pair[0].equals("calls")) {
-                        stats[0] = Long.parseLong(pair[1]);
-                    } else if (pair[0].equals("usec")) {
-                        stats[1] = Long.parseLong(pair[1]);
-                    }
-                }
-                commands.put(command, stats);
+        /** Registers by the raw script, pipelined on the baselines' connection. */
+        private void registerRaw(List<ServiceInstance> instances) {
+            RedisAsyncCommands<String, String> async = connection.async();
+            RedisFuture<?>[] pending = instances.stream()
+                    .map(instance -> async.evalsha(registerScript.sha(), ScriptOutputType.MULTI, serviceKeys,
+                            RawRedis.registerArgs(instance)))
+                    .toArray(RedisFuture[]::new);
+            if (!LettuceFutures.awaitAll(POOL_TIMEOUT, pending)) {
+                throw new IllegalStateException("Could not register " + instances.size() + " instances in "
+                        + POOL_TIMEOUT);
             }
-            return commands;
         }
     }
 
@@ -215,56 +251,71 @@ public abstract class WriteBenchmark {
         /** Picks this thread's instance ids. */
         @Setup(Level.Trial)
         public void setUp(ThreadParams thread) {
-            prefix = Fixtures.SERVICE + "-t" + thread.getThreadIndex() + "-";
+            prefix = "t" + thread.getThreadIndex();
         }
 
         ServiceInstance next() {
-            long n = seq++;
-            return ServiceInstance.builder(Fixtures.SERVICE, prefix + n).host("10.1." + (n >> 8 & 255) + "."
-                    + (n & 255)).port(8080).weight(100).ttl(TTL).metadata("zone", "eu-1").metadata("version", "2")
-                    .build();
+            return newInstance(prefix, seq++);
         }
     }
 
-    /** Each thread deregisters its own instance, registered through Lodestar before every call, untimed. */
+    /**
+     * Each thread deregisters instances of its own pool: registered before every iteration, untimed, through
+     * Lodestar for {@code deregister} and by the raw script for {@code rawDeregister} (see
+     * {@link Backend#poolRegistration}). So every call removes a live instance, and the iteration's Redis statistics
+     * hold deregistrations only; a call that finds the pool empty registers its instance itself, timed, and is
+     * counted ({@code poolRanDry} in the stats file).
+     *
+     * <p>Each thread fills its own pool in its own iteration setup: a setup of the shared {@link Backend} runs on
+     * one thread while JMH's other threads spin, and on two cores sixteen spinning threads starve the connections'
+     * I/O threads past the command timeout.
+     */
     @State(Scope.Thread)
     public static class Deregistering {
-        ServiceRegistry registry;
-        ServiceInstance instance;
-
-        /** Picks this thread's instance. */
-        @Setup(Level.Trial)
-        public void setUp(Backend backend, ThreadParams thread) {
-            registry = backend.registry;
-            instance = Fixtures.ephemeral(Fixtures.SERVICE, 2000 + thread.getThreadIndex());
-        }
-
-        /** Registers, so that the next call has something to remove. */
-        @Setup(Level.Invocation)
-        public void register() {
-            registry.register(instance);
-        }
-    }
-
-    /** Each thread deregisters its own instance, registered by the raw script before every call, untimed. */
-    @State(Scope.Thread)
-    public static class RawDeregistering {
         Backend backend;
-        ServiceInstance instance;
-        String[] registerArgs;
+        final Deque<ServiceInstance> pool = new ArrayDeque<>();
+        int threads;
+        int calls;
 
-        /** Picks this thread's instance. */
+        /** Notes the thread count, which sizes the first pool. */
         @Setup(Level.Trial)
-        public void setUp(Backend backend, ThreadParams thread) {
+        public void setUp(Backend backend, BenchmarkParams benchmark) {
             this.backend = backend;
-            instance = Fixtures.ephemeral(Fixtures.SERVICE, 2000 + thread.getThreadIndex());
-            registerArgs = RawRedis.registerArgs(instance);
+            threads = benchmark.getThreads();
         }
 
-        /** Registers, so that the next call has something to remove. */
-        @Setup(Level.Invocation)
-        public void register() {
-            backend.registerScript.run(backend.raw, backend.serviceKeys, registerArgs);
+        /**
+         * Tops the pool up to three times this thread's calls of the last iteration (before the first: a share of
+         * {@value #FIRST_POOLS}), so a measurement iteration runs dry only if its throughput triples; what is left
+         * over stays for the next iteration, so a fill registers about one iteration's calls. Pipelined in chunks
+         * of {@value #POOL_CHUNK}: all at once, the last would wait longer than the command timeout. Then waits
+         * for the other threads' pools.
+         */
+        @Setup(Level.Iteration)
+        public void fill() throws InterruptedException, BrokenBarrierException, TimeoutException {
+            int target = Math.max(3 * calls, FIRST_POOLS / threads);
+            calls = 0;
+            List<ServiceInstance> fresh = new ArrayList<>();
+            while (pool.size() + fresh.size() < target) {
+                fresh.add(backend.pooledInstance());
+            }
+            for (int from = 0; from < fresh.size(); from += POOL_CHUNK) {
+                backend.poolRegistration.accept(fresh.subList(from, Math.min(from + POOL_CHUNK, fresh.size())));
+            }
+            pool.addAll(fresh);
+            backend.poolsFilled.await(POOL_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        }
+
+        /** @return the id of a registered instance no call has removed yet */
+        String next() {
+            calls++;
+            ServiceInstance instance = pool.poll();
+            if (instance == null) {
+                backend.ranDry.increment();
+                instance = backend.pooledInstance();
+                backend.poolRegistration.accept(List.of(instance));
+            }
+            return instance.instanceId();
         }
     }
 
@@ -329,16 +380,25 @@ public abstract class WriteBenchmark {
         return backend.registerScript.run(backend.raw, backend.serviceKeys, RawRedis.registerArgs(state.next()));
     }
 
+    /**
+     * @return the new revision: the fixed floor ({@link FloorScript}) registering a new instance, by a plain
+     *     EVALSHA on the baselines' connection
+     */
+    @Benchmark
+    public Long floorRegister(Backend backend, Registering state) {
+        return backend.floor.register(backend.raw, state.next());
+    }
+
     /** @return true: the instance was registered */
     @Benchmark
-    public boolean deregister(Deregistering state) {
-        return state.registry.deregister(Fixtures.SERVICE, state.instance.instanceId());
+    public boolean deregister(Backend backend, Deregistering state) {
+        return backend.registry.deregister(Fixtures.SERVICE, state.next());
     }
 
     /** @return the deregister script's reply, by a plain EVALSHA */
     @Benchmark
-    public List<Object> rawDeregister(Backend backend, RawDeregistering state) {
-        return backend.deregisterScript.run(backend.raw, backend.serviceKeys, state.instance.instanceId(),
+    public List<Object> rawDeregister(Backend backend, Deregistering state) {
+        return backend.deregisterScript.run(backend.raw, backend.serviceKeys, state.next(),
                 RawRedis.TOMBSTONE_MILLIS);
     }
 
@@ -351,7 +411,7 @@ public abstract class WriteBenchmark {
     /** @return the renew script's reply, by a plain EVALSHA */
     @Benchmark
     public Object rawRenew(Backend backend, Updating state) {
-        return backend.raw.evalsha(backend.renewScript.sha(), io.lettuce.core.ScriptOutputType.INTEGER,
+        return backend.raw.evalsha(backend.renewScript.sha(), ScriptOutputType.INTEGER,
                 backend.serviceKeys, state.instanceId);
     }
 

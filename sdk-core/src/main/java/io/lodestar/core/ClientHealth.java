@@ -1,5 +1,7 @@
 package io.lodestar.core;
 
+import io.lodestar.core.internal.Validation;
+
 import java.time.Instant;
 import java.util.List;
 
@@ -15,8 +17,18 @@ import org.jspecify.annotations.Nullable;
  * @param registrations the state of the instances this client registered
  */
 public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus config, Registrations registrations) {
-    /** Copies the node list. */
+    /**
+     * Copies the node list.
+     *
+     * @throws InvalidArgumentException when a part is null or the node list holds null
+     */
     public ClientHealth {
+        Validation.collector()
+                .elements("nodes", nodes)
+                .notNull("discovery", discovery)
+                .notNull("config", config)
+                .notNull("registrations", registrations)
+                .throwIfInvalid();
         nodes = List.copyOf(nodes);
     }
 
@@ -31,8 +43,25 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
      * @param address {@code host:port}
      * @param connected whether the client has a working connection to it
      * @param since   when that state began, as far as this client saw it (null if it never connected)
+     * @param problem why a node whose connection is open counts as not connected, e.g. {@code "no answer from
+     *                127.0.0.1:6379 for 5 s"} (Redis frozen, or a partition that drops packets); null otherwise
      */
-    public record Node(String address, boolean connected, @Nullable Instant since) {
+    public record Node(String address, boolean connected, @Nullable Instant since, @Nullable String problem) {
+        /**
+         * @throws InvalidArgumentException when the address is null
+         */
+        public Node {
+            Validation.requireNonNull("address", address);
+        }
+
+        /**
+         * A node without a problem to tell.
+         *
+         * @throws InvalidArgumentException when the address is null
+         */
+        public Node(String address, boolean connected, @Nullable Instant since) {
+            this(address, connected, since, null);
+        }
     }
 
     /**
@@ -43,7 +72,22 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
      * @param lateRenewals  renewals that ran later than a third of their TTL after they were due (a starved or
      *                      paused process)
      * @param failedRenewals renewals that failed (Redis unreachable or refusing); each is retried
+     * @param takenOver     leases stopped because another registration of the same instance (another client's, or
+     *                      another process with the same instance id) replaced the one this client made; each is
+     *                      also told to {@link ServiceRegistry#addLeaseListener lease listeners}
      */
-    public record Registrations(int held, @Nullable Instant lastRenewalAt, long lateRenewals, long failedRenewals) {
+    public record Registrations(int held, @Nullable Instant lastRenewalAt, long lateRenewals, long failedRenewals,
+                                long takenOver) {
+        /**
+         * @throws InvalidArgumentException when a count is negative
+         */
+        public Registrations {
+            Validation.collector()
+                    .range("held", held, 0, Integer.MAX_VALUE)
+                    .range("lateRenewals", lateRenewals, 0, Long.MAX_VALUE)
+                    .range("failedRenewals", failedRenewals, 0, Long.MAX_VALUE)
+                    .range("takenOver", takenOver, 0, Long.MAX_VALUE)
+                    .throwIfInvalid();
+        }
     }
 }

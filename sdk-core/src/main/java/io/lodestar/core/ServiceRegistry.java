@@ -17,7 +17,9 @@ import java.util.Set;
 public interface ServiceRegistry {
     /**
      * Registers (or re-registers, replacing) an instance. An ephemeral one is then renewed by this client until
-     * the registration is closed.
+     * the registration is closed. The lease renews this registration only: if another client (or another process)
+     * registers the same instance id later, that registration is its own to renew, and this client stops renewing,
+     * logs it once and tells its {@linkplain #addLeaseListener lease listeners}.
      *
      * @param instance the instance
      * @return the registration; close it to deregister
@@ -119,6 +121,15 @@ public interface ServiceRegistry {
      *     its revision. Nothing is removed then.
      */
     boolean purge(String serviceId);
+
+    /**
+     * Tells the listener when this client stops renewing an instance it registered because another client removed
+     * it or registered the same instance id again (see {@link LeaseListener.Cause}).
+     *
+     * @param listener the listener
+     * @return closes to stop the calls
+     */
+    Subscription addLeaseListener(LeaseListener listener);
 
     /** @return the same operations, non-blocking */
     AsyncServiceRegistry async();

@@ -1,5 +1,7 @@
 package io.lodestar.core;
 
+import io.lodestar.core.internal.Validation;
+
 import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,4 +17,10 @@ import java.time.Instant;
  *                         could not be reached at startup
  */
 public record ViewStatus(boolean stale, Duration staleFor, @Nullable Instant lastSyncAt, boolean restoredFromDisk) {
+    /**
+     * @throws InvalidArgumentException when {@code staleFor} is null
+     */
+    public ViewStatus {
+        Validation.requireNonNull("staleFor", staleFor);
+    }
 }

@@ -1,5 +1,6 @@
 package io.lodestar.core;
 
+import io.lodestar.core.internal.Validation;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,6 +28,20 @@ class ViolationTest {
         assertThat(violation.field()).isEqualTo("metadata[zone]");
         assertThat(violation.value()).isEqualTo("null");
         assertThat(violation.rule()).isEqualTo("non-null");
+    }
+
+    @Test
+    void keepsFieldAndValuePrintableWhoeverBuiltIt() {
+        Violation violation = new Violation("attributes[a\u202Eb]", "x\ny\u200b", "non-null");
+
+        assertThat(violation.message()).isEqualTo("attributes[a\\u202eb] must be non-null, but was x\\ny\\u200b");
+    }
+
+    @Test
+    void leavesAValueShownByValidationAsItIs() {
+        String shown = Validation.show("back\\slash \u202E");
+
+        assertThat(new Violation("f", shown, "r").value()).isEqualTo(shown).isEqualTo("'back\\\\slash \\u202e'");
     }
 
     @Test

@@ -39,7 +39,7 @@ final class ConfigReads {
     CompletionStage<SyncedView.Versioned<Optional<ConfigEntry>>> entry(String id) {
         return ConfigScripts.READ_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                 keys.config(id).forRead()).thenApply(reply -> {
-                    long revision = (Long) reply.get(0);
+                    long revision = Replies.counter(keys.config(id).revision(), reply.get(0));
                     String incarnation = incarnation((String) reply.get(1));
                     if (reply.size() < 8) {
                         return new SyncedView.Versioned<>(revision, Optional.<ConfigEntry>empty(), null, incarnation);
@@ -62,14 +62,13 @@ final class ConfigReads {
     }
 
     private CompletionStage<Since> sinceAfter(String id, long after, List<Kept> newer) {
+        Keys.ConfigKeys config = keys.config(id);
         return ConfigScripts.READ_CONFIG_SINCE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                keys.config(id).forReplay(), Long.toString(after), Integer.toString(HISTORY_PAGE_BYTES))
+                config.forReplay(), Long.toString(after), Integer.toString(HISTORY_PAGE_BYTES))
                 .thenCompose(reply -> {
                     sincePages.increment();
                     for (int i = 6; i < reply.size(); i++) {
-                        Map<String, Object> fields = Json.read((String) reply.get(i));
-                        Object from = fields.get("from");
-                        newer.add(new Kept(entry(id, fields), from == null ? 0 : ((Number) from).longValue()));
+                        newer.add(kept(id, (String) reply.get(i), config.history()));
                     }
                     if ((Long) reply.get(5) == 1L && reply.size() > 6) {
                         return sinceAfter(id, newer.get(newer.size() - 1).entry().version(), newer);
@@ -77,11 +76,14 @@ final class ConfigReads {
                     Optional<ConfigEntry> current = Optional.empty();
                     if ((Long) reply.get(2) == 1L) {
                         String json = (String) reply.get(3);
-                        current = Optional.of(json.isEmpty() ? newest(id, newer) : entry(id, json));
+                        current = Optional.of(json.isEmpty() ? newest(id, newer)
+                                : stored(id, json, config.history(), null));
                     }
                     return CompletableFuture.completedFuture(new Since(new SyncedView.Versioned<>(
-                            (Long) reply.get(0), current, null, incarnation((String) reply.get(4))),
-                            (Long) reply.get(1), newer));
+                            Replies.counter(config.revision(), reply.get(0)), current, null,
+                            incarnation((String) reply.get(4))),
+                            Replies.number(reply.get(1), config.versions(), " holds a member that is not a version"),
+                            newer));
                 });
     }
 
@@ -138,7 +140,7 @@ final class ConfigReads {
         return ConfigScripts.READ_CONFIG_HISTORY.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                 keys.config(id).forHistory(), below, Integer.toString(HISTORY_PAGE_BYTES)).thenCompose(reply -> {
                     for (Object json : reply.subList(1, reply.size())) {
-                        into.add(entry(id, (String) json));
+                        into.add(stored(id, (String) json, keys.config(id).history(), null));
                     }
                     boolean more = (Long) reply.get(0) == 1L && reply.size() > 1;
                     return more ? historyBelow(id, Long.toString(into.get(into.size() - 1).version()), into)
@@ -148,8 +150,10 @@ final class ConfigReads {
 
     /** One kept version, if it is still in history. */
     CompletionStage<Optional<ConfigEntry>> version(String id, long version) {
-        return backend.commands().hget(keys.config(id).history(), Long.toString(version))
-                .thenApply(json -> Optional.ofNullable(json).map(stored -> entry(id, stored)));
+        String history = keys.config(id).history();
+        String field = Long.toString(version);
+        return backend.commands().hget(history, field)
+                .thenApply(json -> Optional.ofNullable(json).map(stored -> stored(id, stored, history, field)));
     }
 
     /** The ids of the configs that exist, sorted and unmodifiable, at the index revision. */
@@ -161,7 +165,8 @@ final class ConfigReads {
                     for (int i = 2; i < reply.size(); i++) {
                         ids.add((String) reply.get(i));
                     }
-                    return new SyncedView.Versioned<>((Long) reply.get(0), Collections.unmodifiableSet(ids), null,
+                    return new SyncedView.Versioned<>(Replies.counter(index.revision(), reply.get(0)),
+                            Collections.unmodifiableSet(ids), null,
                             incarnation((String) reply.get(1)));
                 });
     }
@@ -174,6 +179,35 @@ final class ConfigReads {
 
     static ConfigEntry entry(String id, String json) {
         return entry(id, Json.read(json));
+    }
+
+    /**
+     * A version as the history hash {@code key} keeps it (under {@code field}, when the caller knows it, else null),
+     * or a {@link Replies.Corrupt} naming the key when it is not an entry. The message leaves the value out: a
+     * config's content may be a secret.
+     */
+    private static ConfigEntry stored(String id, String json, String key, String field) {
+        try {
+            return entry(id, json);
+        } catch (RuntimeException notAnEntry) {
+            throw corruptEntry(key, field, notAnEntry);
+        }
+    }
+
+    /** A version replayed to a view, with the version it rolled back from (0 when it was set). */
+    private static Kept kept(String id, String json, String key) {
+        try {
+            Map<String, Object> fields = Json.read(json);
+            Object from = fields.get("from");
+            return new Kept(entry(id, fields), from == null ? 0 : ((Number) from).longValue());
+        } catch (RuntimeException notAnEntry) {
+            throw corruptEntry(key, null, notAnEntry);
+        }
+    }
+
+    private static Replies.Corrupt corruptEntry(String key, String field, RuntimeException cause) {
+        return new Replies.Corrupt(key + (field == null ? " holds a value that is not a config entry"
+                : " field " + field + " does not hold a config entry"), cause);
     }
 
     /** An entry from its stored JSON (history, events): version, format, hash, createdAt, updatedAt, content. */

@@ -9,6 +9,7 @@ import io.lodestar.core.LodestarException;
 import io.lodestar.core.ScriptException;
 import io.lodestar.core.CommandTimeoutException;
 import io.lodestar.core.UnavailableException;
+import io.lodestar.core.internal.Validation;
 
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
@@ -31,11 +32,17 @@ final class Errors {
         if (cause instanceof LodestarException lodestar) {
             return lodestar;
         }
+        if (cause instanceof Replies.Corrupt corrupt) {
+            return new ScriptException(operation, operation + " found a corrupt key at " + where + ": "
+                    + corrupt.getMessage() + " (another program writes into Lodestar's keys, prefix 'lodestar:')",
+                    cause);
+        }
         if (cause instanceof RedisCommandTimeoutException || cause instanceof java.util.concurrent.TimeoutException) {
             return new CommandTimeoutException(operation + " at " + where, timeout, cause);
         }
         if (cause instanceof RedisCommandExecutionException execution) {
-            String message = String.valueOf(execution.getMessage());
+            // printable: a Redis error can quote a key or a field another program named
+            String message = Validation.printable(String.valueOf(execution.getMessage()));
             // a command a script calls is refused with ERR, not NOPERM
             if (message.startsWith("NOPERM") || message.startsWith("NOAUTH") || message.startsWith("WRONGPASS")
                     || message.contains("user executing the script can't run this command")) {

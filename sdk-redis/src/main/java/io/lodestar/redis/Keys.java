@@ -27,13 +27,17 @@ import java.util.zip.CRC32;
  * lodestar:{ns:svc:b}:due             ZSET   instances key of a service -&gt; when the sweep should look at it
  *                                            (epoch ms, Redis time): its earliest deadline, or the time of a write
  *                                            that made it appear or vanish (see file_due in common.lua)
+ * lodestar:{ns:svc:b}:master          HASH   the Redis master the bucket's sweep last ran on (id = its replication id,
+ *                                            seen = when), and after a change since when and from which deadline
+ *                                            on the sweep spares overdue instances (see sweep_service.lua)
  * lodestar:{ns}:services           HASH   service id -&gt; last reported revision (negative: removed at that revision)
  * lodestar:{ns}:services:revision  STRING index revision
  * lodestar:{ns}:services:events    shard channel of "added"/"removed" services
  * lodestar:{ns}:services:incarnation STRING random id of the index's keys (see common.lua)
  * lodestar:{ns}:sweeper            STRING short lock: which client sweeps this interval
  * lodestar:{ns}:sweeper:full       STRING when the sweeper next looks at every service, not only the due ones
- * lodestar:{ns}:outage             STRING when a client last came back from an outage (epoch ms, Redis time)
+ * lodestar:{ns}:outage             STRING the outages clients noted: "began:ended,..." (epoch ms, Redis time; see
+ *                                         elect_sweeper.lua)
  * lodestar:{ns:cfg:id}:current     HASH   the current entry: version, format, hash, createdAt, updatedAt, content
  * lodestar:{ns:cfg:id}:history     HASH   version -&gt; entry JSON, the newest N content versions
  * lodestar:{ns:cfg:id}:versions    ZSET   the version numbers kept in history (score = version)
@@ -93,6 +97,14 @@ final class Keys {
     }
 
     /**
+     * Which Redis master the sweep of a bucket last ran on, and since when the sweep spares its overdue instances
+     * after that master changed (a failover, a restart; see sweep_service.lua).
+     */
+    String master(int bucket) {
+        return bucketTag(bucket) + "master";
+    }
+
+    /**
      * The service a member of a bucket's due set names (the member is the service's instances key), or null when
      * the member is not of this layout (written by another program). The id still needs validating.
      */
@@ -107,6 +119,20 @@ final class Keys {
 
     private String bucketTag(int bucket) {
         return PREFIX + "{" + namespace + ":svc:" + bucket + "}:";
+    }
+
+    /**
+     * The Redis type Lodestar keeps at a key of this layout (hash, zset or string), from its role (the name after its
+     * last ':'); null for a channel or a key no write script passes. Names the key of a WRONGTYPE error (see
+     * {@link LuaScript}).
+     */
+    static String keptType(String key) {
+        return switch (key.substring(key.lastIndexOf(':') + 1)) {
+            case "instances", "current", "history", "services", "configs" -> "hash";
+            case "deadlines", "tombstones", "due", "versions" -> "zset";
+            case "revision", "digest", "incarnation" -> "string";
+            default -> null;
+        };
     }
 
     /** Keys of the namespace's service index: index hash, index revision, index channel, incarnation. */
@@ -138,7 +164,7 @@ final class Keys {
         return namespaceTag + "sweeper:full";
     }
 
-    /** When a client of the namespace last came back from an outage: the sweep's grace starts there. */
+    /** The outages clients of the namespace noted, which the sweep's grace follows (see elect_sweeper.lua). */
     String outage() {
         return namespaceTag + "outage";
     }

@@ -34,8 +34,8 @@ final class LeastPrivilege {
 
     /** What the other scripts (writes, the sweep) call beyond that: the writes, and the reads only they make. */
     static final List<String> OTHER_SCRIPTS = List.of(
-            "+set", "+incr", "+del", "+pttl", "+pexpire", "+hset", "+hdel", "+hexists",
-            "+zadd", "+zrem", "+zcard", "+zrevrange", "+zremrangebyrank", "+zremrangebyscore", "+spublish");
+            "+set", "+mset", "+incr", "+del", "+pttl", "+pexpire", "+hset", "+hdel", "+hexists",
+            "+zadd", "+zrem", "+zpopmin", "+zcard", "+zrevrange", "+zremrangebyrank", "+zremrangebyscore", "+spublish");
 
     private static final List<String> ALL_KEYS_AND_CHANNELS = List.of(
             "resetkeys", "~lodestar:*", "resetchannels", "&lodestar:*", "-@all");

@@ -1,5 +1,6 @@
 package io.lodestar.redis;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -11,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -18,6 +20,11 @@ import java.util.concurrent.CompletionStage;
  * One Lua script from {@code io/lodestar/redis/scripts/NAME.lua}. Runs by EVALSHA; when Redis does not know the
  * script (after a restart or failover: NOSCRIPT) it runs it once by EVAL, which also caches it again. A line
  * {@code --#include other.lua} is replaced by that resource, so helpers are written once.
+ *
+ * <p>A script checks no key's type on its usual path (each key's first command is a read, before any write, or the
+ * script's first write: a key of another type stops it before it writes). When Redis answers WRONGTYPE, this class
+ * looks up which of the script's keys holds another type than Lodestar keeps there ({@link Keys#keptType}) and fails
+ * with an error that names it: the cost of naming the key is paid on the error path only.
  */
 final class LuaScript {
     private static final String INCLUDE = "--#include ";
@@ -59,14 +66,42 @@ final class LuaScript {
                     if (again == null) {
                         result.complete(retried);
                     } else {
-                        result.completeExceptionally(again);
+                        fail(result, redis, keys, again);
                     }
                 });
             } else {
-                result.completeExceptionally(failure);
+                fail(result, redis, keys, failure);
             }
         });
         return result;
+    }
+
+    /** Fails with the failure, a WRONGTYPE error replaced by one that names the key (see the class comment). */
+    private static void fail(CompletableFuture<?> result, RedisClusterAsyncCommands<String, String> redis,
+                             String[] keys, Throwable failure) {
+        Throwable cause = unwrap(failure);
+        if (!(cause instanceof RedisCommandExecutionException)
+                || !String.valueOf(cause.getMessage()).contains("WRONGTYPE Operation")) {
+            result.completeExceptionally(failure);
+            return;
+        }
+        List<CompletableFuture<String>> types = new java.util.ArrayList<>();
+        for (String key : keys) {
+            types.add(Keys.keptType(key) == null ? CompletableFuture.completedFuture(null)
+                    : redis.type(key).toCompletableFuture());
+        }
+        CompletableFuture.allOf(types.toArray(CompletableFuture[]::new)).whenComplete((ignored, typeFailure) -> {
+            for (int i = 0; typeFailure == null && i < keys.length; i++) {
+                String have = types.get(i).join();
+                String want = Keys.keptType(keys[i]);
+                if (have != null && !"none".equals(have) && !have.equals(want)) {
+                    result.completeExceptionally(new RedisCommandExecutionException("WRONGTYPE " + keys[i] + " is a "
+                            + have + " where Lodestar keeps a " + want, cause));
+                    return;
+                }
+            }
+            result.completeExceptionally(failure); // nothing to name (the key was repaired meanwhile)
+        });
     }
 
     private static Throwable unwrap(Throwable failure) {
@@ -81,7 +116,8 @@ final class LuaScript {
         StringBuilder out = new StringBuilder(source.length() * 2);
         for (String line : source.split("\n", -1)) {
             if (line.startsWith(INCLUDE)) {
-                out.append(read(line.substring(INCLUDE.length()).trim())).append('\n');
+                // a helper file may include others (common.lua is its parts, see there)
+                out.append(expand(read(line.substring(INCLUDE.length()).trim())));
             } else {
                 out.append(line).append('\n');
             }

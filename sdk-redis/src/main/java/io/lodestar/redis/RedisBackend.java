@@ -22,6 +22,7 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.event.connection.ReconnectFailedEvent;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
@@ -39,6 +40,7 @@ import io.lodestar.core.Violation;
 import io.lodestar.core.UnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 
 import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
@@ -80,6 +82,12 @@ import java.util.function.Consumer;
  * connection closed on purpose (the cluster topology refresh opens and closes probe connections every 30 s)
  * makes no view stale and triggers no resync.
  *
+ * <p>A Redis that stops answering without closing anything (a frozen process, a partition that drops packets)
+ * closes no connection, and TCP keepalive cannot tell: a stopped process's kernel still acknowledges every packet.
+ * So, standalone and Sentinel, each connection is PINGed (see {@link Heartbeat}); one that leaves Redis silent for
+ * the command timeout counts as lost, exactly as a disconnect, until Redis answers again. Connects and handshakes
+ * are bounded by the command timeout too (Lettuce's handshake waits for the URI's timeout, 60 s by default).
+ *
  * <p>When Redis cannot be reached at start-up, creation fails, unless a config snapshot directory is configured:
  * then the backend starts offline (every command fails at once, as while disconnected) and keeps connecting in
  * the background, so an application can start with its last known config.
@@ -95,8 +103,14 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         void disconnected(String node);
     }
 
-    /** The connection state of one node, as this backend saw it. */
-    record NodeState(String address, boolean connected, Instant since) {
+    /**
+     * The connection state of one node, as this backend saw it; {@code problem} says why a connection that is open
+     * counts as lost ("no answer from 127.0.0.1:6379 for 5 s"), else null.
+     */
+    record NodeState(String address, boolean connected, Instant since, String problem) {
+        NodeState(String address, boolean connected, Instant since) {
+            this(address, connected, since, null);
+        }
     }
 
     /**
@@ -173,6 +187,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private volatile CompletableFuture<?> resubscribed = CompletableFuture.completedFuture(null);
     /** SSUBSCRIBE commands sent (tests). */
     final LongAdder subscribeCommands = new LongAdder();
+    /** Standalone and Sentinel: finds connections Redis stopped answering on; null on a cluster. */
+    private final Heartbeat heartbeat;
 
     /** Null when the resources are the caller's: whoever creates a resource closes it. */
     private final ClientResources ownResources;
@@ -181,6 +197,10 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * disconnected, while Lettuce reconnects it.
      */
     private final Map<RedisChannelHandler<?, ?>, NodeState> connections = new ConcurrentHashMap<>();
+    /** What this client saw of Redis being unreachable, for the sweep's outage rule (see Sweeper). */
+    private final OutageEvidence outages = new OutageEvidence();
+    /** Hears Lettuce's failed reconnects (see {@link #reconnectFailed()}); disposed on close. */
+    private final Disposable reconnectFailures;
 
     private RedisBackend(LodestarOptions options, ClientResources resources, boolean ownsResources) {
         this.ownResources = ownsResources ? resources : null;
@@ -197,6 +217,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         try {
             if (cluster) {
                 List<RedisURI> seeds = clusterSeeds(uri, options.clientName());
+                seeds.forEach(seed -> seed.setTimeout(timeout)); // bounds each node's handshake, as standalone
                 RedisClusterClient clusterClient = RedisClusterClient.create(resources, seeds);
                 // Node connections open lazily, so rejecting commands while "not connected" would reject the first
                 // command to every node: a cluster queues them instead, bounded by the command timeout.
@@ -214,6 +235,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                 if (redisUri.getClientName() == null) {
                     redisUri.setClientName(options.clientName());
                 }
+                redisUri.setTimeout(timeout); // bounds the handshake (HELLO, AUTH): a frozen Redis accepts, then hangs
                 RedisClient standalone = RedisClient.create(resources, redisUri);
                 standalone.setOptions(ClientOptions.builder()
                         .socketOptions(socket).timeoutOptions(timeouts).protocolVersion(PROTOCOL).sslOptions(ssl)
@@ -228,23 +250,30 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             throw new UnavailableException("Cannot connect to Redis at " + where + ": " + describe(e), e);
         }
         client.addListener(new StateListener());
+        this.reconnectFailures = client.getResources().eventBus().get()
+                .filter(ReconnectFailedEvent.class::isInstance)
+                .subscribe(event -> reconnectFailed());
+        this.heartbeat = cluster ? null : new Heartbeat();
         this.commands = offlineCommands();
         try {
             openOnceMoreIfCutShort();
         } catch (RuntimeException e) {
             String reason = describe(e);
             if (isAccessDenied(reason)) {
+                reconnectFailures.dispose();
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
                 throw new AccessDeniedException("Redis at " + where + " refused the credentials of the URI (check"
                         + " the user name and password; see docs/redis.md for the ACL Lodestar needs): " + reason, e);
             }
             if (options.startupMode() == StartupMode.FAIL_FAST) {
+                reconnectFailures.dispose();
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
                 throw new UnavailableException("Cannot connect to Redis at " + where + ": " + reason
                         + " (set startupMode OFFLINE to start without Redis and connect in the background)", e);
             }
             log.warn("Cannot connect to Redis at {} ({}); starting offline: reads serve what the snapshot directory"
                     + " holds, writes fail until a connection succeeds (retried in the background)", where, reason);
+            outages.seen(System.nanoTime());
             connectInBackground();
         }
     }
@@ -364,6 +393,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             this.commandConnection = connection;
             this.pubSub = subscriber;
             this.commands = async;
+        }
+        if (heartbeat != null) {
+            heartbeat.start();
         }
     }
 
@@ -508,9 +540,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         return new ClientClosedException(namespace, where);
     }
 
-    /** Reads a revision counter (0 when it was never written). */
+    /** Reads a revision counter (0 when it was never written; a {@link Replies.Corrupt} naming it when corrupt). */
     CompletionStage<Long> counter(String key) {
-        return commands.get(key).thenApply(value -> value == null ? 0L : Long.parseLong(value));
+        return commands.get(key).thenApply(value -> Replies.counter(key, value));
     }
 
     @Override
@@ -544,7 +576,34 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         if (connection == null || subscriber == null) {
             return false;
         }
-        return cluster ? orphans.isEmpty() : connection.isOpen() && subscriber.isOpen();
+        return cluster ? orphans.isEmpty() : connection.isOpen() && subscriber.isOpen() && !heartbeat.silent();
+    }
+
+    /** What this client saw of Redis being unreachable (renewals add to it; see Sweeper). */
+    OutageEvidence outages() {
+        return outages;
+    }
+
+    /**
+     * Lettuce could not reconnect a lost connection: Redis (on a cluster, a node that serves slots) cannot be reached,
+     * since this client lost the connection it lost first. A connection that comes back at its first attempt (one
+     * closed by Redis, {@code CLIENT KILL}, a PubSub connection cut off for its output buffer) is no outage: nothing
+     * kept an owner from renewing. With a caller's shared resources, another client's failed reconnect counts too
+     * while one of this client's connections is lost: harmless, an outage only makes the sweep spare more.
+     */
+    private void reconnectFailed() {
+        Set<String> serving = cluster ? slotOwners() : null;
+        Instant since = null;
+        for (NodeState state : connections.values()) {
+            if (!state.connected() && state.since() != null
+                    && (serving == null || serving.contains(state.address()))
+                    && (since == null || state.since().isBefore(since))) {
+                since = state.since();
+            }
+        }
+        if (since != null) {
+            outages.seen(System.nanoTime() - Duration.between(since, Instant.now()).toNanos());
+        }
     }
 
     void onMessage(BiConsumer<String, String> handler) {
@@ -574,7 +633,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         Map<String, NodeState> byAddress = new TreeMap<>();
         for (NodeState state : connections.values()) {
             if (serving == null || serving.contains(state.address())) {
-                byAddress.merge(state.address(), state, (a, b) -> a.connected() ? a : b);
+                // a connection Redis left silent speaks for its node: the others on it are as stuck
+                byAddress.merge(state.address(), state, (a, b) -> a.problem() != null ? a
+                        : b.problem() != null ? b : a.connected() ? a : b);
             }
         }
         if (byAddress.isEmpty()) {
@@ -955,6 +1016,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         if (connecting != null) {
             connecting.interrupt();
         }
+        reconnectFailures.dispose();
         try {
             if (pubSub != null) {
                 pubSub.close();
@@ -971,6 +1033,133 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
+     * Standalone and Sentinel: PINGs the command and the PubSub connection (RESP3 allows PING while subscribed)
+     * every half command timeout, at most every second. A connection that is open but has not answered for the
+     * command timeout makes its node count as lost: the listeners hear {@code disconnected} (views turn stale, as on
+     * a disconnect), {@link #isConnected()} is false and {@link #nodes()} says why; the first answer after that
+     * makes them hear {@code connected} (views resync). A connection that is closed is the {@link StateListener}'s
+     * business: its clock starts again when it reconnects. Never blocks.
+     */
+    private final class Heartbeat {
+        private final long timeoutNanos = timeout.toNanos();
+        private final long intervalMillis = Math.max(TIMER_TICK_MS, Math.min(1_000, timeout.toMillis() / 2));
+        private final Map<RedisChannelHandler<?, ?>, Probe> probes = new ConcurrentHashMap<>();
+        /** Connections Redis left silent right now. */
+        private final Set<Probe> silentNow = ConcurrentHashMap.newKeySet();
+        private final AtomicBoolean started = new AtomicBoolean();
+
+        /** One connection's PINGs: when it last answered, whether a PING waits for its answer. */
+        private final class Probe {
+            final StatefulConnection<String, String> connection;
+            volatile long lastAnswerNanos = System.nanoTime();
+            final AtomicBoolean waiting = new AtomicBoolean();
+
+            Probe(StatefulConnection<String, String> connection) {
+                this.connection = connection;
+            }
+        }
+
+        void start() {
+            if (started.compareAndSet(false, true)) {
+                probes.put((RedisChannelHandler<?, ?>) commandConnection, new Probe(commandConnection));
+                probes.put((RedisChannelHandler<?, ?>) pubSub, new Probe(pubSub));
+                schedule();
+            }
+        }
+
+        boolean silent() {
+            return !silentNow.isEmpty();
+        }
+
+        /**
+         * On the resources' event executors, not their timer: the timer holds only what a client's own work put
+         * there (command timeouts, leases), so an idle client leaves it empty.
+         */
+        private void schedule() {
+            if (!closed) {
+                try {
+                    client.getResources().eventExecutorGroup().schedule(this::beat, intervalMillis,
+                            TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+                    // the resources are shutting down: so is this client
+                }
+            }
+        }
+
+        private void beat() {
+            try {
+                long now = System.nanoTime();
+                probes.values().forEach(probe -> probe(probe, now));
+            } catch (RuntimeException e) {
+                log.debug("Heartbeat of {} failed: {}", where, e.toString());
+            } finally {
+                schedule();
+            }
+        }
+
+        private void probe(Probe probe, long now) {
+            if (closed || !probe.connection.isOpen()) {
+                probe.lastAnswerNanos = now; // lost or closed: the StateListener says so; the clock waits
+                return;
+            }
+            if (probe.waiting.compareAndSet(false, true)) {
+                ping(probe.connection).whenComplete((pong, failure) -> {
+                    probe.waiting.set(false);
+                    if (failure == null) {
+                        answered(probe);
+                    }
+                });
+            }
+            if (now - probe.lastAnswerNanos > timeoutNanos && silentNow.add(probe)) {
+                String node = nodeOf(probe.connection);
+                String problem = "no answer from " + node + " for " + span(timeout);
+                connections.put((RedisChannelHandler<?, ?>) probe.connection, new NodeState(node, false,
+                        Instant.now().minusNanos(now - probe.lastAnswerNanos), problem));
+                log.warn("Redis at {} gave {}: treating the connection as lost until it answers", where, problem);
+                if (silentNow.size() == 1) {
+                    listeners.forEach(listener -> listener.disconnected(node));
+                }
+            }
+        }
+
+        private CompletionStage<String> ping(StatefulConnection<String, String> connection) {
+            return connection == pubSub ? pubSub.async().ping() : commands.ping();
+        }
+
+        private void answered(Probe probe) {
+            probe.lastAnswerNanos = System.nanoTime();
+            if (silentNow.contains(probe)) {
+                String node = nodeOf(probe.connection);
+                connections.put((RedisChannelHandler<?, ?>) probe.connection, new NodeState(node, true,
+                        Instant.now()));
+                if (silentNow.remove(probe) && silentNow.isEmpty() && !closed) {
+                    log.info("Redis at {} answers again", where);
+                    listeners.forEach(listener -> listener.connected(node));
+                }
+            }
+        }
+
+        /** A connection came back (Lettuce reconnected it): its clock starts now, and it is silent no more. */
+        void reconnected(RedisChannelHandler<?, ?> connection) {
+            Probe probe = probes.get(connection);
+            if (probe != null) {
+                probe.lastAnswerNanos = System.nanoTime();
+                silentNow.remove(probe); // the StateListener tells the listeners it is connected
+            }
+        }
+
+        /** {@code 5 s}, or {@code 500 ms} for what is not whole seconds. */
+        private static String span(Duration duration) {
+            return duration.toMillis() % 1_000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
+        }
+
+        private String nodeOf(StatefulConnection<String, String> connection) {
+            NodeState state = connections.get((RedisChannelHandler<?, ?>) connection);
+            return state == null ? where : state.address();
+        }
+    }
+
+    /**
      * Hears every connection of the client, including the cluster topology refresh's short-lived probes. Those are
      * closed on purpose, so only the loss of a connection not closed (Lettuce reconnects it) counts; and on a
      * cluster only the loss of a node connection that carries subscriptions, since only that can make a view miss
@@ -981,6 +1170,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress address) {
             String node = address(address);
             connections.put(connection, new NodeState(node, true, Instant.now()));
+            if (heartbeat != null) {
+                heartbeat.reconnected(connection);
+            }
             boolean back = lost.remove(connection);
             if (!cluster && back && connection == pubSub) {
                 // Lettuce wrote its re-subscription before telling us: a PING now is answered after it

@@ -193,15 +193,17 @@ final class RedisConfigService implements ConfigService {
             return ConfigScripts.SET_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                     keys.config(configId).all(), configId, content, format.name(), Integer.toString(historyLimit),
                     Long.toString(expected)).thenCompose(reply -> {
-                        if ("conflict".equals(reply.get(0))) {
-                            throw new ConflictException(configId, expected, (Long) reply.get(1));
+                        LuaScript script = ConfigScripts.SET_CONFIG;
+                        String kind = Reply.text(reply, 0, script);
+                        if ("conflict".equals(kind)) {
+                            throw new ConflictException(configId, expected, Reply.number(reply, 1, script));
                         }
-                        ConfigEntry entry = new ConfigEntry(configId, content, format, (Long) reply.get(1),
-                                (String) reply.get(2), Instant.ofEpochMilli((Long) reply.get(3)),
-                                Instant.ofEpochMilli((Long) reply.get(4)));
+                        ConfigEntry entry = new ConfigEntry(configId, content, format, Reply.number(reply, 1, script),
+                                Reply.text(reply, 2, script), Instant.ofEpochMilli(Reply.number(reply, 3, script)),
+                                Instant.ofEpochMilli(Reply.number(reply, 4, script)));
                         // An update of an existing entry leaves the index as it is: only a creation (or a no-op,
                         // which repairs an index a failed report left behind) costs the second round trip.
-                        return "changed".equals(reply.get(0)) ? awaitOwnView(entry) : settled(entry);
+                        return "changed".equals(kind) ? awaitOwnView(entry) : settled(entry);
                     });
         });
     }
@@ -211,8 +213,8 @@ final class RedisConfigService implements ConfigService {
             Validation.requireConfigId(configId);
             return ConfigScripts.REMOVE_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                     keys.config(configId).all(), configId).thenCompose(reply -> {
-                        boolean removed = (Long) reply.get(0) == 1L;
-                        long version = (Long) reply.get(1);
+                        boolean removed = Reply.number(reply, 0, ConfigScripts.REMOVE_CONFIG) == 1L;
+                        long version = Reply.number(reply, 1, ConfigScripts.REMOVE_CONFIG);
                         if (version == 0) {
                             return CompletableFuture.completedFuture(false); // never existed
                         }
@@ -253,11 +255,12 @@ final class RedisConfigService implements ConfigService {
             return ConfigScripts.ROLLBACK_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                     keys.config(configId).all(), configId, Long.toString(version), Integer.toString(historyLimit))
                     .thenCompose(reply -> {
-                        if ("missing".equals(reply.get(0))) {
-                            throw versionNotFound(configId, version, (Long) reply.get(1), (Long) reply.get(2),
-                                    (Long) reply.get(3));
+                        LuaScript script = ConfigScripts.ROLLBACK_CONFIG;
+                        if ("missing".equals(Reply.text(reply, 0, script))) {
+                            throw versionNotFound(configId, version, Reply.number(reply, 1, script),
+                                    Reply.number(reply, 2, script), Reply.number(reply, 3, script));
                         }
-                        return settled(ConfigReads.entry(configId, (String) reply.get(1)));
+                        return settled(ConfigReads.entry(configId, Reply.text(reply, 1, script)));
                     });
         });
     }

@@ -273,7 +273,8 @@ final class RedisLodestarClient implements LodestarClient {
     @Override
     public ClientHealth health() {
         List<ClientHealth.Node> nodes = backend.nodes().stream()
-                .map(node -> new ClientHealth.Node(node.address(), node.connected(), node.since())).toList();
+                .map(node -> new ClientHealth.Node(node.address(), node.connected(), node.since(), node.problem()))
+                .toList();
         return new ClientHealth(nodes, discovery.status(), config.status(), registry.health());
     }
 

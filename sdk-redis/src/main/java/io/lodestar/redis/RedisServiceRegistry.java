@@ -4,10 +4,12 @@ import io.lettuce.core.ScriptOutputType;
 import io.lodestar.core.AsyncServiceRegistry;
 import io.lodestar.core.ClientHealth;
 import io.lodestar.core.ConflictException;
+import io.lodestar.core.LeaseListener;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.Registration;
 import io.lodestar.core.ServiceRegistry;
+import io.lodestar.core.Subscription;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.event.ServiceEvent;
@@ -31,6 +33,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -51,16 +54,24 @@ import java.util.function.Supplier;
  * or close racing a register or a renewal always wins, and nothing this client removed comes back through it. A
  * removal by another client or an operator leaves a tombstone in Redis that the owner's renewal reads, so that
  * removal sticks too.
+ *
+ * <p>A lease renews only the registration this client made: each stored instance carries its registering client's
+ * owner token ({@link #owner}), which the lease's renewal names and renew_instance.lua checks. Another client's later
+ * registration of the same id is that client's to keep alive; the lease stops on finding it (docs/redis.md,
+ * "Leases").
  */
 final class RedisServiceRegistry implements ServiceRegistry {
     private static final Logger log = LoggerFactory.getLogger(RedisServiceRegistry.class);
     /** The shortest a tombstone is kept (deregister_instance.lua keeps it three TTLs of the instance if longer). */
     private static final Duration TOMBSTONE = Duration.ofMinutes(1);
-    /** Replies of renew_instance.lua. */
     /** Deadlines read per call of read_leases.lua. */
     private static final int LEASE_PAGE = 10_000;
+    /** Replies of renew_instance.lua (-1: deregistered or evicted). */
     private static final long RENEWED = 1;
     private static final long GONE = 0;
+    private static final long TAKEN_OVER = -2;
+    /** An explicit renewal by a client without the lease: it renews whichever registration the id holds. */
+    private static final String ANY_OWNER = "";
 
     private final RedisBackend backend;
     private final Keys keys;
@@ -74,7 +85,15 @@ final class RedisServiceRegistry implements ServiceRegistry {
     private volatile Instant lastRenewalAt;
     private final LongAdder lateRenewals = new LongAdder();
     private final LongAdder failedRenewals = new LongAdder();
-    private final LongAdder unreachableRenewals = new LongAdder();
+    private final LongAdder takenOver = new LongAdder();
+    private final List<LeaseListener> leaseListeners = new CopyOnWriteArrayList<>();
+    /**
+     * This client's owner token, stored with every instance it registers (not instance data: readers skip it, events
+     * do not carry it). Not a secret, and not a security boundary (any writer may write anything): it tells this
+     * client's leases from another registration of the same id. One per client, so a re-registration by the same
+     * client with unchanged fields writes nothing.
+     */
+    private final String owner = String.format("%016x", new java.security.SecureRandom().nextLong());
     /** Registrations under way: close() waits for them, so none completes after it and stays in Redis. */
     private final Set<CompletableFuture<?>> registering = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
@@ -185,6 +204,9 @@ final class RedisServiceRegistry implements ServiceRegistry {
                         // before (with the new fields), or a failed re-register would let a live instance expire.
                         // A no-op if a deregister cancelled the lease meanwhile.
                         lease.start(failure == null ? written.instance() : instance);
+                        if (failure == null) {
+                            keepIfRegisteredLast(lease, written.instance());
+                        }
                     } else {
                         drop(lease);
                     }
@@ -213,10 +235,13 @@ final class RedisServiceRegistry implements ServiceRegistry {
         Keys.ServiceKeys serviceKeys = keys.service(instance.serviceId());
         return Scripts.REGISTER_INSTANCE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                         serviceKeys.all(), instance.instanceId(), Json.instance(instance),
-                        Long.toString(instance.ttl().toMillis()), mode)
+                        Long.toString(instance.ttl().toMillis()), mode, owner)
                 .thenCompose(reply -> {
-                    long revision = (Long) reply.get(0);
-                    String kind = (String) reply.get(1);
+                    LuaScript script = Scripts.REGISTER_INSTANCE;
+                    long revision = Reply.number(reply, 0, script);
+                    String kind = Reply.text(reply, 1, script);
+                    long registeredAt = Reply.number(reply, 2, script);
+                    long count = Reply.number(reply, 3, script);
                     if ("deregistered".equals(kind)) {
                         return CompletableFuture.completedFuture(null);
                     }
@@ -225,10 +250,10 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     // what runs again are the record's field checks, loops over a few short strings.
                     ServiceInstance registered = new ServiceInstance(instance.serviceId(), instance.instanceId(),
                             instance.host(), instance.port(), instance.secure(), instance.weight(), instance.status(),
-                            instance.metadata(), instance.ttl(), Instant.ofEpochMilli((Long) reply.get(2)));
+                            instance.metadata(), instance.ttl(), Instant.ofEpochMilli(registeredAt));
                     // Only the first instance changes the set of services: later ones skip the round trip to
                     // the index (the sweeper repairs an index entry a crashed writer failed to report).
-                    if ("registered".equals(kind) && (Long) reply.get(3) == 1L) {
+                    if ("registered".equals(kind) && count == 1L) {
                         return index(instance.serviceId(), revision, 1)
                                 .thenCompose(ignored -> view.awaitRevision(instance.serviceId(), revision))
                                 .thenApply(ignored -> new Written(registered, revision));
@@ -274,7 +299,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     return null;
                 });
             }
-            return renewScript(serviceId, instanceId).thenApply(renewed -> {
+            return renewScript(serviceId, instanceId, ANY_OWNER, 0).thenApply(renewed -> {
                 if (renewed != RENEWED) {
                     throw renewed == GONE ? notFound(serviceId, instanceId) : removed(serviceId, instanceId);
                 }
@@ -283,10 +308,13 @@ final class RedisServiceRegistry implements ServiceRegistry {
         });
     }
 
-    /** renew_instance.lua: {@link #RENEWED}, {@link #GONE} (expired or lost) or -1 (deregistered or evicted). */
-    private CompletionStage<Long> renewScript(String serviceId, String instanceId) {
+    /**
+     * renew_instance.lua: {@link #RENEWED}, {@link #GONE} (expired or lost), -1 (deregistered or evicted) or
+     * {@link #TAKEN_OVER} (registered by another owner; only when {@code owner} is not {@link #ANY_OWNER}).
+     */
+    private CompletionStage<Long> renewScript(String serviceId, String instanceId, String owner, long ttlMillis) {
         return Scripts.RENEW_INSTANCE.run(backend.commands(), ScriptOutputType.INTEGER,
-                keys.service(serviceId).all(), instanceId);
+                keys.service(serviceId).all(), instanceId, owner, Long.toString(ttlMillis));
     }
 
     /**
@@ -297,9 +325,12 @@ final class RedisServiceRegistry implements ServiceRegistry {
         ServiceInstance instance = lease.instance;
         String serviceId = instance.serviceId();
         String instanceId = instance.instanceId();
-        return renewScript(serviceId, instanceId).thenCompose(renewed -> {
+        return renewScript(serviceId, instanceId, owner, instance.ttl().toMillis()).thenCompose(renewed -> {
             if (renewed == RENEWED) {
                 return CompletableFuture.completedFuture(true);
+            }
+            if (renewed == TAKEN_OVER) {
+                return CompletableFuture.completedFuture(dropTakenOver(lease));
             }
             if (renewed != GONE) {
                 return CompletableFuture.completedFuture(dropRemoved(lease));
@@ -324,8 +355,68 @@ final class RedisServiceRegistry implements ServiceRegistry {
         if (drop(lease)) {
             log.info("Instance {}/{} was deregistered or evicted by another client; no longer renewing it",
                     lease.instance.serviceId(), lease.instance.instanceId());
+            tell(lease.instance, LeaseListener.Cause.REMOVED);
         }
         return false;
+    }
+
+    /** Stops a lease whose instance another registration replaced; false, for {@link #renewLease}. */
+    private boolean dropTakenOver(Lease lease) {
+        if (drop(lease)) {
+            takenOver.increment();
+            log.warn("Instance {}/{} was registered again by another client (or process) with the same id; that"
+                    + " registration is its own to renew: no longer renewing it", lease.instance.serviceId(),
+                    lease.instance.instanceId());
+            tell(lease.instance, LeaseListener.Cause.TAKEN_OVER);
+        }
+        return false;
+    }
+
+    private void tell(ServiceInstance instance, LeaseListener.Cause cause) {
+        for (LeaseListener listener : leaseListeners) {
+            try {
+                callbacks.execute(() -> {
+                    try {
+                        listener.leaseEnded(instance, cause);
+                    } catch (RuntimeException e) {
+                        log.warn("A lease listener failed on {}/{} ({})", instance.serviceId(),
+                                instance.instanceId(), e.toString());
+                    }
+                });
+            } catch (RejectedExecutionException closed) {
+                log.debug("Lease listener not told of {}/{}: the client is closing", instance.serviceId(),
+                        instance.instanceId());
+            }
+        }
+    }
+
+    @Override
+    public Subscription addLeaseListener(LeaseListener listener) {
+        Validation.requireNonNull("listener", listener);
+        leaseListeners.add(listener);
+        return () -> leaseListeners.remove(listener);
+    }
+
+    /**
+     * A deregister on this client that cancelled the lease while its register was under way may have run in Redis
+     * before the register (it then removed nothing, and the registration stands) or after it (it removed the
+     * instance). In the first case the registration needs its lease: a fresh one, unless another registration of
+     * the instance on this client holds one by now, or the client is closing.
+     */
+    private void keepIfRegisteredLast(Lease lease, ServiceInstance registered) {
+        CompletionStage<Boolean> removal = lease.removal();
+        if (removal == null) {
+            return;
+        }
+        removal.thenAccept(removed -> {
+            if (removed || closing) {
+                return;
+            }
+            Lease kept = new Lease(lease.key, registered);
+            if (leases.putIfAbsent(lease.key, kept) == null) {
+                kept.start(registered);
+            }
+        });
     }
 
     /** Cancels a lease and forgets it unless another lease replaced it; true when it was the current one. */
@@ -339,16 +430,24 @@ final class RedisServiceRegistry implements ServiceRegistry {
         return guarded(() -> {
             Validation.collector().serviceId("serviceId", serviceId).instanceId("instanceId", instanceId)
                     .throwIfInvalid();
+            // Before the script is sent: a register whose script runs after this one reads the outcome (see
+            // Lease#cancel(CompletionStage)).
+            CompletableFuture<Boolean> outcome = new CompletableFuture<>();
             Lease lease = leases.remove(leaseKey(serviceId, instanceId));
             if (lease != null) {
-                lease.cancel();
+                lease.cancel(outcome);
             }
-            return Scripts.DEREGISTER_INSTANCE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                    keys.service(serviceId).all(), instanceId, Long.toString(TOMBSTONE.toMillis()))
-                    .thenCompose(reply -> {
-                        long revision = (Long) reply.get(0);
-                        boolean removed = (Long) reply.get(1) == 1L;
-                        long count = (Long) reply.get(2);
+            CompletionStage<List<Object>> script = Scripts.DEREGISTER_INSTANCE.run(backend.commands(),
+                    ScriptOutputType.MULTI, keys.service(serviceId).all(), instanceId,
+                    Long.toString(TOMBSTONE.toMillis()));
+            // a failed deregister may not have run: the registration then stands (a tombstone stops it if it ran)
+            CompletionStage<Boolean> removal = script.thenApply(reply ->
+                    Reply.number(reply, 1, Scripts.DEREGISTER_INSTANCE) == 1L);
+            removal.whenComplete((removed, failure) -> outcome.complete(failure == null && removed));
+            return script.thenCompose(reply -> {
+                        long revision = Reply.number(reply, 0, Scripts.DEREGISTER_INSTANCE);
+                        boolean removed = Reply.number(reply, 1, Scripts.DEREGISTER_INSTANCE) == 1L;
+                        long count = Reply.number(reply, 2, Scripts.DEREGISTER_INSTANCE);
                         if (removed && count == 0) {
                             return index(serviceId, revision, 0)
                                     .thenCompose(ignored -> view.awaitRevision(serviceId, revision))
@@ -417,8 +516,8 @@ final class RedisServiceRegistry implements ServiceRegistry {
                                                     String removeKeys) {
         return Scripts.UPDATE_INSTANCE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                 keys.service(serviceId).all(), instanceId, mode, value, removeKeys).thenCompose(reply -> {
-                    long revision = (Long) reply.get(0);
-                    String stored = reply.size() > 1 ? (String) reply.get(1) : null;
+                    long revision = Reply.number(reply, 0, Scripts.UPDATE_INSTANCE);
+                    String stored = Reply.textOrNull(reply, 1, Scripts.UPDATE_INSTANCE);
                     if (stored == null) {
                         throw notFound(serviceId, instanceId);
                     }
@@ -490,19 +589,10 @@ final class RedisServiceRegistry implements ServiceRegistry {
         return (int) pending.stream().filter(done -> done.isDone() && !done.isCompletedExceptionally()).count();
     }
 
-    /**
-     * Renewals that failed because Redis (or the node serving the lease's slot) could not be reached: the sweeper
-     * notes them like a lost connection, so instances that could not be renewed during an outage or a Cluster
-     * failover get the outage grace even when no connection of this client was lost.
-     */
-    long unreachableRenewals() {
-        return unreachableRenewals.sum();
-    }
-
     /** The state of this client's leases, for {@code LodestarClient.health()}. */
     ClientHealth.Registrations health() {
         return new ClientHealth.Registrations(leases.size(), lastRenewalAt, lateRenewals.sum(),
-                failedRenewals.sum());
+                failedRenewals.sum(), takenOver.sum());
     }
 
     void stopRenewing() {
@@ -565,6 +655,8 @@ final class RedisServiceRegistry implements ServiceRegistry {
         private volatile boolean cancelled;
         /** When the pending renewal is due (System.nanoTime()), to tell a starved or paused process. */
         private volatile long dueNanos;
+        /** Guarded by this: the outcome of the deregister that cancelled this lease (true: it removed the instance). */
+        private CompletionStage<Boolean> removal;
 
         Lease(String key, ServiceInstance instance) {
             this.key = key;
@@ -658,6 +750,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                         + " or its scheduler starved; the instance may have expired meanwhile", instance.serviceId(),
                         instance.instanceId(), lateMillis, instance.ttl().toMillis());
             }
+            long startedNanos = System.nanoTime();
             renewLease(this).whenComplete((alive, failure) -> {
                 if (failure != null && (closing || cancelled)) {
                     // cut off by this client's own close: not a failure to report, nothing left to retry
@@ -668,7 +761,9 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     backend.commandFailed(failure);
                     if (Errors.translate(failure, "renew", backend.where(), backend.timeout())
                             instanceof UnavailableException) {
-                        unreachableRenewals.increment(); // an outage for this lease: the sweep's grace covers it
+                        // An outage for this lease, live when it began: the sweeper notes it (see OutageEvidence), so
+                        // the sweep spares the instance until this owner had the chance to renew after it.
+                        backend.outages().seen(startedNanos);
                     }
                     log.warn("Renewing {}/{} failed, retrying in 1 s: {}", instance.serviceId(),
                             instance.instanceId(), Errors.unwrap(failure).getMessage());
@@ -678,6 +773,16 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     scheduleRegular();
                 }
             });
+        }
+
+        /** Cancels the lease for a deregister whose outcome is {@code removal}. */
+        synchronized void cancel(CompletionStage<Boolean> removal) {
+            this.removal = removal;
+            cancel();
+        }
+
+        synchronized CompletionStage<Boolean> removal() {
+            return removal;
         }
 
         synchronized void cancel() {

@@ -74,7 +74,7 @@ final class RegistryReads {
         // The common case in as few steps as it takes: one call, its reply decoded straight into the snapshot.
         String[] serviceKeys = keys.service(serviceId).forRead();
         return readPage(serviceKeys, "0", true).thenCompose(reply -> { // readPage fails the caller's call if closed
-            Page first = Page.of(reply);
+            Page first = Page.of(reply, serviceKeys);
             if (first.last()) {
                 return CompletableFuture.completedFuture(new ServiceSnapshot(serviceId, first.revision(),
                         instances(serviceId, first)));
@@ -136,11 +136,11 @@ final class RegistryReads {
      */
     private record Page(long revision, String digest, String incarnation, String cursor, List<Object> flat,
                         List<Object> overdue) {
+        /** {@code serviceKeys}: the keys the page was read with (the revision's names it when corrupt). */
         @SuppressWarnings("unchecked")
-        static Page of(List<Object> reply) {
+        static Page of(List<Object> reply, String[] serviceKeys) {
             List<Object> stamp = (List<Object>) reply.get(0);
-            String revision = (String) stamp.get(0);
-            return new Page(revision == null ? 0L : Long.parseLong(revision), (String) stamp.get(1),
+            return new Page(Replies.counter(serviceKeys[2], stamp.get(0)), (String) stamp.get(1),
                     (String) stamp.get(2), (String) reply.get(1), (List<Object>) reply.get(2),
                     reply.size() > 3 ? (List<Object>) reply.get(3) : List.of());
         }
@@ -200,7 +200,7 @@ final class RegistryReads {
                 return;
             }
             try {
-                Page read = Page.of(reply);
+                Page read = Page.of(reply, serviceKeys);
                 if (first == null && read.last()) { // the whole service in one call: no union to make
                     done.complete(new Paged(versioned(serviceId, read, instances(serviceId, read)), true, false));
                     return;
@@ -389,7 +389,8 @@ final class RegistryReads {
                         });
                         continue;
                     }
-                    decoded[at] = versioned(serviceId, (Long) entry.get(0), (String) entry.get(1),
+                    decoded[at] = versioned(serviceId, Replies.counter(batchKeys[at * 4 + 1], entry.get(0)),
+                            (String) entry.get(1),
                             (String) entry.get(2), instances(serviceId, entry.subList(4, entry.size()), id -> false));
                 } catch (RuntimeException e) {
                     decoded[at] = e;
@@ -440,8 +441,8 @@ final class RegistryReads {
         Keys.ServiceKeys service = keys.service(serviceId);
         return backend.commands().mget(service.revision(), service.digest(), service.incarnation())
                 .thenApply(values -> {
-                    String revision = values.get(0).getValueOrElse(null);
-                    return new SyncedView.Versioned<>(revision == null ? 0L : Long.parseLong(revision), null,
+                    return new SyncedView.Versioned<>(Replies.counter(service.revision(),
+                            values.get(0).getValueOrElse(null)), null,
                             values.get(1).getValueOrElse(null), values.get(2).getValueOrElse(null));
                 });
     }
@@ -456,7 +457,8 @@ final class RegistryReads {
                         services.add((String) reply.get(i));
                     }
                     String incarnation = (String) reply.get(1);
-                    return new SyncedView.Versioned<>((Long) reply.get(0), Collections.unmodifiableSet(services),
+                    return new SyncedView.Versioned<>(Replies.counter(index.revision(), reply.get(0)),
+                            Collections.unmodifiableSet(services),
                             null, incarnation.isEmpty() ? null : incarnation);
                 });
     }

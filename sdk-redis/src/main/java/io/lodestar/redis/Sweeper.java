@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -19,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
@@ -33,10 +35,13 @@ import java.util.stream.IntStream;
  * hand, say). The sweep script is idempotent, so two sweepers never double-remove. Expiry is decided by Redis time
  * inside the script.
  *
- * <p>Outages expire nothing: a client that lost its connection notes, when it is back, the time in a namespace
- * marker (in the same script that elects the sweeper, so a sweeper that was cut off notes it before it sweeps), and
- * the sweep spares every instance until its owner had {@link #RECONNECT_ALLOWANCE} plus the instance's TTL after
- * that time to renew it (see sweep_service.lua).
+ * <p>Outages expire no live instance, and only outages count: a client that could not reach Redis (a renewal that
+ * failed as unreachable, a lost connection whose reconnect failed; see {@link OutageEvidence}) notes when that outage
+ * began and ended in the namespace's outage list (in the same script that elects the sweeper, so a sweeper that was
+ * cut off notes it before it sweeps). The sweep spares an instance whose lease was live when an outage began until
+ * its owner had {@link #RECONNECT_ALLOWANCE} plus the instance's TTL after that outage's end to renew it; an instance
+ * already overdue when an outage began is expired as usual, so outages that keep coming, or a client whose PubSub
+ * connection keeps dropping, cannot postpone a crashed owner's expiry (see sweep_service.lua).
  */
 final class Sweeper {
     private static final Logger log = LoggerFactory.getLogger(Sweeper.class);
@@ -47,6 +52,8 @@ final class Sweeper {
      * jitter) and still find its instance: the sweep spares overdue instances this long plus their TTL.
      */
     private static final Duration RECONNECT_ALLOWANCE = Duration.ofSeconds(10);
+    /** How long after its end an outage can still spare an instance: the allowance plus the longest TTL. */
+    private static final Duration OUTAGE_HORIZON = RECONNECT_ALLOWANCE.plus(Validation.MAX_TTL);
     /** How often the elected client sweeps every service rather than only the due ones. */
     static final Duration FULL_PASS = Duration.ofMinutes(10);
     /** Due services one call reads from a bucket's due set. */
@@ -65,12 +72,6 @@ final class Sweeper {
     final LongAdder rounds = new LongAdder();
     /** Services this client swept, once per round each: what its rounds cost beyond one call per bucket. */
     final LongAdder servicesSwept = new LongAdder();
-    /**
-     * Disconnects seen (plus renewals that could not reach Redis, see RedisServiceRegistry), and how many of them
-     * the outage marker already has: more seen than noted = note it.
-     */
-    private final AtomicLong outagesSeen = new AtomicLong();
-    private volatile long outagesNoted;
     private volatile boolean readOnlyReported;
 
     Sweeper(RedisBackend backend, Keys keys, RedisServiceRegistry registry, RegistryReads reads,
@@ -81,41 +82,35 @@ final class Sweeper {
         this.reads = reads;
         this.viewedServices = viewedServices;
         this.interval = interval;
-        backend.addConnectionListener(new RedisBackend.ConnectionListener() {
-            @Override
-            public void connected(String node) {
-                // noted by the next election, which needs the connection back anyway
-            }
-
-            @Override
-            public void disconnected(String node) {
-                outagesSeen.incrementAndGet();
-            }
-        });
     }
 
     /** One sweep round, if this client wins the lock. Completes when done; failures are logged only. */
     CompletionStage<Void> sweepOnce() {
         // longer than the interval and its jitter (±10 %), so the holder keeps the lock from one round to the next
         long lockMillis = Math.max(1, interval.toMillis() * 5 / 4);
-        long seen = outagesSeen.get() + registry.unreachableRenewals();
-        boolean unnoted = seen > outagesNoted;
+        OutageEvidence.Note outage = backend.outages().toNote();
         return Scripts.ELECT_SWEEPER.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                         new String[] {keys.sweeperLock(), keys.outage(), keys.fullSweep()}, owner,
-                        Long.toString(lockMillis), unnoted ? "1" : "0", Long.toString(FULL_PASS.toMillis()))
+                        Long.toString(lockMillis), outage == null ? "" : Long.toString(outage.agoMillis()),
+                        Long.toString(FULL_PASS.toMillis()), Long.toString(OUTAGE_HORIZON.toMillis()))
                 .thenCompose(reply -> {
-                    outagesNoted = Math.max(outagesNoted, seen);
+                    if (outage != null) {
+                        backend.outages().noted(outage);
+                    }
                     if ((Long) reply.get(2) == 1L) {
                         failures.increment();
                         log.warn("The sweep lock {} had no expiry (written by another program?): it now expires in"
                                 + " {} ms", keys.sweeperLock(), lockMillis);
                     }
+                    for (Object key : (List<?>) reply.get(4)) {
+                        replaced(key + " (written by another program?)", "this interval's sweep goes on");
+                    }
                     if ((Long) reply.get(0) == 0L) {
                         return CompletableFuture.<Void>completedFuture(null);
                     }
                     rounds.increment();
-                    long outage = (Long) reply.get(1);
-                    return (Long) reply.get(3) == 1L ? sweepAll(outage) : sweepDue(outage);
+                    String outages = (String) reply.get(1);
+                    return (Long) reply.get(3) == 1L ? sweepAll(outages) : sweepDue(outages);
                 })
                 .exceptionally(failure -> failed("the sweep lock", failure));
     }
@@ -139,9 +134,36 @@ final class Sweeper {
         return null;
     }
 
-    private CompletionStage<Void> sweepDue(long outage) {
+    /**
+     * A key of the sweep's own state held another type, and the script that found it replaced it (see
+     * replace_corrupt in sweep_state.lua): logged at WARN and counted with the failures.
+     */
+    private void replaced(String what, String then) {
+        failures.increment();
+        log.warn("Replaced the sweep's own key: {}; {}", what, then);
+    }
+
+    /** A bucket's master key held another type (unless {@code type} is empty) and was replaced. */
+    private void replacedMaster(String key, String type) {
+        if (!type.isEmpty()) {
+            replaced(key + " was a " + type + " (written by another program?)",
+                    "a failover of the bucket's shard before this sweep may go unseen");
+        }
+    }
+
+    /**
+     * A bucket's due set held another type and was replaced: the bucket's services this client knows of are swept
+     * now, each filing itself in the new due set, so the bucket's expiry misses at most this interval.
+     */
+    private CompletionStage<Void> rebuildDue(int bucket, String type, String outages) {
+        replaced(keys.due(bucket) + " was a " + type + " (written by another program?)",
+                "sweeping the bucket's services now, which files them again");
+        return sweepKnown(outages, service -> Keys.bucket(service) == bucket);
+    }
+
+    private CompletionStage<Void> sweepDue(String outages) {
         CompletableFuture<?>[] buckets = IntStream.range(0, Keys.BUCKETS)
-                .mapToObj(bucket -> sweepBucket(bucket, outage, 0)
+                .mapToObj(bucket -> sweepBucket(bucket, outages, 0)
                         .exceptionally(failure -> failed("bucket " + bucket, failure))
                         .toCompletableFuture())
                 .toArray(CompletableFuture[]::new);
@@ -152,25 +174,32 @@ final class Sweeper {
      * Sweeps the due services of one bucket, a page at a time; a page passes over the services earlier pages left
      * due (sparing overdue instances after an outage, or failing), so the round ends.
      */
-    private CompletionStage<Void> sweepBucket(int bucket, long outage, long passOver) {
+    private CompletionStage<Void> sweepBucket(int bucket, String outages, long passOver) {
         return Scripts.DUE_SERVICES.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                new String[] {keys.due(bucket)}, Long.toString(passOver), Integer.toString(DUE_PAGE))
-                .thenCompose(members -> {
+                new String[] {keys.due(bucket), keys.master(bucket)}, Long.toString(passOver),
+                Integer.toString(DUE_PAGE))
+                .thenCompose(reply -> {
+                    replacedMaster(keys.master(bucket), (String) reply.get(1));
+                    String replacedType = (String) reply.get(0);
+                    if (!replacedType.isEmpty()) {
+                        return rebuildDue(bucket, replacedType, outages);
+                    }
+                    List<?> members = (List<?>) reply.get(2);
                     List<CompletableFuture<Boolean>> visits = new ArrayList<>(members.size());
                     for (Object member : members) {
-                        visits.add(visitDue(bucket, (String) member, outage).toCompletableFuture());
+                        visits.add(visitDue(bucket, (String) member, outages).toCompletableFuture());
                     }
                     return CompletableFuture.allOf(visits.toArray(CompletableFuture[]::new)).thenCompose(done -> {
                         long stillDue = visits.stream().filter(CompletableFuture::join).count();
                         return members.size() == DUE_PAGE
-                                ? sweepBucket(bucket, outage, passOver + stillDue)
+                                ? sweepBucket(bucket, outages, passOver + stillDue)
                                 : CompletableFuture.<Void>completedFuture(null);
                     });
                 });
     }
 
     /** Sweeps one due service; true when it is still due after (it stays in the due set for the next round). */
-    private CompletionStage<Boolean> visitDue(int bucket, String member, long outage) {
+    private CompletionStage<Boolean> visitDue(int bucket, String member, String outages) {
         String serviceId = keys.serviceOfDue(bucket, member);
         try {
             Validation.requireServiceId(serviceId);
@@ -181,10 +210,15 @@ final class Sweeper {
             return CompletableFuture.completedFuture(true);
         }
         // The index may lack the service (its writer crashed before reporting): the visit reports the count.
-        return sweep(serviceId, null, outage);
+        return sweep(serviceId, null, outages);
     }
 
-    private CompletionStage<Void> sweepAll(long outage) {
+    private CompletionStage<Void> sweepAll(String outages) {
+        return sweepKnown(outages, service -> true);
+    }
+
+    /** Sweeps the services this client knows of (the index's, and those it registers or views) that it picks. */
+    private CompletionStage<Void> sweepKnown(String outages, Predicate<String> picked) {
         // A corrupt index must not stop expiry of the services this client knows of by other means.
         return reads.services().exceptionally(failure -> {
             failed("the service index", failure);
@@ -193,8 +227,8 @@ final class Sweeper {
             Set<String> services = new TreeSet<>(index.value());
             services.addAll(registry.leasedServices());
             services.addAll(viewedServices.get());
-            CompletableFuture<?>[] sweeps = services.stream()
-                    .map(service -> sweep(service, index.value().contains(service), outage).toCompletableFuture())
+            CompletableFuture<?>[] sweeps = services.stream().filter(picked)
+                    .map(service -> sweep(service, index.value().contains(service), outages).toCompletableFuture())
                     .toArray(CompletableFuture[]::new);
             return CompletableFuture.allOf(sweeps);
         });
@@ -205,9 +239,9 @@ final class Sweeper {
      * {@code indexed} says whether the index lists the service (null: unknown, always report). Completes with true
      * when the service is still due after (overdue instances spared, or the sweep failed: logged and counted).
      */
-    private CompletionStage<Boolean> sweep(String serviceId, Boolean indexed, long outage) {
+    private CompletionStage<Boolean> sweep(String serviceId, Boolean indexed, String outages) {
         servicesSwept.increment();
-        return sweep(serviceId, indexed, outage, 0, 0).exceptionally(failure -> {
+        return sweep(serviceId, indexed, outages, 0, 0).exceptionally(failure -> {
             failed("service '" + serviceId + "'", failure);
             return true; // left due: the next round tries again
         });
@@ -217,27 +251,37 @@ final class Sweeper {
      * One call of the sweep script; while a call finds a full batch overdue, calls again at once, passing over what
      * it spared, so expiry takes TTL plus one sweep interval at any size and no single script runs long.
      */
-    private CompletionStage<Boolean> sweep(String serviceId, Boolean indexed, long outage, long passOver,
+    private CompletionStage<Boolean> sweep(String serviceId, Boolean indexed, String outages, long passOver,
                                            long expiredBefore) {
+        String[] serviceKeys = keys.service(serviceId).all();
+        String[] sweepKeys = Arrays.copyOf(serviceKeys, serviceKeys.length + 1);
+        sweepKeys[serviceKeys.length] = keys.master(Keys.bucket(serviceId));
         return Scripts.SWEEP_SERVICE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                keys.service(serviceId).all(), Integer.toString(BATCH), Long.toString(outage),
+                sweepKeys, Integer.toString(BATCH), outages,
                 Long.toString(RECONNECT_ALLOWANCE.toMillis()), Long.toString(passOver)).thenCompose(reply -> {
                     long revision = (Long) reply.get(0);
                     long count = (Long) reply.get(1);
                     long expired = (Long) reply.get(2);
                     long spared = (Long) reply.get(3);
-                    if (expired > 0 || spared > 0) {
-                        log.debug("Expired {} instance(s) of {}; spared {} whose owners may still be reconnecting"
-                                + " after an outage", expired, serviceId, spared);
-                    }
-                    if (expired + spared == BATCH) {
-                        return sweep(serviceId, indexed, outage, passOver + spared, expiredBefore + expired);
-                    }
-                    boolean stillDue = passOver + spared > 0;
-                    boolean indexStale = indexed == null || (indexed ? count == 0 : count > 0);
-                    return expiredBefore + expired > 0 || indexStale
-                            ? registry.index(serviceId, revision, count).thenApply(changed -> stillDue)
-                            : CompletableFuture.completedFuture(stillDue);
+                    String replacedType = (String) reply.get(4);
+                    replacedMaster(sweepKeys[serviceKeys.length], (String) reply.get(5));
+                    // found by a full pass, or corrupted since this round read the due set
+                    CompletionStage<Void> repaired = replacedType.isEmpty() ? CompletableFuture.completedFuture(null)
+                            : rebuildDue(Keys.bucket(serviceId), replacedType, outages);
+                    return repaired.thenCompose(ignored -> {
+                        if (expired > 0 || spared > 0) {
+                            log.debug("Expired {} instance(s) of {}; spared {} whose owners may still be reconnecting"
+                                    + " after an outage", expired, serviceId, spared);
+                        }
+                        if (expired + spared == BATCH) {
+                            return sweep(serviceId, indexed, outages, passOver + spared, expiredBefore + expired);
+                        }
+                        boolean stillDue = passOver + spared > 0;
+                        boolean indexStale = indexed == null || (indexed ? count == 0 : count > 0);
+                        return expiredBefore + expired > 0 || indexStale
+                                ? registry.index(serviceId, revision, count).thenApply(changed -> stillDue)
+                                : CompletableFuture.completedFuture(stillDue);
+                    });
                 });
     }
 }

@@ -51,6 +51,16 @@ abstract class ForwardingRedisServer implements RedisServer {
     }
 
     @Override
+    public void freeze() {
+        delegate.freeze();
+    }
+
+    @Override
+    public void thaw() {
+        delegate.thaw();
+    }
+
+    @Override
     public long disconnectClients(String type) {
         return delegate.disconnectClients(type);
     }

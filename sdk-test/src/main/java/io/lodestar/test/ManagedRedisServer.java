@@ -91,6 +91,8 @@ final class ManagedRedisServer implements RedisServer {
     private final Path dir;
     private int port;
     private Process process;
+    /** Stopped by {@link #freeze()} and not resumed yet. */
+    private boolean frozen;
     private String version;
     private boolean closed;
     private long stdoutSizeAtLaunch;
@@ -348,6 +350,7 @@ final class ManagedRedisServer implements RedisServer {
             throw new IllegalStateException("Interrupted while stopping " + name, e);
         }
         process = null;
+        frozen = false; // SIGKILL ends a stopped process too
     }
 
     private Path logFile() {
@@ -452,6 +455,40 @@ final class ManagedRedisServer implements RedisServer {
                         + " has been taken by another process (still taken after " + timeout.toMillis() + " ms)");
             }
             sleep(Duration.ofMillis(100));
+        }
+    }
+
+    @Override
+    public synchronized void freeze() {
+        ensureOpen("freeze()");
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException("Cannot freeze " + name + ": it is not running");
+        }
+        signal("-STOP", process.pid());
+        frozen = true;
+    }
+
+    @Override
+    public synchronized void thaw() {
+        if (frozen && process != null && process.isAlive()) {
+            signal("-CONT", process.pid());
+        }
+        frozen = false;
+    }
+
+    /** Sends a signal with the system's {@code kill}: the JDK can only terminate a process, not stop it. */
+    private void signal(String signal, long pid) {
+        try {
+            Process kill = new ProcessBuilder("kill", signal, Long.toString(pid)).redirectErrorStream(true).start();
+            if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                kill.destroyForcibly();
+                throw new IllegalStateException("kill " + signal + " " + pid + " (" + name + ") failed");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot run kill " + signal + " " + pid + " (" + name + ")", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while sending " + signal + " to " + name, e);
         }
     }
 

@@ -66,6 +66,29 @@ public interface RedisServer extends AutoCloseable {
     void restart();
 
     /**
+     * Stops the process with SIGSTOP, as a stuck fork or a VM pause would: every connection stays open and nothing
+     * is answered (the kernel still accepts connections and acknowledges packets, so clients see no error, only
+     * silence). {@link #thaw()} resumes it; {@link #kill()}, {@link #restart()} and {@link #close()} work on a frozen
+     * server too. Call {@code thaw()} in a {@code finally} block or an after-hook, so no test leaves it frozen.
+     *
+     * @throws UnsupportedOperationException if this server is not {@linkplain #isManaged() managed}
+     * @throws IllegalStateException if the server is not running or the signal cannot be sent
+     */
+    default void freeze() {
+        throw new UnsupportedOperationException("freeze() needs a managed server: " + uri() + " is not");
+    }
+
+    /**
+     * Resumes a {@linkplain #freeze() frozen} process with SIGCONT; does nothing when it is not frozen.
+     *
+     * @throws UnsupportedOperationException if this server is not {@linkplain #isManaged() managed}
+     * @throws IllegalStateException if the signal cannot be sent
+     */
+    default void thaw() {
+        throw new UnsupportedOperationException("thaw() needs a managed server: " + uri() + " is not");
+    }
+
+    /**
      * Disconnects the clients of one type, as {@code CLIENT KILL TYPE <type>} does; the kit's own control
      * connection is skipped. Works on external servers too.
      *

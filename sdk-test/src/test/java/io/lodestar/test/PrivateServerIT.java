@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.net.ConnectException;
@@ -172,6 +173,40 @@ class PrivateServerIT {
         assertThat(external.disconnectClients("pubsub")).isEqualTo(1);
         external.close();
         assertThat(ping(redis)).isEqualTo("PONG");
+    }
+
+    @Test
+    void aFrozenServerKeepsItsConnectionsOpenAndAnswersNothingUntilThawed() {
+        // given
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            connection.setTimeout(Duration.ofMillis(300));
+
+            // when
+            redis.freeze();
+
+            // then
+            try {
+                assertThatThrownBy(() -> connection.sync().ping()).isInstanceOf(RedisCommandTimeoutException.class);
+                assertThat(connection.isOpen()).isTrue();
+            } finally {
+                redis.thaw();
+            }
+            connection.setTimeout(Duration.ofSeconds(5));
+            assertThat(connection.sync().ping()).isEqualTo("PONG");
+        }
+    }
+
+    @Test
+    void closeEndsAFrozenServer() {
+        // given
+        long pid = ((ManagedRedisServer) redis).pid();
+        redis.freeze();
+
+        // when
+        redis.close();
+
+        // then
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true));
     }
 
     private String ping(RedisServer server) {

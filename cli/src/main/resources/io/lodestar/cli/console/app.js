@@ -1,5 +1,7 @@
 // The Lodestar console page: everything it shows arrives as server-sent events from the console's SDK view
 // (/api/events); it fetches only when the operator opens something or an event says it changed. Never polls.
+// Every API request carries the token the operator typed (kept for the browser tab in sessionStorage) in a header:
+// the event stream too, so it is read with fetch (an EventSource cannot send a header).
 'use strict';
 
 const $ = (selector) => document.querySelector(selector);
@@ -27,19 +29,30 @@ function message(text, kind) {
   message.timer = setTimeout(() => { box.hidden = true; }, 8000);
 }
 
+function tokenHeader() {
+  return { 'X-Lodestar-Token': $('#token').value };
+}
+
 async function getJson(url) {
-  const response = await fetch(url, { cache: 'no-store' });
+  const response = await fetch(url, { cache: 'no-store', headers: tokenHeader() });
   const body = await response.json();
+  if (response.status === 401) askForToken();
   if (!response.ok) throw new Error(body.message || response.statusText);
   return body;
+}
+
+function askForToken() {
+  message('Enter the console\'s token (printed when it started, or the read token you were given) to see the'
+    + ' registry and configs', 'error');
+  $('#token').focus();
 }
 
 async function write(url, payload) {
   const response = await fetch(url, {
     method: 'POST',
     headers: {
+      ...tokenHeader(),
       'Content-Type': 'application/json',
-      'X-Lodestar-Token': $('#token').value,
       'X-Lodestar-Operator': $('#operator').value,
     },
     body: JSON.stringify(payload),
@@ -59,7 +72,6 @@ function renderState(s) {
   $('#namespace').textContent = s.namespace;
   state.readOnly = s.readOnly;
   $('#mode').textContent = s.readOnly ? 'read-only' : 'writes need the token';
-  $('#auth').hidden = s.readOnly;
   $('#stale-banner').hidden = !s.stale;
   $('#stale-for').textContent = s.staleForSeconds;
   const body = $('#services tbody');
@@ -145,7 +157,7 @@ async function loadConfigs() {
     }, el('td', {}, c.id), el('td', {}, c.version), el('td', {}, c.format),
     el('td', {}, new Date(c.updatedAt).toLocaleString()))));
   } catch (e) {
-    message('Configs: ' + e.message, 'error');
+    if ($('#token').value) message('Configs: ' + e.message, 'error');
   }
 }
 
@@ -226,33 +238,99 @@ function auditItem(a) {
 
 // ---- wiring
 
-function connect() {
-  const events = new EventSource('/api/events');
-  events.onopen = () => { $('#live').textContent = 'live'; $('#live').className = 'pill live'; };
-  events.onerror = () => { $('#live').textContent = 'reconnecting…'; $('#live').className = 'pill down'; };
-  events.addEventListener('state', (e) => renderState(JSON.parse(e.data)));
-  events.addEventListener('service', (e) => renderService(JSON.parse(e.data)));
-  events.addEventListener('config', (e) => {
-    const change = JSON.parse(e.data);
+const handlers = {
+  state: renderState,
+  service: renderService,
+  config: (change) => {
     loadConfigs();
     if (change.id === state.config) openConfig(change.id);
-  });
-  events.addEventListener('audit', (e) => $('#audit').prepend(auditItem(JSON.parse(e.data))));
+  },
+  audit: (entry) => $('#audit').prepend(auditItem(entry)),
+};
+
+function live(text, kind) {
+  $('#live').textContent = text;
+  $('#live').className = 'pill ' + kind;
 }
 
-document.addEventListener('DOMContentLoaded', async () => {
+// One SSE block ("event: x\ndata: {...}"); comments (the keep-alive) and "retry:" carry no data.
+function dispatch(block) {
+  let event = 'message';
+  const data = [];
+  for (const line of block.split('\n')) {
+    if (line.startsWith('event: ')) event = line.substring(7);
+    else if (line.startsWith('data: ')) data.push(line.substring(6));
+  }
+  if (data.length && handlers[event]) handlers[event](JSON.parse(data.join('\n')));
+}
+
+let stream = null; // the AbortController of the open event stream
+
+// The event stream, with the token; reconnects a second after it ends (the console restarted, or dropped this page
+// for falling behind), not when the token was refused (a new one reconnects).
+async function connect() {
+  if (stream) stream.abort();
+  const controller = new AbortController();
+  stream = controller;
+  try {
+    const response = await fetch('/api/events', { cache: 'no-store', headers: tokenHeader(),
+      signal: controller.signal });
+    if (response.status === 401) {
+      live('needs the token', 'down');
+      askForToken();
+      return;
+    }
+    if (!response.ok) throw new Error(response.statusText);
+    live('live', 'live');
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        dispatch(buffer.substring(0, end));
+        buffer = buffer.substring(end + 2);
+      }
+    }
+  } catch (e) {
+    if (controller.signal.aborted) return;
+  }
+  if (stream !== controller) return;
+  live('reconnecting…', 'down');
+  setTimeout(() => { if (stream === controller) connect(); }, 1000);
+}
+
+async function loadAudit() {
+  try {
+    $('#audit').replaceChildren(...(await getJson('/api/audit')).map(auditItem));
+  } catch (e) {
+    // the message already asks for the token, or the banner says Redis is unreachable
+  }
+}
+
+// A token typed (Enter, or leaving the field): kept for this browser tab, and everything read again with it.
+function useToken() {
+  sessionStorage.setItem('lodestar-token', $('#token').value);
+  $('#message').hidden = true;
+  connect();
+  loadConfigs();
+  loadAudit();
+}
+
+document.addEventListener('DOMContentLoaded', () => {
   setInterval(refreshTtlLeft, 5000);
   $('#token').value = sessionStorage.getItem('lodestar-token') || '';
   $('#operator').value = localStorage.getItem('lodestar-operator') || '';
-  $('#token').addEventListener('change', () => sessionStorage.setItem('lodestar-token', $('#token').value));
+  $('#auth').addEventListener('submit', (e) => { e.preventDefault(); useToken(); });
+  $('#token').addEventListener('change', useToken);
   $('#operator').addEventListener('change', () => localStorage.setItem('lodestar-operator', $('#operator').value));
   $('#config-content').addEventListener('input', () => { $('#config-content').dataset.dirty = 'yes'; });
   $('#config-save').addEventListener('click', save);
-  connect();
-  loadConfigs();
-  try {
-    (await getJson('/api/audit')).forEach((a) => $('#audit').append(auditItem(a)));
-  } catch (e) {
-    message(e.message, 'error');
+  if ($('#token').value) {
+    useToken();
+  } else {
+    live('needs the token', 'down');
+    askForToken();
   }
 });

@@ -1,5 +1,6 @@
 package io.lodestar.core.event;
 
+import io.lodestar.core.internal.Validation;
 /**
  * A config was removed. Its history is kept, so it can be rolled back.
  *
@@ -7,4 +8,10 @@ package io.lodestar.core.event;
  * @param version  the version of the removal (one above the last content version)
  */
 public record ConfigRemoved(String configId, long version) implements ConfigEvent {
+    /**
+     * @throws io.lodestar.core.InvalidArgumentException when a field that must be given is null
+     */
+    public ConfigRemoved {
+        Validation.requireNonNull("configId", configId);
+    }
 }

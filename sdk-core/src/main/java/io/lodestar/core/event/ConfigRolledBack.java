@@ -1,5 +1,6 @@
 package io.lodestar.core.event;
 
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.ConfigEntry;
 
 /**
@@ -12,4 +13,13 @@ import io.lodestar.core.model.ConfigEntry;
  */
 public record ConfigRolledBack(String configId, long version, long fromVersion, ConfigEntry entry)
         implements ConfigEvent {
+    /**
+     * @throws io.lodestar.core.InvalidArgumentException when a field that must be given is null
+     */
+    public ConfigRolledBack {
+        Validation.collector()
+                .notNull("configId", configId)
+                .notNull("entry", entry)
+                .throwIfInvalid();
+    }
 }

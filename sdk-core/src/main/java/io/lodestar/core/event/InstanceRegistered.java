@@ -1,5 +1,6 @@
 package io.lodestar.core.event;
 
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.ServiceInstance;
 
 /**
@@ -10,4 +11,13 @@ import io.lodestar.core.model.ServiceInstance;
  * @param instance  the instance as registered
  */
 public record InstanceRegistered(String serviceId, long revision, ServiceInstance instance) implements ServiceEvent {
+    /**
+     * @throws io.lodestar.core.InvalidArgumentException when a field that must be given is null
+     */
+    public InstanceRegistered {
+        Validation.collector()
+                .notNull("serviceId", serviceId)
+                .notNull("instance", instance)
+                .throwIfInvalid();
+    }
 }

@@ -1,5 +1,6 @@
 package io.lodestar.core.event;
 
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.ServiceInstance;
 
 /**
@@ -12,4 +13,13 @@ import io.lodestar.core.model.ServiceInstance;
  */
 public record InstanceUpdated(String serviceId, long revision, ServiceInstance previous, ServiceInstance instance)
         implements ServiceEvent {
+    /**
+     * @throws io.lodestar.core.InvalidArgumentException when a field that must be given is null
+     */
+    public InstanceUpdated {
+        Validation.collector()
+                .notNull("serviceId", serviceId)
+                .notNull("instance", instance)
+                .throwIfInvalid();
+    }
 }

@@ -1,5 +1,6 @@
 package io.lodestar.core.event;
 
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.ServiceSnapshot;
 
 /**
@@ -12,4 +13,13 @@ import io.lodestar.core.model.ServiceSnapshot;
  * @param snapshot  the service's instances at that revision
  */
 public record ServiceResynced(String serviceId, long revision, ServiceSnapshot snapshot) implements ServiceEvent {
+    /**
+     * @throws io.lodestar.core.InvalidArgumentException when a field that must be given is null
+     */
+    public ServiceResynced {
+        Validation.collector()
+                .notNull("serviceId", serviceId)
+                .notNull("snapshot", snapshot)
+                .throwIfInvalid();
+    }
 }

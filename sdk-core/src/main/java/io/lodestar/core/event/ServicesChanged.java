@@ -1,5 +1,7 @@
 package io.lodestar.core.event;
 
+import io.lodestar.core.internal.Validation;
+
 import java.util.Set;
 
 /**
@@ -10,8 +12,17 @@ import java.util.Set;
  * @param removed  services that disappeared with this change
  */
 public record ServicesChanged(Set<String> services, Set<String> added, Set<String> removed) {
-    /** Copies the sets. */
+    /**
+     * Copies the sets.
+     *
+     * @throws io.lodestar.core.InvalidArgumentException when a set is null or holds null
+     */
     public ServicesChanged {
+        Validation.collector()
+                .elements("services", services)
+                .elements("added", added)
+                .elements("removed", removed)
+                .throwIfInvalid();
         services = Set.copyOf(services);
         added = Set.copyOf(added);
         removed = Set.copyOf(removed);

@@ -146,10 +146,12 @@ public final class Validation {
     }
 
     /**
-     * Shows a value in a message: quoted, shortened to 64 characters, {@code null} as {@code null}. Control
-     * characters, line and paragraph separators and lone surrogates are escaped Java-style (a backslash and
-     * {@code n}, {@code r}, {@code t} or {@code u} and four hex digits; a backslash itself is doubled), so input can
-     * never forge a log line or send a terminal escape.
+     * Shows a value in a message: quoted, shortened to 64 characters, {@code null} as {@code null}. A backslash is
+     * doubled and every character that does not show as itself is escaped Java-style (a backslash and {@code n},
+     * {@code r}, {@code t} or {@code u} and four hex digits): controls, format characters such as the right-to-left
+     * override U+202E and zero-width spaces, line and paragraph separators, spaces other than U+0020, private-use
+     * and unassigned code points, lone surrogates. So input can never forge a log line, reorder what a reader sees
+     * or send a terminal escape.
      *
      * @param value any value
      * @return its printable form
@@ -158,30 +160,47 @@ public final class Validation {
         if (value == null) {
             return "null";
         }
-        String text = value.toString();
-        if (text.length() > 64) {
-            text = text.substring(0, 61) + "...(" + text.length() + " chars)";
-        }
-        text = escape(text);
+        String text = escape(shorten(value.toString()), true);
         return value instanceof CharSequence ? "'" + text + "'" : text;
     }
 
-    private static String escape(String text) {
+    /**
+     * A field name that carries a key from the input, e.g. {@code metadata[zone]}: the key shortened and escaped
+     * as {@link #show} does, unquoted.
+     *
+     * @param field the field, e.g. {@code metadata}
+     * @param key   the key within it
+     * @return {@code field[key]}, printable
+     */
+    public static String keyed(String field, Object key) {
+        return field + "[" + escape(shorten(String.valueOf(key)), true) + "]";
+    }
+
+    /**
+     * The text with every character that {@link #show} escapes escaped, except that a backslash stays as it is:
+     * applying it twice changes nothing, so {@link Violation} can apply it to text that {@link #show} made already.
+     *
+     * @param text any text
+     * @return the text, printable
+     */
+    public static String printable(String text) {
+        return escape(text, false);
+    }
+
+    private static String shorten(String text) {
+        return text.length() > 64 ? text.substring(0, 61) + "...(" + text.length() + " chars)" : text;
+    }
+
+    private static String escape(String text, boolean backslashes) {
         StringBuilder out = null;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             String escaped = switch (c) {
-                case '\\' -> "\\\\";
+                case '\\' -> backslashes ? "\\\\" : null;
                 case '\n' -> "\\n";
                 case '\r' -> "\\r";
                 case '\t' -> "\\t";
-                default -> {
-                    boolean paired = Character.isHighSurrogate(c) ? i + 1 < text.length()
-                            && Character.isLowSurrogate(text.charAt(i + 1))
-                            : Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(text.charAt(i - 1));
-                    yield Character.isISOControl(c) || c == '\u2028' || c == '\u2029'
-                            || (Character.isSurrogate(c) && !paired) ? String.format("\\u%04x", (int) c) : null;
-                }
+                default -> c >= ' ' && c < 0x7f || shows(text, i) ? null : String.format("\\u%04x", (int) c);
             };
             if (escaped != null && out == null) {
                 out = new StringBuilder(text.length() + 16).append(text, 0, i);
@@ -195,6 +214,31 @@ public final class Validation {
             }
         }
         return out == null ? text : out.toString();
+    }
+
+    /** Whether the char at {@code i} shows as itself: false for what could hide text or change how it reads. */
+    private static boolean shows(String text, int i) {
+        char c = text.charAt(i);
+        int codePoint = c;
+        if (Character.isHighSurrogate(c)) {
+            if (i + 1 >= text.length() || !Character.isLowSurrogate(text.charAt(i + 1))) {
+                return false;
+            }
+            codePoint = Character.toCodePoint(c, text.charAt(i + 1));
+        } else if (Character.isLowSurrogate(c)) {
+            if (i == 0 || !Character.isHighSurrogate(text.charAt(i - 1))) {
+                return false;
+            }
+            codePoint = Character.toCodePoint(text.charAt(i - 1), c);
+        }
+        // Both halves of a pair answer for the code point, so a hidden one (a tag character, U+E0001-U+E007F) is
+        // escaped as its two halves.
+        return switch (Character.getType(codePoint)) {
+            case Character.CONTROL, Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
+                    Character.SPACE_SEPARATOR, Character.PRIVATE_USE, Character.UNASSIGNED, Character.SURROGATE ->
+                    false;
+            default -> true;
+        };
     }
 
     /** Gathers the violations of several checks, so one exception reports every broken rule. */
@@ -263,6 +307,21 @@ public final class Validation {
             int index = 0;
             for (String value : values) {
                 serviceId(field + "[" + index++ + "]", value);
+            }
+            return this;
+        }
+
+        /** @return this collector, with a violation for a null collection and for every null element in it */
+        public Collector elements(String field, java.util.Collection<?> values) {
+            if (values == null) {
+                return notNull(field, null);
+            }
+            int index = 0;
+            for (Object value : values) {
+                if (value == null) {
+                    notNull(field + "[" + index + "]", null);
+                }
+                index++;
             }
             return this;
         }
@@ -438,10 +497,10 @@ public final class Validation {
                     add(field + " key", key, METADATA_KEY_RULE);
                 }
                 if (entry == null || entry.length() > MAX_METADATA_VALUE_LENGTH) {
-                    add(field + "[" + key + "]", entry, METADATA_VALUE_RULE);
+                    add(keyed(field, key), entry, METADATA_VALUE_RULE);
                 }
                 if (entry != null && !isWellFormed(entry)) {
-                    add(field + "[" + key + "]", entry, WELL_FORMED_RULE);
+                    add(keyed(field, key), entry, WELL_FORMED_RULE);
                 }
             }
             return this;

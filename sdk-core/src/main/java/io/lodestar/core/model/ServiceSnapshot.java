@@ -1,7 +1,8 @@
 package io.lodestar.core.model;
 
+import io.lodestar.core.internal.Validation;
+
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The instances of one service at one revision. Immutable; a view hands out the same snapshot object until the
@@ -12,9 +13,18 @@ import java.util.Objects;
  * @param instances the instances, ordered by instance id, unmodifiable
  */
 public record ServiceSnapshot(String serviceId, long revision, List<ServiceInstance> instances) {
-    /** Copies the list when needed. */
+    /**
+     * Copies the list when needed.
+     *
+     * @throws io.lodestar.core.InvalidArgumentException when the service id breaks its rule, the revision is
+     *     negative or the list is null or holds null
+     */
     public ServiceSnapshot {
-        Objects.requireNonNull(serviceId, "serviceId");
+        Validation.collector()
+                .serviceId("serviceId", serviceId)
+                .range("revision", revision, 0, Long.MAX_VALUE)
+                .elements("instances", instances)
+                .throwIfInvalid();
         instances = List.copyOf(instances);
     }
 

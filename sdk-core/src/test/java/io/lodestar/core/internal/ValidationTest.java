@@ -319,6 +319,46 @@ class ValidationTest {
         }
 
         @Test
+        void escapesARightToLeftOverride() {
+            assertThat(Validation.show("a\u202Eb")).isEqualTo("'a\\u202eb'");
+        }
+
+        @Test
+        void escapesEveryCharacterThatDoesNotShowAsItself() {
+            // C1 control, no-break space, zero-width space, word joiner, byte order mark, private use, and a tag
+            // character (U+E0041, invisible, written as its surrogate pair)
+            String text = "\u0085\u00a0\u200b\u2060\ufeff\ue000\udb40\udc41";
+
+            assertThat(Validation.show(text))
+                    .isEqualTo("'\\u0085\\u00a0\\u200b\\u2060\\ufeff\\ue000\\udb40\\udc41'");
+        }
+
+        @Test
+        void keepsVisibleTextAsItIs() {
+            String text = "Zürich 東京 café \ud83d\ude00 ok";
+
+            assertThat(Validation.show(text)).isEqualTo("'" + text + "'");
+        }
+
+        @Test
+        void escapesARightToLeftOverrideInsideAViolationMessage() {
+            assertThatThrownBy(() -> Validation.requireServiceId("evil\u202Egnp.exe"))
+                    .hasMessageEndingWith("but was 'evil\\u202egnp.exe'")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\u202E"));
+        }
+
+        @Test
+        void escapesAMetadataKeyThatNamesTheField() {
+            Map<String, String> metadata = new HashMap<>();
+            metadata.put("zone\u202E", null);
+
+            assertThatThrownBy(() -> Validation.collector().metadata("metadata", metadata).throwIfInvalid())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("metadata[zone\\u202e] must be non-null")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\u202E"));
+        }
+
+        @Test
         void escapesInsideEveryViolationMessage() {
             assertThatThrownBy(() -> Validation.requireServiceId("x\nERROR injected"))
                     .hasMessageEndingWith("but was 'x\\nERROR injected'")

@@ -1,8 +1,10 @@
 package io.lodestar.core.model;
 
+import io.lodestar.core.InvalidArgumentException;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,9 +41,39 @@ class ServiceSnapshotTest {
     }
 
     @Test
-    void requiresAServiceId() {
-        assertThatThrownBy(() -> new ServiceSnapshot(null, 0, List.of()))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("serviceId");
+    void rejectsNullsWithTheFieldsTheyBreak() {
+        assertThatThrownBy(() -> new ServiceSnapshot(null, 0, null))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageStartingWith("serviceId must be 1-128 characters")
+                .hasMessageContaining("but was null; instances must be non-null, but was null");
+    }
+
+    @Test
+    void rejectsAnInvalidServiceId() {
+        assertThatThrownBy(() -> new ServiceSnapshot("no such id", 1, List.of()))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageStartingWith("serviceId must be")
+                .hasMessageEndingWith("but was 'no such id'");
+    }
+
+    @Test
+    void rejectsANegativeRevision() {
+        assertThatThrownBy(() -> new ServiceSnapshot("orders", -1, List.of()))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessage("revision must be between 0 and 9223372036854775807, but was -1");
+    }
+
+    @Test
+    void rejectsANullInstanceNamingItsPlace() {
+        assertThatThrownBy(() -> new ServiceSnapshot("orders", 1, Arrays.asList(ORDERS_1, null)))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessage("instances[1] must be non-null, but was null");
+    }
+
+    @Test
+    void emptyRejectsAnInvalidServiceId() {
+        assertThatThrownBy(() -> ServiceSnapshot.empty(null))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageStartingWith("serviceId must be");
     }
 }

@@ -1,106 +1,17 @@
--- common: helpers prepended to every service script (not a script of its own).
+-- common: every helper of the service scripts (not a script of its own), in four parts a script may also include
+-- on their own, so that it defines only the helpers it calls: Redis runs a script's whole text on every call, and
+-- each function defined costs it a closure (basics.lua first; stamps.lua and due.lua need it).
 -- Time is always Redis' own (TIME), never a client clock. Instances are stored as JSON in the
 -- instances hash; ephemeral ones also have a deadline (epoch ms) in the deadlines sorted set. A deregistered or
 -- evicted instance leaves a tombstone (id -> until, epoch ms) in the tombstones sorted set for a while, so its
 -- owner's renewal can tell "removed on purpose" (stop renewing) from "expired or lost" (register again).
-local function now_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-
-local function current_revision(rev_key)
-  return tonumber(redis.call('GET', rev_key) or '0')
-end
-
--- The incarnation of a topic's keys (a service's, a config entry's): an id made by the first write that finds the
--- key missing, kept next to the revision counter, carried by every event ("inc") and returned by every read. Keys
--- that were lost (deleted, restored from an old backup, a failover to a replica that never had them) and written
--- again count their revision from 1 under a new incarnation, so a view holding a higher revision of the old one
--- can tell "a duplicate" from "another history" and re-read. Unique without math.random (the same sequence in every
--- script run on older Redis): the server's clock in microseconds and the key name; scripts replicate their effects,
--- so a replica stores the same id.
-local function incarnation(key)
-  local id = redis.call('GET', key)
-  if not id then
-    local t = redis.call('TIME')
-    id = string.sub(redis.sha1hex(key .. ':' .. t[1] .. ':' .. t[2]), 1, 16)
-    redis.call('SET', key, id)
-  end
-  return id
-end
-
--- Bumps the service revision and announces one change on the service's shard channel.
--- body is the event's JSON fields after "type" and "rev" (with a leading comma), or ''.
--- The event carries "digest": SHA-1 of the previous digest and the event, kept in KEYS[6] next to the revision.
--- A view that applied a forged event at some revision sees the real event of that revision (or its reconcile sees
--- Redis) carry another digest, and resyncs. It carries "inc" too: the incarnation kept in KEYS[7] (see above).
-local function announce(rev_key, channel, kind, id, body)
-  local inc = incarnation(KEYS[7])
-  local rev = redis.call('INCR', rev_key)
-  local event = '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(id) .. body
-  local digest = redis.sha1hex((redis.call('GET', KEYS[6]) or '') .. event)
-  redis.call('SET', KEYS[6], digest)
-  redis.call('SPUBLISH', channel, event .. ',"digest":"' .. digest .. '","inc":"' .. inc .. '"}')
-  return rev
-end
-
--- Removes an instance whose deadline has passed and announces it as expired (a deadline left without its instance
--- is only dropped: there is nothing to announce). Returns the revision after it.
-local function expire(instances, deadlines, rev_key, channel, id)
-  redis.call('ZREM', deadlines, id)
-  if redis.call('HDEL', instances, id) == 0 then
-    return current_revision(rev_key)
-  end
-  return announce(rev_key, channel, 'expired', id, '')
-end
-
--- The TTL (ms) an instance was registered with, from its stored JSON; 0 when it is persistent or absent.
-local function stored_ttl(instances, id)
-  local stored = redis.call('HGET', instances, id)
-  if not stored then
-    return 0
-  end
-  return tonumber(cjson.decode(stored).ttl) or 0
-end
-
--- Files the service in its bucket's due set (KEYS[8]) at its earliest deadline, or takes it out when it has no
--- ephemeral instance left.
-local function refile_due(deadlines)
-  local first = redis.call('ZRANGE', deadlines, 0, 0, 'WITHSCORES')
-  if first[2] then
-    redis.call('ZADD', KEYS[8], first[2], KEYS[1])
-  else
-    redis.call('ZREM', KEYS[8], KEYS[1])
-  end
-end
-
--- Keeps the service's entry in its bucket's due set (KEYS[8]; the member is the instances key, KEYS[1]) in step, so
--- the sweep looks at a service only when something of it may need doing: the entry's score is the earliest
--- deadline of the service's instances (no ephemeral instance: no entry). Called by every write that changes
--- deadlines or the instance count, after its change. appeared_or_vanished: the write took the instance count from 0
--- to 1 or from 1 to 0, which its writer reports to the namespace index in a second call (another slot) that a crash
--- could prevent; the service is then due now, so the next sweep reports the count instead. An entry already due
--- (its time has come) is left for the sweep, which files it again when it has looked.
-local function file_due(deadlines, now, appeared_or_vanished)
-  local filed = redis.call('ZSCORE', KEYS[8], KEYS[1])
-  if filed and tonumber(filed) <= now then
-    return
-  end
-  if appeared_or_vanished then
-    redis.call('ZADD', KEYS[8], now, KEYS[1])
-  else
-    refile_due(deadlines)
-  end
-end
-
--- True while a deregistration or eviction of the instance is remembered; forgets tombstones that have run out.
-local function tombstoned(tombstones, id, now)
-  redis.call('ZREMRANGEBYSCORE', tombstones, '-inf', '(' .. now)
-  return redis.call('ZSCORE', tombstones, id) ~= false
-end
-
--- True when the instance is ephemeral and its deadline has passed.
-local function overdue(deadlines, id, now)
-  local deadline = redis.call('ZSCORE', deadlines, id)
-  return deadline ~= false and deadline ~= nil and tonumber(deadline) < now
-end
+--
+-- Cost (docs/redis.md, "What a write costs Redis"): a write script reads each key it depends on once, before its
+-- first write, and that read is also what proves the key's type (Redis does not roll a script back, so a key
+-- another program corrupted must stop a script before it writes): a WRONGTYPE error stops it before anything is
+-- written. At most one key a script writes is not read first, and it is the script's first write. No TYPE call on
+-- the usual path: on a WRONGTYPE error the client looks up which key it was (LuaScript.java) and names it.
+--#include basics.lua
+--#include instances.lua
+--#include due.lua
+--#include stamps.lua

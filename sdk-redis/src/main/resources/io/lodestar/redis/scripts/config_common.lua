@@ -5,55 +5,83 @@
 -- (set, rollback, remove), survives a remove and never goes back. Entry JSON:
 -- {"version":7,"format":"YAML","hash":"<sha1 hex>","createdAt":<ms>,"updatedAt":<ms>,"content":"...","from":3}
 -- ("from" only on a rollback: the version whose content it restored).
+-- As in common.lua, a script reads what it depends on before its first write, and that read proves the key's type.
 
 -- The current entry's header: version (0 when there is no current entry), hash, format, createdAt, updatedAt.
+-- Fails, naming the key, when the hash is of another type or is not an entry's header.
 local function current_header(current)
   local h = redis.call('HMGET', current, 'version', 'hash', 'format', 'createdAt', 'updatedAt')
   if not h[1] then
     return 0, nil, nil, nil, nil
   end
-  return tonumber(h[1]), h[2], h[3], tonumber(h[4]), tonumber(h[5])
+  if not string.match(h[1], '^%d+$') then
+    error({err = 'CORRUPT ' .. current .. ' field version does not hold a number'})
+  end
+  local version, created_at, updated_at = tonumber(h[1]), tonumber(h[4]), tonumber(h[5])
+  if not (created_at and updated_at and h[2] and h[3]) then
+    error({err = 'CORRUPT ' .. current .. ' does not hold a config entry (version, hash, format, createdAt, updatedAt)'})
+  end
+  return version, h[2], h[3], created_at, updated_at
+end
+
+-- A kept version's entry, decoded, and its JSON; nil when it is not kept. Fails, naming the key, when the history
+-- is of another type or the version's JSON is not an entry's.
+local function history_entry(history, version)
+  local stored = redis.call('HGET', history, version)
+  if not stored then
+    return nil, nil
+  end
+  local ok, entry = pcall(cjson.decode, stored)
+  if not ok or type(entry) ~= 'table' or type(entry.content) ~= 'string' or type(entry.format) ~= 'string'
+      or type(entry.hash) ~= 'string' or not tonumber(entry.createdAt) then
+    error({err = 'CORRUPT ' .. history .. ' field ' .. version .. ' does not hold a config version'})
+  end
+  return entry, stored
 end
 
 -- When an entry that has no current version is set (again): a removed entry keeps its history and its version
 -- numbers go on, so it keeps its creation time too (that of its newest kept version); a new one is created now.
 local function creation_time(history, versions, now)
   local newest = redis.call('ZREVRANGE', versions, 0, 0)
-  if newest[1] then
-    local stored = redis.call('HGET', history, newest[1])
-    if stored then
-      return cjson.decode(stored).createdAt
-    end
-  end
-  return now
+  local entry = newest[1] and history_entry(history, newest[1])
+  return entry and tonumber(entry.createdAt) or now
 end
 
 -- Makes content the current entry under the next version, keeps it in history (trimmed to the newest `limit`
 -- versions, in this same call) and announces it on the entry's channel: {"type":"changed","rev":7,"id":...,
--- "entry":{...}}, or "rolledback" with "from" when `from` (the restored version) is given. Returns the new version
--- and its entry JSON. Every event carries the entry's incarnation ("inc", see common.lua).
-local function write_version(k, id, content, format, hash, created_at, now, limit, from)
-  local inc = incarnation(k.incarnation)
-  local version = redis.call('INCR', k.revision)
-  redis.call('HSET', k.current, 'version', version, 'format', format, 'hash', hash, 'createdAt', created_at,
-    'updatedAt', now, 'content', content)
+-- "entry":{...}}, or "rolledback" with "from" when `from` (the restored version) is given. stamp: the entry's
+-- (read_stamp in common.lua), kept: how many versions the versions set held, both read before. Returns the new
+-- version and its entry JSON. Every event carries the entry's incarnation ("inc", see common.lua).
+local function write_version(k, stamp, kept, id, content, format, hash, created_at, now, limit, from)
+  local version = next_revision(stamp)
   local entry = cjson.encode({version = version, format = format, hash = hash, createdAt = created_at,
     updatedAt = now, content = content, from = from})
-  redis.call('HSET', k.history, version, entry)
+  redis.call('HSET', k.history, version, entry) -- the first write: history may be the one key not read before
+  redis.call('HSET', k.current, 'version', version, 'format', format, 'hash', hash, 'createdAt', created_at,
+    'updatedAt', now, 'content', content)
   redis.call('ZADD', k.versions, version, version)
-  local excess = redis.call('ZCARD', k.versions) - limit
+  local excess = kept + 1 - limit
   if excess > 0 then
-    local old = redis.call('ZRANGE', k.versions, 0, excess - 1)
-    redis.call('HDEL', k.history, unpack(old))
-    redis.call('ZREMRANGEBYRANK', k.versions, 0, excess - 1)
+    local oldest = redis.call('ZPOPMIN', k.versions, excess)
+    local trimmed = {}
+    for i = 1, #oldest, 2 do
+      trimmed[#trimmed + 1] = oldest[i]
+    end
+    redis.call('HDEL', k.history, unpack(trimmed))
   end
+  save_stamp(stamp)
   local kind = from and '"rolledback","from":' .. from or '"changed"'
   redis.call('SPUBLISH', k.channel, '{"type":' .. kind .. ',"rev":' .. version .. ',"id":' .. cjson.encode(id)
-    .. ',"inc":"' .. inc .. '","entry":' .. entry .. '}')
+    .. ',"inc":"' .. stamp.inc .. '","entry":' .. entry .. '}')
   return version, entry
 end
 
 local function config_keys()
   return {current = KEYS[1], history = KEYS[2], versions = KEYS[3], revision = KEYS[4], channel = KEYS[5],
     incarnation = KEYS[6]}
+end
+
+-- The entry's stamp (revision counter and incarnation, see read_stamp in common.lua).
+local function config_stamp(k)
+  return read_stamp(k.revision, k.incarnation)
 end

@@ -2,33 +2,40 @@
 -- operator's deregister or evict) and leaves a tombstone, so its owner's next renewal stops instead of registering
 -- it again. The tombstone outlives the instance's own lease several times over (its owner renews every third of
 -- it), and is written even when nothing was registered, so a removal racing a re-registration after expiry sticks.
+-- An entry another program wrote that is not an instance's JSON is removed too (its tombstone lasts ARGV[2]).
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see announce in common.lua),
+-- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see publish in common.lua),
 -- KEYS[8] the bucket's due set (see file_due in common.lua)
 -- ARGV[1] instance id, ARGV[2] shortest time to keep the tombstone, in ms
 -- Returns {revision, removed (1/0), instance count}. Publishes "deregistered" when something was removed.
 --#include common.lua
---#include checks.lua
-local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string',
-  KEYS[8], 'zset')
+local instances, deadlines, tombstones = KEYS[1], KEYS[2], KEYS[5]
 local id, keep = ARGV[1], tonumber(ARGV[2])
 local now = now_ms()
 
-local keep_until = now + math.max(keep, 3 * stored_ttl(instances, id))
-redis.call('ZADD', tombstones, keep_until, id)
+-- Everything read before the first write (each read proves its key's type, see common.lua).
+local stored = redis.call('HGET', instances, id)
+local deadline = redis.call('ZSCORE', deadlines, id)
+local filed = redis.call('ZSCORE', KEYS[8], instances)
+local stamp = read_stamp(KEYS[3], KEYS[7], KEYS[6])
+
+local keep_until = now + math.max(keep, 3 * (stored and ttl_of(stored) or 0))
+redis.call('ZADD', tombstones, keep_until, id) -- the first write: tombstones is the one key not read before
 local ttl = redis.call('PTTL', tombstones) -- a purge (purge_service.lua) leaves the key to expire with its last one
 if ttl > 0 and ttl < keep_until - now then
   redis.call('PEXPIRE', tombstones, keep_until - now + 1)
 end
-redis.call('ZREM', deadlines, id)
-local rev
-local removed = redis.call('HDEL', instances, id)
-if removed == 1 then
-  rev = announce(rev_key, channel, 'deregistered', id, '')
-  file_due(deadlines, now, redis.call('HLEN', instances) == 0)
-else
-  file_due(deadlines, now, false)
-  rev = current_revision(rev_key)
+-- A removed deadline leaves the due entry early at worst, which the sweep corrects when it looks: only a service
+-- left without instances is filed (due now, see file_due in due.lua).
+if deadline then
+  redis.call('ZREM', deadlines, id)
 end
-return {rev, removed, redis.call('HLEN', instances)}
+if not stored then
+  return {stamp.rev, 0, redis.call('HLEN', instances)}
+end
+redis.call('HDEL', instances, id)
+local count = redis.call('HLEN', instances)
+if count == 0 then
+  file_due(deadlines, filed, deadline, nil, now, true)
+end
+return {publish(stamp, KEYS[4], 'deregistered', id, ''), 1, count}

@@ -9,23 +9,26 @@
 -- Returns the new index revision when the set of existing configs changed, else 0.
 -- Publishes {"type":"added"|"removed","rev":<index revision>,"id":...,"version":n,"inc":...[,"hash":...]} on such a
 -- change.
---#include common.lua
---#include checks.lua
-local index, rev_key, channel = KEYS[1], KEYS[2], KEYS[3]
-check_keys(index, 'hash', rev_key, 'counter')
+--#include basics.lua
+--#include stamps.lua
+local index, channel = KEYS[1], KEYS[3]
 local id, version, exists, hash = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1', ARGV[4]
 
-local known = tonumber(redis.call('HGET', index, id) or '0')
+-- a field that is not a number (another program wrote it) counts as absent: the report overwrites it, so it can
+-- never fail after the entry's own write
+local known = tonumber(redis.call('HGET', index, id)) or 0
 if known ~= 0 and version <= math.abs(known) then
   return 0
 end
-redis.call('HSET', index, id, exists and version or -version)
 if (known > 0) == exists then
+  redis.call('HSET', index, id, exists and version or -version)
   return 0
 end
-local inc = incarnation(KEYS[4])
-local rev = redis.call('INCR', rev_key)
-local body = ',"id":' .. cjson.encode(id) .. ',"version":' .. version .. ',"inc":"' .. inc .. '"'
+local stamp = read_stamp(KEYS[2], KEYS[4]) -- before the first write
+redis.call('HSET', index, id, exists and version or -version)
+local rev = next_revision(stamp)
+save_stamp(stamp)
+local body = ',"id":' .. cjson.encode(id) .. ',"version":' .. version .. ',"inc":"' .. stamp.inc .. '"'
 if exists then
   redis.call('SPUBLISH', channel, '{"type":"added","rev":' .. rev .. body .. ',"hash":' .. cjson.encode(hash) .. '}')
 else

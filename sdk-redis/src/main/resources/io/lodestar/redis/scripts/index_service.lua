@@ -7,33 +7,26 @@
 -- KEYS[2] index revision counter, KEYS[3] index channel, KEYS[4] the index's incarnation (see common.lua)
 -- ARGV[1] service id, ARGV[2] service revision, ARGV[3] instance count
 -- Returns 1 when the set of services changed (and announced it as "added"/"removed"), else 0.
---#include common.lua
---#include checks.lua
-local index, rev_key, channel = KEYS[1], KEYS[2], KEYS[3]
-check_keys(index, 'hash', rev_key, 'counter')
+--#include basics.lua
+--#include stamps.lua
+local index, channel = KEYS[1], KEYS[3]
 local service, revision, count = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-local known = tonumber(redis.call('HGET', index, service) or '0')
-
-local function announce(kind)
-  local inc = incarnation(KEYS[4])
-  local rev = redis.call('INCR', rev_key)
-  redis.call('SPUBLISH', channel, '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(service)
-    .. ',"inc":"' .. inc .. '"}')
-  return 1
-end
+-- a field that is not a number (another program wrote it) counts as absent: the report overwrites it, so it can
+-- never fail after the service's own write
+local known = tonumber(redis.call('HGET', index, service)) or 0
 
 if known ~= 0 and revision < math.abs(known) then
   return 0 -- a late report: a newer one was already applied
 end
-if count > 0 then
-  redis.call('HSET', index, service, revision)
-  if known <= 0 then
-    return announce('added')
-  end
+local listed = count > 0
+if (known > 0) == listed then
+  redis.call('HSET', index, service, listed and revision or -revision)
   return 0
 end
-redis.call('HSET', index, service, -revision)
-if known > 0 then
-  return announce('removed')
-end
-return 0
+local stamp = read_stamp(KEYS[2], KEYS[4]) -- before the first write
+redis.call('HSET', index, service, listed and revision or -revision)
+local rev = next_revision(stamp)
+save_stamp(stamp)
+redis.call('SPUBLISH', channel, '{"type":"' .. (listed and 'added' or 'removed') .. '","rev":' .. rev .. ',"id":'
+  .. cjson.encode(service) .. ',"inc":"' .. stamp.inc .. '"}')
+return 1

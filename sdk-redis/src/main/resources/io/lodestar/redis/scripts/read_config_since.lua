@@ -6,16 +6,19 @@
 -- KEYS[1] current hash, KEYS[2] revision counter, KEYS[3] history hash, KEYS[4] versions zset,
 -- KEYS[5] incarnation (see common.lua)
 -- ARGV[1] the version the view holds (or the last one of the previous page), ARGV[2] page budget in bytes
--- Returns {revision, oldest kept version (0 = none), 1 if there is a current entry else 0,
+-- Returns {revision (as stored), oldest kept version (as stored, '0' = none; the caller checks both, naming the key), 1 if there is a current entry else 0,
 -- the current entry's JSON when it is not newer than ARGV[1] (else '': it is the last of the versions to come),
 -- incarnation ('' when none), 1 if more kept versions follow this page else 0,
 -- then the entry JSON of the kept versions newer than ARGV[1] on this page, oldest first}.
 --#include page_entries.lua
 local since, budget = tonumber(ARGV[1]), tonumber(ARGV[2])
-local revision = tonumber(redis.call('GET', KEYS[2]) or '0')
+local revision = redis.call('GET', KEYS[2]) or '0'
 local oldest = redis.call('ZRANGE', KEYS[4], 0, 0)
-local result = {revision, tonumber(oldest[1] or '0'), 0, '', redis.call('GET', KEYS[5]) or '', 0}
+local result = {revision, oldest[1] or '0', 0, '', redis.call('GET', KEYS[5]) or '', 0}
 local version = redis.call('HGET', KEYS[1], 'version')
+if version and not string.match(version, '^%d+$') then
+  error({err = 'CORRUPT ' .. KEYS[1] .. ' field version does not hold a number'})
+end
 if version then
   result[3] = 1
   if tonumber(version) <= since then

@@ -12,7 +12,8 @@
 -- ARGV[1] most instances returned in all, ARGV[2] most instances of one service read here, ARGV[3...] one per
 -- service, in KEYS order: the state the caller holds, 'revision:digest:incarnation', or '' (read it whatever)
 -- Returns one entry per service read, in KEYS order, fewer than the services given when the budget ran out:
--- {revision, digest ('' when none), incarnation ('' when none), count, id1, json1, id2, json2, ...}, instances in
+-- {revision (as stored: the caller checks it, naming the key), digest ('' when none), incarnation ('' when none),
+-- count, id1, json1, id2, json2, ...}, instances in
 -- hash order (the caller sorts); count -1: more than ARGV[2] instances, none returned (read it page by page);
 -- count -2: unchanged, the state the caller holds, none returned.
 --#include common.lua
@@ -25,7 +26,7 @@ for first = 1, #KEYS, 4 do
   local digest = redis.call('GET', KEYS[first + 2]) or ''
   local incarnation = redis.call('GET', KEYS[first + 3]) or ''
   local known = ARGV[2 + (first + 3) / 4]
-  local entry = {tonumber(revision), digest, incarnation}
+  local entry = {revision, digest, incarnation}
   local count
   if known ~= nil and known ~= '' and known == revision .. ':' .. digest .. ':' .. incarnation then
     count = -2

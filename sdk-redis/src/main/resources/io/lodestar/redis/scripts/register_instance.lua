@@ -1,58 +1,76 @@
 -- register_instance: adds an instance to a service, or replaces it.
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see announce in common.lua),
+-- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see publish in common.lua),
 -- KEYS[8] the bucket's due set (see file_due in common.lua)
--- ARGV[1] instance id, ARGV[2] instance JSON (without registeredAt), ARGV[3] TTL in ms (0 = persistent),
+-- ARGV[1] instance id, ARGV[2] instance JSON (a JSON object, without registeredAt and owner), ARGV[3] TTL in ms
+-- (0 = persistent),
 -- ARGV[4] "register": a registration, which clears a tombstone of the instance (whoever registers wants it back);
 --         "renewal": an owner registering again an instance its renewal found gone, refused while a tombstone says
---         it was deregistered or evicted
--- Returns {revision, kind, registeredAt ms, instance count}; kind is registered, updated or unchanged, or
--- deregistered (only for a refused "renewal": nothing written, registeredAt 0).
--- Publishes "registered" (new, or back after expiry) or "updated" (fields changed); nothing when unchanged,
--- in which case only the deadline moves. An overdue old copy is expired first, so views see it leave and come back.
+--         it was deregistered or evicted,
+-- ARGV[5] the registering client's owner token (hex), stored with the instance for its lease (see with_owner; none:
+-- no lease renews it)
+-- Returns {revision, kind, registeredAt ms, instance count when kind is registered (else 0)}; kind is registered,
+-- updated or unchanged, or deregistered (only for a refused "renewal": nothing written, registeredAt 0).
+-- Publishes "registered" (new, or back after expiry) or "updated" (fields changed); nothing when what readers see
+-- is unchanged, in which case only the deadline moves (and the owner, if another client registered it). An overdue
+-- old copy is expired first, so views see it leave and come back.
 --#include common.lua
---#include checks.lua
-local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string',
-  KEYS[8], 'zset')
-local id, ttl, mode = ARGV[1], tonumber(ARGV[3]), ARGV[4]
+local instances, deadlines, channel, tombstones = KEYS[1], KEYS[2], KEYS[4], KEYS[5]
+local id, json, ttl, mode, owner = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
+if string.sub(json, 1, 1) ~= '{' or string.sub(json, -1) ~= '}' or json == '{}' then
+  return redis.error_reply('ERR lodestar: the instance must be a non-empty JSON object')
+end
 local now = now_ms()
 
-if mode == 'renewal' and redis.call('HEXISTS', instances, id) == 0 and tombstoned(tombstones, id, now) then
-  return {current_revision(rev_key), 'deregistered', 0, redis.call('HLEN', instances)}
-end
-redis.call('ZREM', tombstones, id)
-
-if overdue(deadlines, id, now) then
-  expire(instances, deadlines, rev_key, channel, id)
-end
-
-local instance = cjson.decode(ARGV[2])
+-- Everything read before the first write (each read proves its key's type, see common.lua). The due entry is read
+-- when the instance count may change; a live instance registered again moves its deadline later (renewal-like) or
+-- earlier, and only the latter needs the due entry, lowered by ZADD LT, the script's first write then.
 local existing = redis.call('HGET', instances, id)
-local kind = 'registered'
-if existing then
-  local old = cjson.decode(existing)
-  instance.registeredAt = old.registeredAt
-  kind = 'updated'
-else
-  instance.registeredAt = now
-end
-local stored = cjson.encode(instance)
+local deadline = redis.call('ZSCORE', deadlines, id)
+local overdue = existing and deadline and tonumber(deadline) < now
+local filed = (not existing or overdue) and redis.call('ZSCORE', KEYS[8], instances)
+local stamp = read_stamp(KEYS[3], KEYS[7], KEYS[6])
+local new_deadline = ttl > 0 and now + ttl or nil
 
-if ttl > 0 then
-  redis.call('ZADD', deadlines, now + ttl, id)
-else
+if not existing then
+  if mode == 'renewal' and tombstoned(tombstones, id, now) then
+    return {stamp.rev, 'deregistered', 0, 0}
+  end
+  redis.call('ZREM', tombstones, id) -- the first write: tombstones is the one key not read before
+elseif overdue then
+  redis.call('HDEL', instances, id) -- overdue: views see it expire before it comes back
+  publish(stamp, channel, 'expired', id, '')
+  existing = nil
+elseif new_deadline and (not deadline or new_deadline < tonumber(deadline)) then
+  -- the first write; the entry stays at most every deadline (one already due stays due); a later deadline or none
+  -- leaves it early at worst, which the sweep corrects when it looks
+  redis.call('ZADD', KEYS[8], 'LT', new_deadline, instances)
+end
+
+-- registeredAt: kept from a live copy; an entry another program wrote without one (or not JSON) counts as new
+local registered_at = existing and tonumber(string.match(existing, '"registeredAt":(%d+)')) or now
+local public = string.sub(json, 1, -2) .. ',"registeredAt":' .. registered_at .. '}'
+local stored = owner and with_owner(public, owner) or public
+local count = 0
+if not existing then
+  count = redis.call('HLEN', instances) + 1
+end
+
+if new_deadline then
+  redis.call('ZADD', deadlines, new_deadline, id)
+elseif deadline then
   redis.call('ZREM', deadlines, id)
 end
-
-file_due(deadlines, now, not existing and redis.call('HLEN', instances) == 0)
-
-local rev
-if existing == stored then
-  kind = 'unchanged'
-  rev = current_revision(rev_key)
-else
-  redis.call('HSET', instances, id, stored)
-  rev = announce(rev_key, channel, kind, id, ',"instance":' .. stored)
+if not existing then
+  file_due(deadlines, filed, nil, new_deadline, now, count == 1)
 end
-return {rev, kind, instance.registeredAt, redis.call('HLEN', instances)}
+
+if existing and same_public(existing, public) then
+  if existing ~= stored then
+    redis.call('HSET', instances, id, stored) -- another client's registration: only the owner changes
+  end
+  return {stamp.rev, 'unchanged', registered_at, 0}
+end
+redis.call('HSET', instances, id, stored)
+return {publish(stamp, channel, existing and 'updated' or 'registered', id, ',"instance":' .. public),
+  existing and 'updated' or 'registered', registered_at, count}

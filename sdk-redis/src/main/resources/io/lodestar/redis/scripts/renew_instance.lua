@@ -1,32 +1,55 @@
--- renew_instance: moves an ephemeral instance's deadline to now + its stored TTL (whoever renews it: its owner, or
--- any client or operator keeping it alive). Publishes nothing (heartbeats would flood every view), so a view keeps
--- an instance until an "expired" or "deregistered" event says otherwise. An instance past its deadline that the
--- sweep has not removed yet is renewed too: no view dropped it (views drop an instance on its event only), and
--- after an outage this is how owners keep what the sweep's grace spared (see sweep_service.lua).
+-- renew_instance: moves an ephemeral instance's deadline to now + its TTL: a lease's renewal only while the stored
+-- registration is its client's (the owner token, see with_owner in instances.lua), an explicit renewal whichever
+-- registration the id holds. Publishes nothing (heartbeats would flood every view), so a view keeps an instance
+-- until an "expired" or "deregistered" event says otherwise. Touches only the deadline and, when this instance held
+-- the service's earliest deadline, the due set: the cheapest write, as renewals are most of a fleet's steady writes
+-- (it includes only the helpers it calls). An instance past its deadline that the sweep has not removed yet is
+-- renewed too: no view dropped it (views drop an instance on its event only), and after an outage this is how
+-- owners keep what the sweep's grace spared (see sweep_service.lua).
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see announce in common.lua),
--- KEYS[8] the bucket's due set (see file_due in common.lua)
--- ARGV[1] instance id
+-- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see stamps.lua),
+-- KEYS[8] the bucket's due set (see file_due in due.lua)
+-- ARGV[1] instance id, ARGV[2] the owner token of the lease renewing it, or '' for an explicit renewal,
+-- ARGV[3] the lease's TTL in ms (its registration's: only read with an owner token)
 -- Returns 1 when renewed (or persistent and present); 0 when the instance is gone (it expired, or Redis lost it:
--- its owner registers it again); -1 when it is gone because it was deregistered or evicted (its owner stops).
---#include common.lua
---#include checks.lua
-local instances, deadlines, rev_key, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[5]
-check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string',
-  KEYS[8], 'zset')
-local id = ARGV[1]
-local now = now_ms()
+-- its owner registers it again); -1 when it is gone because it was deregistered or evicted (its owner stops); -2
+-- when another owner's registration holds the id (nothing renewed: the lease stops, that registration is its
+-- owner's to renew).
+--#include basics.lua
+--#include instances.lua
+--#include due.lua
+local instances, deadlines = KEYS[1], KEYS[2]
+local id, owner = ARGV[1], ARGV[2] or '' -- no owner (an older caller): an explicit renewal
 
+-- Everything read before the first write (each read proves its key's type, see common.lua).
 local stored = redis.call('HGET', instances, id)
+local filed = redis.call('ZSCORE', KEYS[8], instances)
 if not stored then
-  if redis.call('ZREM', deadlines, id) == 1 then
-    file_due(deadlines, now, false)
+  local now = now_ms()
+  local deadline = redis.call('ZSCORE', deadlines, id)
+  local removed = tombstoned(KEYS[5], id, now) -- its first write: tombstones is the one key not read before
+  if deadline then
+    redis.call('ZREM', deadlines, id) -- a deadline left without its instance
+    file_due(deadlines, filed, deadline, nil, now, false)
   end
-  return tombstoned(tombstones, id, now) and -1 or 0
+  return removed and -1 or 0
 end
-local ttl = tonumber(cjson.decode(stored).ttl) or 0
+local ttl
+if owner ~= '' then
+  local suffix = owner_suffix(owner)
+  if string.sub(stored, -#suffix) ~= suffix then
+    return -2
+  end
+  ttl = tonumber(ARGV[3])
+else
+  ttl = ttl_of(stored)
+end
 if ttl > 0 then
-  redis.call('ZADD', deadlines, now + ttl, id)
-  file_due(deadlines, now, false)
+  local now = now_ms()
+  redis.call('ZADD', deadlines, now + ttl, id) -- the first write: deadlines is the one key not read before
+  -- the earliest deadline only moves when it was this instance's: refile_due writes only when it did
+  if not filed or tonumber(filed) > now then
+    refile_due(deadlines, filed)
+  end
 end
 return 1

@@ -8,21 +8,19 @@
 -- format (nothing written, nothing published); else {'rolledback', new entry JSON}.
 -- Publishes "rolledback" with the new entry and "from" (the restored version) when it wrote a version; the entry
 -- JSON keeps "from" too, so a view that replays history can tell a rollback from a set.
---#include common.lua
+--#include basics.lua
+--#include stamps.lua
 --#include config_common.lua
---#include checks.lua
 local k = config_keys()
-check_keys(k.current, 'hash', k.history, 'hash', k.versions, 'zset', k.revision, 'counter')
-check_number_field(k.current, 'version')
 local id, target, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])
 
-local stored = redis.call('HGET', k.history, target)
-if not stored then
+-- Everything read before the first write (each read proves its key's type, see common.lua).
+local old = history_entry(k.history, target)
+if not old then
   local oldest = redis.call('ZRANGE', k.versions, 0, 0)
   local newest = redis.call('ZREVRANGE', k.versions, 0, 0)
   return {'missing', tonumber(oldest[1] or '0'), tonumber(newest[1] or '0'), redis.call('ZCARD', k.versions)}
 end
-local old = cjson.decode(stored)
 local version, hash, current_format, created_at = current_header(k.current)
 if version > 0 and hash == old.hash and current_format == old.format then
   local current = redis.call('HGET', k.history, version)
@@ -30,9 +28,12 @@ if version > 0 and hash == old.hash and current_format == old.format then
     return {'unchanged', current}
   end
 end
+local stamp = config_stamp(k)
+local kept = redis.call('ZCARD', k.versions)
 local now = now_ms()
 if version == 0 then
   created_at = creation_time(k.history, k.versions, now)
 end
-local _, entry = write_version(k, id, old.content, old.format, old.hash, created_at, now, limit, tonumber(target))
+local _, entry = write_version(k, stamp, kept, id, old.content, old.format, old.hash, created_at, now, limit,
+  tonumber(target))
 return {'rolledback', entry}

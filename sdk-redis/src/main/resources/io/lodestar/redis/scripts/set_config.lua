@@ -9,12 +9,10 @@
 -- nothing is written and nothing published); else {'created' (there was no current entry) or 'changed', version,
 -- hash, createdAt, updatedAt}.
 -- Publishes "changed" with the new entry (see config_common.lua) when it wrote a version.
---#include common.lua
+--#include basics.lua
+--#include stamps.lua
 --#include config_common.lua
---#include checks.lua
 local k = config_keys()
-check_keys(k.current, 'hash', k.history, 'hash', k.versions, 'zset', k.revision, 'counter')
-check_number_field(k.current, 'version')
 local id, content, format, limit, expected = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 
 local version, hash, current_format, created_at, updated_at = current_header(k.current)
@@ -25,9 +23,12 @@ local new_hash = redis.sha1hex(content)
 if version > 0 and hash == new_hash and current_format == format then
   return {'unchanged', version, hash, created_at, updated_at}
 end
+-- Everything else read before the first write (each read proves its key's type, see common.lua).
+local stamp = config_stamp(k)
+local kept = redis.call('ZCARD', k.versions)
 local now = now_ms()
 if version == 0 then
   created_at = creation_time(k.history, k.versions, now)
 end
-local new_version = write_version(k, id, content, format, new_hash, created_at, now, limit, nil)
+local new_version = write_version(k, stamp, kept, id, content, format, new_hash, created_at, now, limit, nil)
 return {version == 0 and 'created' or 'changed', new_version, new_hash, created_at, now}

@@ -2,30 +2,59 @@
 -- tombstones that ran out, and files the service in its bucket's due set again at its earliest deadline (the
 -- sweeper runs it for the services whose due time has come, see due_services.lua). Idempotent: any client may
 -- run it at any time; two sweepers racing remove each instance once. After an outage it spares what live owners
--- could not renew: while Redis was unreachable no owner could renew, so an instance is not expired before the
--- outage marker (when a client last came back) + the allowance for owners to reconnect + the instance's own TTL;
--- its owner, once back, renews it at once. A crashed owner's instance is expired after that.
+-- could not renew, and only that: an instance whose deadline had not passed when an outage began (its lease was
+-- live then) is not expired before that outage's end + the allowance for owners to reconnect + the instance's own
+-- TTL; its owner, once back, renews it at once. An instance already overdue when the outage began is expired as
+-- usual, so outages that keep coming cannot keep a crashed owner's instance.
+-- A change of the Redis master the script runs on (a failover, a restart; see new_master_since in sweep_state.lua) is an
+-- outage that no client may have seen begin in time: a killed master takes the renewals it acknowledged but had not
+-- replicated along, so the promoted replica holds older deadlines, some past before any client noticed. What lease
+-- was live then cannot be told, so every overdue instance of the bucket is spared until the first sweep on the new
+-- master + the allowance + its TTL: time for its owner to renew there.
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
 -- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see announce in common.lua),
--- KEYS[8] the bucket's due set (see file_due in common.lua)
--- ARGV[1] most overdue instances to look at in one call (bounds the script's run time), ARGV[2] the outage marker
--- (epoch ms, 0 = none), ARGV[3] the allowance for owners to reconnect after an outage, in ms, ARGV[4] how many
--- overdue instances to pass over first (those an earlier call of the same round spared: they are still overdue)
--- Returns {revision, instance count, expired count, spared count}; expired + spared = ARGV[1] means more may be
--- overdue, and the sweeper calls again. Publishes one "expired" event per removed instance.
+-- KEYS[8] the bucket's due set (see file_due in common.lua), KEYS[9] the bucket's master key (see above)
+-- ARGV[1] most overdue instances to look at in one call (bounds the script's run time), ARGV[2] the namespace's
+-- outages (see outages_of in sweep_state.lua), ARGV[3] the allowance for owners to reconnect after an outage, in ms,
+-- ARGV[4] how many overdue instances to pass over first (those an earlier call of the same round spared: they are
+-- still overdue)
+-- Returns {revision, instance count, expired count, spared count, the type the due set held if it was replaced
+-- (see replace_corrupt in sweep_state.lua) else '', the same for the master key}; expired + spared = ARGV[1] means more
+-- may be overdue, and the sweeper calls again. Publishes one "expired" event per removed instance.
 --#include common.lua
+--#include sweep_state.lua
 --#include checks.lua
 local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+-- the sweep's own state: not the service's concern
+local replaced_due, replaced_master = replace_corrupt(KEYS[8], 'zset') or '', replace_corrupt(KEYS[9], 'hash') or ''
 check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string',
   KEYS[8], 'zset')
-local outage, allowance = tonumber(ARGV[2]), tonumber(ARGV[3])
+local outages, allowance = outages_of(ARGV[2]), tonumber(ARGV[3])
 local now = now_ms()
 
+local failover = new_master_since(KEYS[9], now)
+if failover then
+  outages[#outages + 1] = {0, failover}
+end
+
+-- When the grace of the outages that began while a lease with this deadline was live ends (0: none did).
+local function grace_end(deadline, ttl)
+  local ended = nil
+  for _, outage in ipairs(outages) do
+    if outage[1] <= deadline and (not ended or outage[2] > ended) then
+      ended = outage[2]
+    end
+  end
+  return ended and ended + allowance + ttl or 0
+end
+
 redis.call('ZREMRANGEBYSCORE', tombstones, '-inf', '(' .. now)
-local due = redis.call('ZRANGEBYSCORE', deadlines, '-inf', '(' .. now, 'LIMIT', tonumber(ARGV[4]), tonumber(ARGV[1]))
+local due = redis.call('ZRANGEBYSCORE', deadlines, '-inf', '(' .. now, 'WITHSCORES', 'LIMIT', tonumber(ARGV[4]),
+  tonumber(ARGV[1]))
 local expired, spared = 0, 0
-for _, id in ipairs(due) do
-  if outage > 0 and now < outage + allowance + stored_ttl(instances, id) then
+for i = 1, #due, 2 do
+  local id = due[i]
+  if now < grace_end(tonumber(due[i + 1]), stored_ttl(instances, id)) then
     spared = spared + 1
   else
     expire(instances, deadlines, rev_key, channel, id)
@@ -33,4 +62,4 @@ for _, id in ipairs(due) do
   end
 end
 refile_due(deadlines)
-return {current_revision(rev_key), redis.call('HLEN', instances), expired, spared}
+return {current_revision(rev_key), redis.call('HLEN', instances), expired, spared, replaced_due, replaced_master}
