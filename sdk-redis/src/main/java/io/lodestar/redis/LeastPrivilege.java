@@ -32,10 +32,13 @@ final class LeastPrivilege {
             "+time", "+type", "+hlen", "+hgetall", "+hmget", "+hscan",
             "+zscore", "+zrange", "+zrangebyscore", "+zrevrangebyscore");
 
-    /** What the other scripts (writes, the sweep) call beyond that: the writes, and the reads only they make. */
+    /**
+     * What the other scripts (writes, the sweep) call beyond that: the writes, and the reads only they make (the
+     * sweep's {@code INFO replication} is granted with {@link #CONNECTION}).
+     */
     static final List<String> OTHER_SCRIPTS = List.of(
-            "+set", "+mset", "+incr", "+del", "+pttl", "+pexpire", "+hset", "+hdel", "+hexists",
-            "+zadd", "+zrem", "+zpopmin", "+zcard", "+zrevrange", "+zremrangebyrank", "+zremrangebyscore", "+spublish");
+            "+set", "+mset", "+del", "+exists", "+pttl", "+pexpire", "+hset", "+hdel",
+            "+zadd", "+zrem", "+zpopmin", "+zcard", "+zrevrange", "+zremrangebyscore", "+spublish");
 
     private static final List<String> ALL_KEYS_AND_CHANNELS = List.of(
             "resetkeys", "~lodestar:*", "resetchannels", "&lodestar:*", "-@all");
