@@ -112,8 +112,9 @@ final class ConfigSnapshots {
                 return null;
             }
             if (!deployment.equals(fields.get("redis"))) {
-                log.warn("Ignoring config snapshot {} of '{}': it was read from Redis at {}, not at {}", file, id,
-                        Validation.show(fields.get("redis")), deployment);
+                log.warn("Ignoring config snapshot {} of '{}': it was read from {}, not from Redis at {}", file, id,
+                        fields.get("redis") == null ? "an unnamed Redis (a file of an older version)"
+                                : "Redis at " + Validation.show(fields.get("redis")), deployment);
                 return null;
             }
             ConfigEntry entry = ConfigReads.entry(id, fields);

@@ -12,10 +12,13 @@ import java.util.stream.Stream;
  * client and its scripts use.
  */
 final class LeastPrivilege {
-    /** What Lettuce sends to set up a connection, check its health and learn a cluster's topology. */
+    /**
+     * What Lettuce sends to set up a connection ({@code HELLO} authenticates too; {@code SELECT} for a database
+     * number in the URI), check its health, and learn a cluster's topology ({@code CLUSTER NODES}, {@code INFO},
+     * {@code CLUSTER MYID}): what SecurityIT and ClusterSecurityIT see it send, and no more.
+     */
     static final List<String> CONNECTION = List.of(
-            "+auth", "+hello", "+ping", "+client|setname", "+select", "+info",
-            "+cluster|slots", "+cluster|nodes", "+cluster|shards", "+cluster|myid", "+readonly", "+command");
+            "+hello", "+ping", "+client|setname", "+select", "+info", "+cluster|nodes", "+cluster|myid");
 
     /**
      * What the client sends itself, outside a script: the scripts, the stamps of direct reads ({@code GET},
@@ -29,9 +32,12 @@ final class LeastPrivilege {
             "+time", "+type", "+hlen", "+hgetall", "+hmget", "+hscan",
             "+zscore", "+zrange", "+zrangebyscore", "+zrevrangebyscore");
 
-    /** What the other scripts (writes, the sweep) call beyond that: the writes, and the reads only they make. */
+    /**
+     * What the other scripts (writes, the sweep) call beyond that: the writes, and the reads only they make (the
+     * sweep's {@code INFO replication} is granted with {@link #CONNECTION}).
+     */
     static final List<String> OTHER_SCRIPTS = List.of(
-            "+exists", "+set", "+mset", "+del", "+pttl", "+pexpire", "+hset", "+hdel",
+            "+set", "+mset", "+del", "+exists", "+pttl", "+pexpire", "+hset", "+hdel",
             "+zadd", "+zrem", "+zpopmin", "+zcard", "+zrevrange", "+zremrangebyscore", "+spublish");
 
     private static final List<String> ALL_KEYS_AND_CHANNELS = List.of(

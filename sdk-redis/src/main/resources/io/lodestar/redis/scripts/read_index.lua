@@ -2,11 +2,10 @@
 -- KEYS[1] index hash (service -> revision; negative = removed), KEYS[2] index revision counter,
 -- KEYS[3] the index's incarnation (see common.lua)
 -- Returns {index revision (as stored), incarnation ('' when none), service1, service2, ...}: the services that have instances (tombstones left out).
---#include read_checks.lua
 -- The revision as stored (the caller checks it, naming the key: tonumber would turn a corrupt one into nil and cut
 -- the reply short); an entry that is not a number fails the read, naming the key and the field.
-local result = {read_as('string', 'GET', KEYS[2]) or '0', read_as('string', 'GET', KEYS[3]) or ''}
-local all = read_as('hash', 'HGETALL', KEYS[1])
+local result = {redis.call('GET', KEYS[2]) or '0', redis.call('GET', KEYS[3]) or ''}
+local all = redis.call('HGETALL', KEYS[1])
 for i = 1, #all, 2 do
   local value = tonumber(all[i + 1])
   if not value then

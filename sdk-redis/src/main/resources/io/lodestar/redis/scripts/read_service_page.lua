@@ -16,15 +16,14 @@
 -- at most ARGV[2], else those of this page. The script copies nothing element by element: every step it saves is
 -- time Redis spends on each direct read (docs/benchmarks/profiles/direct-read).
 --#include common.lua
---#include read_checks.lua
 local instances, deadlines = KEYS[1], KEYS[2]
 local cursor, page = ARGV[1], tonumber(ARGV[2])
 local stamp = redis.call('MGET', KEYS[3], KEYS[4], KEYS[5])
 local next_cursor, all = '0', nil
-if cursor == '0' and read_as('hash', 'HLEN', instances) <= page then
+if cursor == '0' and redis.call('HLEN', instances) <= page then
   all = redis.call('HGETALL', instances)
 else
-  local scanned = read_as('hash', 'HSCAN', instances, cursor, 'COUNT', page)
+  local scanned = redis.call('HSCAN', instances, cursor, 'COUNT', page)
   next_cursor, all = scanned[1], scanned[2]
 end
 if ARGV[3] ~= '1' then
@@ -32,7 +31,7 @@ if ARGV[3] ~= '1' then
 end
 -- Nothing is overdue unless the earliest deadline is past (the common case: one call that finds none).
 local overdue_ids = {}
-local earliest = read_as('zset', 'ZRANGE', deadlines, 0, 0, 'WITHSCORES')
+local earliest = redis.call('ZRANGE', deadlines, 0, 0, 'WITHSCORES')
 if earliest[2] then
   local now = now_ms()
   if tonumber(earliest[2]) < now then

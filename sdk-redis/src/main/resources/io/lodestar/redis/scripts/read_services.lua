@@ -17,22 +17,21 @@
 -- hash order (the caller sorts); count -1: more than ARGV[2] instances, none returned (read it page by page);
 -- count -2: unchanged, the state the caller holds, none returned.
 --#include common.lua
---#include read_checks.lua
 local budget, largest = tonumber(ARGV[1]), tonumber(ARGV[2])
 local result = {}
 local total = 0
 for first = 1, #KEYS, 4 do
   local instances = KEYS[first]
-  local revision = read_as('string', 'GET', KEYS[first + 1]) or '0'
-  local digest = read_as('string', 'GET', KEYS[first + 2]) or ''
-  local incarnation = read_as('string', 'GET', KEYS[first + 3]) or ''
+  local revision = redis.call('GET', KEYS[first + 1]) or '0'
+  local digest = redis.call('GET', KEYS[first + 2]) or ''
+  local incarnation = redis.call('GET', KEYS[first + 3]) or ''
   local known = ARGV[2 + (first + 3) / 4]
   local entry = {revision, digest, incarnation}
   local count
   if known ~= nil and known ~= '' and known == revision .. ':' .. digest .. ':' .. incarnation then
     count = -2
   else
-    count = read_as('hash', 'HLEN', instances)
+    count = redis.call('HLEN', instances)
     if count <= largest and total > 0 and total + count > budget then
       break
     end
