@@ -3,6 +3,7 @@ package io.lodestar.redis;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisConnectionStateListener;
@@ -252,7 +253,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         client.addListener(new StateListener());
         this.reconnectFailures = client.getResources().eventBus().get()
                 .filter(ReconnectFailedEvent.class::isInstance)
-                .subscribe(event -> reconnectFailed());
+                // fails only when the resources' event executors are shut down (closing): nothing left to hear
+                .subscribe(event -> reconnectFailed(), stopped -> log.debug("No longer hearing failed reconnects of"
+                        + " {}: {}", where, stopped.toString()));
         this.heartbeat = cluster ? null : new Heartbeat();
         this.commands = offlineCommands();
         try {
@@ -592,7 +595,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * while one of this client's connections is lost: harmless, an outage only makes the sweep spare more.
      */
     private void reconnectFailed() {
-        Set<String> serving = cluster ? slotOwners() : null;
+        // a master marked failed holds its slots until its replica is promoted: it is the outage until then
+        Set<String> serving = cluster ? slotOwners(true) : null;
         Instant since = null;
         for (NodeState state : connections.values()) {
             if (!state.connected() && state.since() != null
@@ -603,6 +607,12 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         }
         if (since != null) {
             outages.seen(System.nanoTime() - Duration.between(since, Instant.now()).toNanos());
+            // A node serving slots is unreachable: its replica may be promoted any moment. Commands for its slots
+            // wait in the lost connection's queue (up to the command timeout) until the topology names the new
+            // master, and a client with no subscription there has nothing else that refreshes it (Lettuce's own
+            // triggers are rate-limited to one per 30 s): refresh with every failed reconnect (about every 0.5 s,
+            // at most every 250 ms), so the promotion is seen within about half a second.
+            refreshSoon();
         }
     }
 
@@ -629,7 +639,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * connection succeeds, the configured address, disconnected.
      */
     List<NodeState> nodes() {
-        Set<String> serving = cluster ? slotOwners() : null;
+        Set<String> serving = cluster ? slotOwners(false) : null;
         Map<String, NodeState> byAddress = new TreeMap<>();
         for (NodeState state : connections.values()) {
             if (serving == null || serving.contains(state.address())) {
@@ -644,11 +654,14 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         return List.copyOf(byAddress.values());
     }
 
-    /** The {@code host:port} of every cluster node that serves slots, as the client's topology has it. */
-    private Set<String> slotOwners() {
+    /**
+     * The {@code host:port} of every cluster node that serves slots, as the client's topology has it; with
+     * {@code failed}, also those the cluster marked failed that still hold slots (no replica promoted yet).
+     */
+    private Set<String> slotOwners(boolean failed) {
         Set<String> owners = new java.util.HashSet<>();
         for (RedisClusterNode node : ((RedisClusterClient) client).getPartitions()) {
-            if (!node.getSlots().isEmpty() && !node.is(RedisClusterNode.NodeFlag.FAIL)) {
+            if (!node.getSlots().isEmpty() && (failed || !node.is(RedisClusterNode.NodeFlag.FAIL))) {
                 owners.add(node.getUri().getHost() + ":" + node.getUri().getPort());
             }
         }
@@ -978,17 +991,22 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
-     * Cluster: asks for the topology now, as the periodic refresh does (never fails: a failed refresh keeps the
-     * old topology). Package-private for tests.
-     */
-    /**
-     * A command failed: on a cluster, a failure to reach a node means the client's topology may be out of date (a
-     * client that started while a master was down still sends its slots there after the promotion, and Lettuce's
-     * adaptive triggers cover only reconnects of connections it once had and redirects), so it asks for the
-     * topology now, at most once per {@link #FAILURE_REFRESH_INTERVAL_MS}.
+     * A command failed: on a cluster, a failure to reach a node, or a command that timed out (it may have waited in
+     * the queue of a node that died), means the client's topology may be out of date (a client that started while a
+     * master was down still sends its slots there after the promotion, and Lettuce's adaptive triggers cover only
+     * reconnects of connections it once had and redirects), so it asks for the topology now, at most once per
+     * {@link #FAILURE_REFRESH_INTERVAL_MS}.
      */
     void commandFailed(Throwable failure) {
-        if (!cluster || closed || !(Errors.unwrap(failure) instanceof RedisConnectionException)) {
+        Throwable cause = Errors.unwrap(failure);
+        if (cause instanceof RedisConnectionException || cause instanceof RedisCommandTimeoutException) {
+            refreshSoon();
+        }
+    }
+
+    /** Cluster: a topology refresh now, unless one was asked for in the last {@link #FAILURE_REFRESH_INTERVAL_MS}. */
+    private void refreshSoon() {
+        if (!cluster || closed) {
             return;
         }
         long now = System.nanoTime();
@@ -999,6 +1017,10 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         }
     }
 
+    /**
+     * Cluster: asks for the topology now, as the periodic refresh does (never fails: a failed refresh keeps the
+     * old topology). Package-private for tests.
+     */
     CompletionStage<Void> refreshTopology() {
         return ((RedisClusterClient) client).refreshPartitionsAsync()
                 .exceptionally(failure -> {

@@ -1,7 +1,7 @@
 -- due_services: the services of one bucket whose time in the bucket's due set has come (Redis time): the sweeper
 -- sweeps only these, so a round costs one call per bucket plus one per service that may need something done.
 -- It also notes the Redis master it runs on in the bucket's master key (a write only when that master is new, see
--- new_master_since in common.lua): every round runs this for every bucket, so a failover is seen by the first round
+-- new_master_since in sweep_state.lua): every round runs this for every bucket, so a failover is seen by the first round
 -- after it, whether or not a sweep of the bucket ran before.
 -- A key of another type in either place (another program wrote it) is deleted (see replace_corrupt in sweep_state.lua);
 -- the sweeper then sweeps the bucket's services it knows of, which files them in the due set again.
