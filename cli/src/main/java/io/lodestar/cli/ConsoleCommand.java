@@ -103,7 +103,8 @@ final class ConsoleCommand implements Callable<Integer> {
             System.out.println("Token (paste it into the page; it reads" + (readOnly ? "" : " and writes") + "): "
                     + writeToken);
         } else {
-            System.out.println("Reads and writes need the token given (" + (token != null ? "--token"
+            System.out.println((readOnly ? "Reads need" : "Reads and writes need") + " the token given ("
+                    + (token != null ? "--token"
                     : tokenFile != null ? tokenFile : "$" + TOKEN_VARIABLE) + ").");
         }
         if (readToken != null) {

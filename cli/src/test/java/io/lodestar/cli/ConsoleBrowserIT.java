@@ -244,6 +244,48 @@ class ConsoleBrowserIT {
     }
 
     @Test
+    void aRollbackDuringAnEditKeepsItsSuccessMessage() {
+        startConsole(TestRedis.standalone());
+        sdk.config().set("orders/limits", "max-requests: 100", ConfigFormat.YAML);
+        sdk.config().set("orders/limits", "max-requests: 5", ConfigFormat.YAML);
+        openWithToken(TOKEN);
+        awaitElement("#configs tr[data-config='orders/limits']").click();
+        WebElement editor = awaitElement("#config-content");
+        await("the content").atMost(UI).until(() -> editor.getAttribute("value").equals("max-requests: 5"));
+        editor.sendKeys("0");
+
+        awaitElement("#history button[data-rollback='1']").click();
+
+        await("version 3 on the page").atMost(UI).untilAsserted(() -> assertThat(
+                chrome.findElement(By.id("config-version")).getText()).isEqualTo("version 3"));
+        // the page refreshes the config again when the change's event arrives: the message must outlive that
+        await("the success message, kept").during(Duration.ofSeconds(2)).atMost(UI).untilAsserted(() -> assertThat(
+                chrome.findElement(By.id("message")).getText())
+                .isEqualTo("orders/limits: version 3 (content of version 1)"));
+        assertThat(editor.getAttribute("value")).isEqualTo("max-requests: 50");
+    }
+
+    @Test
+    void anEditCanBeDiscarded() {
+        startConsole(TestRedis.standalone());
+        sdk.config().set("orders/limits", "max-requests: 100", ConfigFormat.YAML);
+        openWithToken(TOKEN);
+        awaitElement("#configs tr[data-config='orders/limits']").click();
+        WebElement editor = awaitElement("#config-content");
+        await("the content").atMost(UI).until(() -> editor.getAttribute("value").equals("max-requests: 100"));
+        editor.sendKeys("0");
+        sdk.config().set("orders/limits", "max-requests: 300", ConfigFormat.YAML);
+        await("the page learns of version 2").atMost(UI).untilAsserted(() -> assertThat(
+                chrome.findElement(By.id("config-version")).getText()).isEqualTo("version 2"));
+
+        chrome.findElement(By.id("config-discard")).click();
+
+        await("the current content").atMost(UI).until(() -> editor.getAttribute("value")
+                .equals("max-requests: 300"));
+        assertThat(chrome.findElement(By.id("save-version")).getText()).isEqualTo("2");
+    }
+
+    @Test
     void aBannerSaysSoWhileRedisIsUnreachable() {
         RedisServer own = TestRedis.startStandalone();
         startConsole(own);

@@ -349,11 +349,12 @@ class ConsoleIT {
     @Test
     void anEventStreamThatStopsReadingIsDroppedAndHoldsUpNoOther() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
-        // events of about 600 KB each (40 instances, 16 KB of metadata each): a few fill the socket buffers
+        // events of about 160 KB each (40 instances, 4 KB of metadata each): some dozens fill the stalled
+        // stream's socket buffers and its queue, while the reading stream stays far from its queue's bound
         for (int i = 0; i < 40; i++) {
             ServiceInstance.Builder bulky = ServiceInstance.builder("bulky", "bulky-" + i).host("10.0.0.7")
                     .port(8080 + i);
-            for (int m = 0; m < 16; m++) {
+            for (int m = 0; m < 4; m++) {
                 bulky.metadata("m" + m, "x".repeat(1000));
             }
             sdk.registry().register(bulky.build());
@@ -384,7 +385,7 @@ class ConsoleIT {
             // a page that never reads again
 
             boolean[] up = {true};
-            await("the stalled stream dropped").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+            await("the stalled stream dropped").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
                     .until(() -> {
                         up[0] = !up[0];
                         sdk.registry().setStatus("bulky", "bulky-0", up[0] ? InstanceStatus.UP

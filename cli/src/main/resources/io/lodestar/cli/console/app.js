@@ -5,7 +5,9 @@
 'use strict';
 
 const $ = (selector) => document.querySelector(selector);
-const state = { service: null, config: null, readOnly: true, known: new Set() };
+// written: config versions this page made (its own rollbacks: no warning about them); warned: the last version
+// the operator was warned about while editing (once per version, not on every refresh)
+const state = { service: null, config: null, readOnly: true, known: new Set(), written: new Set(), warned: null };
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -179,7 +181,9 @@ async function openConfig(id) {
     editor.dataset.dirty = '';
     editor.dataset.base = current ? current.version : 0;
     if (current) $('#config-format').value = current.format.toUpperCase();
-  } else if (current && String(current.version) !== editor.dataset.base) {
+  } else if (current && String(current.version) !== editor.dataset.base && !state.written.has(current.version)
+      && state.warned !== current.version) {
+    state.warned = current.version;
     message('Version ' + current.version + ' arrived while you were editing version ' + editor.dataset.base
       + ': saving will be refused as a conflict', 'error');
   }
@@ -212,6 +216,7 @@ async function rollback(id, version) {
   const expected = Number($('#config-version').dataset.version);
   await write('/api/config/rollback?id=' + encodeURIComponent(id), { version, expectedVersion: expected })
     .then((entry) => {
+      state.written.add(entry.version);
       message(id + ': version ' + entry.version + ' (content of version ' + version + ')', 'ok');
       openConfig(id);
     }, () => {});
@@ -227,6 +232,12 @@ async function save() {
     message(id + ': version ' + entry.version, 'ok');
     openConfig(id);
   }, () => {}); // the refusal or conflict stays on screen; the edit stays in the editor
+}
+
+// Back to the current version's content: the edit is dropped, and the next save starts from the current version.
+function discard() {
+  $('#config-content').dataset.dirty = '';
+  if (state.config) openConfig(state.config);
 }
 
 // ---- audit
@@ -327,6 +338,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('#operator').addEventListener('change', () => localStorage.setItem('lodestar-operator', $('#operator').value));
   $('#config-content').addEventListener('input', () => { $('#config-content').dataset.dirty = 'yes'; });
   $('#config-save').addEventListener('click', save);
+  $('#config-discard').addEventListener('click', discard);
   if ($('#token').value) {
     useToken();
   } else {
