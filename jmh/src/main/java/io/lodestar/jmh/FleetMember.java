@@ -51,7 +51,8 @@ import java.util.concurrent.locks.LockSupport;
  * heap (after GC) and thread counts before the clients, with the Lodestar clients, and with the raw connections too,
  * after a line {@code THREADS} with the live threads by name (digits as {@code N}) once the Lodestar clients run.
  * On stdin: {@code REPORT <lodestarEvents> <rawEvents>} waits (at most 10 s) until every client heard that many
- * measured events of each kind, then prints the histograms and counts; {@code FRESH <epoch> <since> <timeoutMs>}
+ * measured events of each kind, then prints the histograms and counts; {@code CLOSERAW} closes the raw connections
+ * (so only Lodestar's clients meet a restart) and prints {@code RAWCLOSED}; {@code FRESH <epoch> <since> <timeoutMs>}
  * polls every client (every 5 ms, bounded) until its view is not stale and service 0 shows an instance with metadata
  * {@code epoch=<epoch>}, and prints when each client got there, in ms after {@code <since>} (epoch nanoseconds);
  * end of input closes everything and exits.
@@ -167,6 +168,11 @@ public final class FleetMember {
             String[] words = line.trim().split(" ");
             switch (words[0]) {
                 case "REPORT" -> report(Integer.parseInt(words[1]), Integer.parseInt(words[2]));
+                case "CLOSERAW" -> {
+                    rawConnections.forEach(StatefulRedisPubSubConnection::close);
+                    rawConnections.clear();
+                    OUT.println("RAWCLOSED");
+                }
                 case "FRESH" -> fresh(lodestarClients, words[1], Long.parseLong(words[2]),
                         Long.parseLong(words[3]));
                 default -> throw new IllegalArgumentException("Unknown command " + line);
