@@ -84,7 +84,8 @@ public final class FleetHarness {
     private final Map<String, Object> results = new LinkedHashMap<>();
     private final StringBuilder summary = new StringBuilder();
     private final List<Child> children = new ArrayList<>();
-    private final String namespace = "fleet-" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+    private final String namespace = "fleet-"
+            + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
 
     private RedisServer server;
     private String uri;
@@ -111,7 +112,8 @@ public final class FleetHarness {
                 String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (line == null) {
                     throw new IllegalStateException("fleet JVM " + index + " sent no " + prefix + " within "
-                            + timeoutMs + " ms" + (process.isAlive() ? "" : " (it exited: " + process.exitValue() + ")"));
+                            + timeoutMs + " ms"
+                            + (process.isAlive() ? "" : " (it exited: " + process.exitValue() + ")"));
                 }
                 if (line.startsWith(prefix + " ") || line.equals(prefix)) {
                     return line;
@@ -580,8 +582,9 @@ public final class FleetHarness {
         restarted.put("commandsSinceRestart", commands);
         results.put("restart", restarted);
 
-        summary.append(String.format(Locale.ROOT, "Restart (raw connections closed, SAVE, kill, start with the data, the writer changes "
-                        + "service 0): Redis answered %.0f ms after the kill; the write went in %.0f ms later. "
+        summary.append(String.format(Locale.ROOT, "Restart (raw connections closed, SAVE, kill, start with the data,"
+                        + " the writer changes service 0): Redis answered %.0f ms after the kill; the write went in"
+                        + " %.0f ms later. "
                         + "Clients fresh: %d of %d; ms after Redis answered: p50 %s, p99 %s, max %s (goal ≤ 3000). "
                         + "Redis CPU peak %.0f %% of a core (%d ms samples).%n%n",
                 (upAt - killedAt) / 1e6, (writtenAt - upAt) / 1e6, freshMs.size(), clients, at(freshMs, 0.5),
