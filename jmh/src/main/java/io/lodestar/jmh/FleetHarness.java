@@ -1,0 +1,683 @@
+package io.lodestar.jmh;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.resource.ClientResources;
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.redis.RedisLodestar;
+import io.lodestar.test.RedisServer;
+import io.lodestar.test.TestRedis;
+import org.HdrHistogram.Histogram;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A fleet of Lodestar clients watching the same services (issue 33, "A thousand clients watching"): {@code --clients}
+ * clients spread over {@code --jvms} child JVMs ({@link FleetMember}, one shared set of Lettuce resources and one
+ * scheduler each), every client holding the same {@code --services} services with a listener, while this JVM
+ * changes instances at a steady rate. Measured in one run, against a raw baseline with the same pacing:
+ * <ol>
+ *   <li><b>Fan-out.</b> Writes alternate in blocks of {@code --block}: {@code updateMetadata} of one instance of
+ *       the next service (Lodestar), then raw {@code SPUBLISH}es of a message of about an event's size to that
+ *       service's raw channel, which every JVM also subscribes to with one plain {@code SSUBSCRIBE} connection per
+ *       client. One event every {@code --interval-ms} (default 50 ms: 10 Lodestar writes and 10 raw publishes a
+ *       second), {@code --warmup} unrecorded events of each kind first. Every client's listener records write →
+ *       listener (wall clock; the write carries its start time), pooled and per JVM; Redis' {@code INFO cpu} is
+ *       read at every block boundary, so CPU per event is split by kind (net of Redis' idle rate, measured for
+ *       3 s before).</li>
+ *   <li><b>Footprint.</b> Connections per client ({@code CLIENT LIST}, by connection name, pub/sub or not), heap
+ *       after GC and threads per client (each JVM before and after opening its clients).</li>
+ *   <li><b>Restart.</b> (A private server of the test kit only.) The raw connections are closed, {@code SAVE},
+ *       then the server is killed and started again on the same port with the same data, as a restart with
+ *       persistence would; once it answers,
+ *       the writer changes one instance of service 0. Measured: when every client's view was fresh again (not
+ *       stale and service 0 shows the change: each JVM polls every 5 ms), Redis' CPU sampled every 100 ms, and
+ *       every command the crowd sent after the restart ({@code INFO commandstats}, which the restart zeroes).</li>
+ * </ol>
+ * Redis: a private server from the test kit, or {@code LODESTAR_REDIS_URI} (no restart then). Every wait is bounded;
+ * the child JVMs and the server are stopped on exit, also after a failure. Run by {@code jmh/fleet.sh}; writes
+ * {@code summary.md} (also printed) and {@code fleet.json} (every setting and figure, histograms as percentiles) to
+ * {@code --out}.
+ */
+public final class FleetHarness {
+    private static final double[] PERCENTILES = {50, 90, 99, 99.9};
+    private static final long CPU_SAMPLE_MS = 100;
+
+    private final int clients;
+    private final int jvms;
+    private final int services;
+    private final int writes;
+    private final int warmup;
+    private final int block;
+    private final long intervalMs;
+    private final long freshTimeoutMs;
+    private final boolean restart;
+    private final List<String> childJvmArgs;
+    private final Path out;
+    private final Map<String, Object> settings = new LinkedHashMap<>();
+    private final Map<String, Object> results = new LinkedHashMap<>();
+    private final StringBuilder summary = new StringBuilder();
+    private final List<Child> children = new ArrayList<>();
+    private final String namespace = "fleet-"
+            + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+
+    private RedisServer server;
+    private String uri;
+    private ClientResources resources;
+    private RedisClient controlClient;
+    private StatefulRedisConnection<String, String> control;
+    private LodestarClient writer;
+
+    /** One child JVM and the lines it printed. */
+    private record Child(int index, int clients, Process process, Writer in, BlockingQueue<String> lines) {
+        void send(String line) {
+            try {
+                in.write(line + "\n");
+                in.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException("fleet JVM " + index + " is gone", e);
+            }
+        }
+
+        /** The next line starting with {@code prefix}, within {@code timeoutMs}. */
+        String await(String prefix, long timeoutMs) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+            while (true) {
+                String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (line == null) {
+                    throw new IllegalStateException("fleet JVM " + index + " sent no " + prefix + " within "
+                            + timeoutMs + " ms"
+                            + (process.isAlive() ? "" : " (it exited: " + process.exitValue() + ")"));
+                }
+                if (line.startsWith(prefix + " ") || line.equals(prefix)) {
+                    return line;
+                }
+            }
+        }
+    }
+
+    private FleetHarness(Map<String, String> options) {
+        clients = positive(options, "clients", "1000");
+        jvms = positive(options, "jvms", "2");
+        services = positive(options, "services", "20");
+        writes = positive(options, "writes", "400");
+        warmup = positive(options, "warmup", "100");
+        block = positive(options, "block", "10");
+        intervalMs = positive(options, "interval-ms", "50");
+        freshTimeoutMs = positive(options, "fresh-timeout-ms", "60000");
+        restart = !options.containsKey("no-restart");
+        String jvmArgs = options.getOrDefault("child-jvm-args", "-Xmx1g").trim();
+        childJvmArgs = jvmArgs.isEmpty() ? List.of() : Arrays.asList(jvmArgs.split("\\s+"));
+        out = Path.of(options.getOrDefault("out", "jmh/target/fleet"));
+        if (jvms > clients) {
+            throw new IllegalArgumentException("--jvms must be at most --clients (" + clients + "), but was " + jvms);
+        }
+        settings.put("clients", clients);
+        settings.put("jvms", jvms);
+        settings.put("services", services);
+        settings.put("writesPerKind", writes);
+        settings.put("warmupPerKind", warmup);
+        settings.put("block", block);
+        settings.put("intervalMs", intervalMs);
+        settings.put("childJvmArgs", childJvmArgs);
+        settings.put("commit", options.getOrDefault("commit", "unknown"));
+    }
+
+    private static int positive(Map<String, String> options, String name, String fallback) {
+        String value = options.getOrDefault(name, fallback);
+        int parsed;
+        try {
+            parsed = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            parsed = 0;
+        }
+        if (parsed <= 0) {
+            throw new IllegalArgumentException("--" + name + " must be a positive integer, but was " + value);
+        }
+        return parsed;
+    }
+
+    /**
+     * @param args {@code --clients N --jvms N --services N --writes N --warmup N --block N --interval-ms N
+     *             --fresh-timeout-ms N --no-restart --child-jvm-args "..." --out DIR --commit ID}
+     * @throws Exception when the run fails
+     */
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("Unexpected argument " + args[i] + "; see the class javadoc");
+            }
+            String key = args[i].substring(2);
+            options.put(key, key.equals("no-restart") ? "true" : args[++i]);
+        }
+        FleetHarness harness = new FleetHarness(options);
+        Thread cleanUp = new Thread(harness::tearDown, "fleet-teardown");
+        Runtime.getRuntime().addShutdownHook(cleanUp); // also on Ctrl-C or a failure
+        int status = 0;
+        try {
+            harness.run();
+        } catch (Exception e) {
+            e.printStackTrace();
+            status = 1;
+        }
+        System.exit(status); // runs the hook: children and Redis go
+    }
+
+    private void run() throws Exception {
+        settings.put("started", Instant.now().toString());
+        settings.put("loadavgStart", load());
+        startRedis();
+        setUp();
+        footprint();
+        fanOut();
+        if (restart && server != null) {
+            restart();
+        } else {
+            summary.append("Restart: skipped (").append(server == null ? "LODESTAR_REDIS_URI is not restartable"
+                    : "--no-restart").append(").\n\n");
+        }
+        settings.put("finished", Instant.now().toString());
+        settings.put("loadavgEnd", load());
+        write();
+    }
+
+    // ---------------------------------------------------------------- set-up
+
+    private void startRedis() {
+        String given = System.getProperty(BenchRedis.URI_VARIABLE, System.getenv(BenchRedis.URI_VARIABLE));
+        if (given != null && !given.isBlank()) {
+            uri = given;
+            settings.put("redis", "LODESTAR_REDIS_URI");
+        } else {
+            server = TestRedis.startStandalone();
+            uri = server.uri();
+            settings.put("redis", "private server from the test kit");
+        }
+        resources = FleetMember.resources();
+        controlClient = RedisClient.create(resources, uri);
+        control = controlClient.connect();
+        settings.put("redisVersion", ScaleRedis.infoField(control.sync().info("server"), "redis_version"));
+    }
+
+    private void setUp() throws Exception {
+        writer = RedisLodestar.create(LodestarOptions.builder(uri).namespace(namespace).clientName("fleet-writer")
+                .build());
+        for (int s = 0; s < services; s++) {
+            for (int i = 0; i < 2; i++) {
+                writer.registry().register(Fixtures.instance(FleetMember.service(s), i));
+            }
+        }
+        String java = ProcessHandle.current().info().command().orElse("java");
+        long startupMs = 60_000 + 300L * clients;
+        for (int j = 0; j < jvms; j++) {
+            int share = clients / jvms + (j < clients % jvms ? 1 : 0);
+            List<String> command = new ArrayList<>();
+            command.add(java);
+            command.addAll(childJvmArgs);
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), FleetMember.class.getName(), uri,
+                    namespace, Integer.toString(j), Integer.toString(share), Integer.toString(services),
+                    Integer.toString(warmup)));
+            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            Thread reader = new Thread(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String line = r.readLine(); line != null; line = r.readLine()) {
+                        lines.add(line);
+                    }
+                } catch (IOException e) {
+                    // the child is gone; await() says so
+                }
+            }, "fleet-jvm-" + j + "-reader");
+            reader.setDaemon(true);
+            reader.start();
+            children.add(new Child(j, share, process,
+                    new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8), lines));
+        }
+        System.err.printf("Started %d JVMs with %d clients; waiting for them to connect (at most %d s)%n", jvms,
+                clients, startupMs / 1000);
+        List<Map<String, Object>> perJvm = new ArrayList<>();
+        for (Child child : children) {
+            String threads = child.await("THREADS", startupMs).substring("THREADS ".length());
+            long[] r = Arrays.stream(child.await("READY", startupMs).split(" ")).skip(1)
+                    .mapToLong(Long::parseLong).toArray();
+            Map<String, Object> jvm = new LinkedHashMap<>();
+            jvm.put("clients", child.clients());
+            jvm.put("heapBaseBytes", r[0]);
+            jvm.put("threadsBase", r[1]);
+            jvm.put("heapWithLodestarBytes", r[2]);
+            jvm.put("threadsWithLodestar", r[3]);
+            jvm.put("heapWithRawBytes", r[4]);
+            jvm.put("threadsWithRaw", r[5]);
+            jvm.put("lodestarHeapPerClientBytes", (double) (r[2] - r[0]) / child.clients());
+            jvm.put("lodestarThreads", r[3] - r[1]);
+            jvm.put("rawHeapPerConnectionBytes", (double) (r[4] - r[2]) / child.clients());
+            jvm.put("rawThreads", r[5] - r[3]);
+            Map<String, Object> names = new LinkedHashMap<>();
+            for (String kv : threads.split(";")) {
+                names.put(kv.substring(0, kv.lastIndexOf('=')), Long.parseLong(kv.substring(kv.lastIndexOf('=') + 1)));
+            }
+            jvm.put("threadsByNameWithLodestar", names);
+            perJvm.add(jvm);
+        }
+        results.put("jvms", perJvm);
+    }
+
+    // ---------------------------------------------------------------- footprint
+
+    private void footprint() {
+        Map<String, int[]> byName = new TreeMap<>(); // name -> {connections, pub/sub}
+        for (String line : control.sync().clientList().split("\n")) {
+            String name = field(line, "name");
+            String flags = field(line, "flags");
+            int[] counts = byName.computeIfAbsent(name == null || name.isEmpty() ? "(none)" : name, k -> new int[2]);
+            counts[0]++;
+            if (flags != null && flags.contains("P")) {
+                counts[1]++;
+            }
+        }
+        int[] lodestar = byName.getOrDefault(FleetMember.CLIENT_NAME, new int[2]);
+        int[] raw = byName.getOrDefault(FleetMember.RAW_NAME, new int[2]);
+        String infoClients = control.sync().info("clients");
+        Map<String, Object> footprint = new LinkedHashMap<>();
+        footprint.put("connectedClients", Long.parseLong(ScaleRedis.infoField(infoClients, "connected_clients")));
+        footprint.put("lodestarConnections", lodestar[0]);
+        footprint.put("lodestarPubSubConnections", lodestar[1]);
+        footprint.put("rawConnections", raw[0]);
+        footprint.put("connectionsPerClient", (double) lodestar[0] / clients);
+        footprint.put("pubSubConnectionsPerClient", (double) lodestar[1] / clients);
+        Map<String, Object> names = new LinkedHashMap<>();
+        byName.forEach((name, counts) -> names.put(name, counts[0]));
+        footprint.put("connectionsByName", names);
+        results.put("footprint", footprint);
+
+        summary.append(String.format(Locale.ROOT, "### Fleet: %d clients in %d JVMs, %d services each%n%n", clients,
+                jvms, services));
+        summary.append(String.format(Locale.ROOT, "Connections per client: %.2f (%.2f pub/sub, %.2f command); "
+                        + "Redis `connected_clients` %s (%d raw baseline connections).%n%n",
+                (double) lodestar[0] / clients, (double) lodestar[1] / clients,
+                (double) (lodestar[0] - lodestar[1]) / clients, footprint.get("connectedClients"), raw[0]));
+        summary.append("| JVM | Clients | Heap/client KiB (Lodestar) | Threads (Lodestar, all clients) | "
+                + "Heap/connection KiB (raw) | Threads (raw) |\n|--:|--:|--:|--:|--:|--:|\n");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> perJvm = (List<Map<String, Object>>) results.get("jvms");
+        for (int j = 0; j < perJvm.size(); j++) {
+            Map<String, Object> jvm = perJvm.get(j);
+            summary.append(String.format(Locale.ROOT, "| %d | %d | %.1f | %d | %.1f | %d |%n", j, jvm.get("clients"),
+                    (Double) jvm.get("lodestarHeapPerClientBytes") / 1024, jvm.get("lodestarThreads"),
+                    (Double) jvm.get("rawHeapPerConnectionBytes") / 1024, jvm.get("rawThreads")));
+        }
+        summary.append('\n');
+    }
+
+    // ---------------------------------------------------------------- fan-out
+
+    private void fanOut() throws Exception {
+        RedisCommands<String, String> redis = control.sync();
+        String padding = "x".repeat(300); // about the size of Lodestar's "updated" event of one instance
+        double[] cpuMs = new double[2]; // lodestar, raw: net of the idle rate below
+        // What Redis burns with nobody writing (its cron, the clients' own background reads), subtracted from every
+        // block so the per-event figures are the events' own.
+        double idleBefore = cpuMillis(redis);
+        long idleStart = System.nanoTime();
+        LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(3));
+        double idleCpuPerMs = (cpuMillis(redis) - idleBefore) / ((System.nanoTime() - idleStart) / 1e6);
+        int[] seq = new int[2];
+        int total = warmup + writes;
+        System.err.printf("Writing: %d warm-up and %d measured events of each kind, one every %d ms (about %d s)%n",
+                warmup, writes, intervalMs, 2L * total * intervalMs / 1000);
+        long next = System.nanoTime();
+        while (seq[0] < total || seq[1] < total) {
+            for (int kind = 0; kind < 2; kind++) {
+                boolean measured = seq[kind] >= warmup;
+                double cpuBefore = measured ? cpuMillis(redis) : 0;
+                long blockStart = System.nanoTime();
+                for (int b = 0; b < block && seq[kind] < total; b++) {
+                    LockSupport.parkNanos(next - System.nanoTime());
+                    next = Math.max(next + TimeUnit.MILLISECONDS.toNanos(intervalMs), System.nanoTime());
+                    int s = seq[kind]++;
+                    String service = FleetMember.service(s % services);
+                    String stamp = Long.toString(PropagationListener.now());
+                    if (kind == 0) {
+                        writer.registry().updateMetadata(service, Fixtures.instance(service, 0).instanceId(),
+                                Map.of("seq", Integer.toString(s), "t", stamp), Set.of());
+                    } else {
+                        redis.spublish(FleetMember.rawChannel(namespace, s % services), s + " " + stamp + " "
+                                + padding);
+                    }
+                }
+                if (measured) {
+                    LockSupport.parkNanos(next - System.nanoTime()); // the block's last fan-out is in
+                    next = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(intervalMs);
+                    cpuMs[kind] += cpuMillis(redis) - cpuBefore
+                            - idleCpuPerMs * (System.nanoTime() - blockStart) / 1e6;
+                }
+            }
+        }
+        Histogram lodestar = new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
+        Histogram raw = new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
+        Map<String, Object> perJvm = new LinkedHashMap<>();
+        long heardLodestar = 0;
+        long heardRaw = 0;
+        int minLodestar = Integer.MAX_VALUE;
+        int minRaw = Integer.MAX_VALUE;
+        long resyncs = 0;
+        for (Child child : children) {
+            child.send("REPORT " + writes + " " + writes);
+        }
+        for (Child child : children) {
+            Histogram l = FleetMember.decode(child.await("HIST", 30_000).split(" ")[2]);
+            Histogram r = FleetMember.decode(child.await("HIST", 30_000).split(" ")[2]);
+            long[] c = Arrays.stream(child.await("COUNTS", 30_000).split(" ")).skip(1).mapToLong(Long::parseLong)
+                    .toArray();
+            lodestar.add(l);
+            raw.add(r);
+            heardLodestar += c[0];
+            minLodestar = (int) Math.min(minLodestar, c[1]);
+            heardRaw += c[2];
+            minRaw = (int) Math.min(minRaw, c[3]);
+            resyncs += c[4];
+            Map<String, Object> jvm = new LinkedHashMap<>();
+            jvm.put("lodestar", percentiles(l));
+            jvm.put("raw", percentiles(r));
+            jvm.put("lodestarHeard", c[0]);
+            jvm.put("lodestarHeardMinPerClient", c[1]);
+            jvm.put("rawHeard", c[2]);
+            jvm.put("rawHeardMinPerClient", c[3]);
+            jvm.put("resyncs", c[4]);
+            perJvm.put("jvm" + child.index(), jvm);
+        }
+        Map<String, Object> fanOut = new LinkedHashMap<>();
+        fanOut.put("lodestar", percentiles(lodestar));
+        fanOut.put("raw", percentiles(raw));
+        fanOut.put("expectedPerKind", (long) writes * clients);
+        fanOut.put("lodestarHeard", heardLodestar);
+        fanOut.put("rawHeard", heardRaw);
+        fanOut.put("lodestarHeardMinPerClient", minLodestar);
+        fanOut.put("rawHeardMinPerClient", minRaw);
+        fanOut.put("resyncs", resyncs);
+        fanOut.put("redisIdleCpuPercent", idleCpuPerMs * 100);
+        fanOut.put("redisCpuMsLodestar", cpuMs[0]);
+        fanOut.put("redisCpuMsRaw", cpuMs[1]);
+        fanOut.put("redisCpuUsPerEventLodestar", cpuMs[0] * 1000 / writes);
+        fanOut.put("redisCpuUsPerEventRaw", cpuMs[1] * 1000 / writes);
+        fanOut.put("redisCpuUsPerEventAndClientLodestar", cpuMs[0] * 1000 / writes / clients);
+        fanOut.put("redisCpuUsPerEventAndClientRaw", cpuMs[1] * 1000 / writes / clients);
+        fanOut.put("p99Ratio", raw.getValueAtPercentile(99) > 0
+                ? (double) lodestar.getValueAtPercentile(99) / raw.getValueAtPercentile(99) : null);
+        fanOut.put("perJvm", perJvm);
+        results.put("fanOut", fanOut);
+
+        summary.append(String.format(Locale.ROOT, "Fan-out: %d measured events of each kind (after %d warm-up), one "
+                + "every %d ms, alternating in blocks of %d; write → every client's listener, µs.%n%n", writes,
+                warmup, intervalMs, block));
+        summary.append("| Path | Deliveries (expected) | Min per client | p50 | p90 | p99 | p99.9 | Max | "
+                + "Redis CPU µs/event | Redis CPU µs/event/client |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        row("Lodestar updateMetadata → listener (pooled)", lodestar, heardLodestar, minLodestar, cpuMs[0]);
+        row("raw SPUBLISH → SSUBSCRIBE (pooled)", raw, heardRaw, minRaw, cpuMs[1]);
+        for (Child child : children) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> jvm = (Map<String, Object>) perJvm.get("jvm" + child.index());
+            for (String kind : List.of("lodestar", "raw")) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> p = (Map<String, Object>) jvm.get(kind);
+                summary.append(String.format(Locale.ROOT, "| %s, JVM %d | %s | %s | %s | %s | %s | %s | %s | | |%n",
+                        kind, child.index(), jvm.get(kind + "Heard"), jvm.get(kind + "HeardMinPerClient"),
+                        p.get("p50"), p.get("p90"), p.get("p99"), p.get("p99.9"), p.get("max")));
+            }
+        }
+        summary.append(String.format(Locale.ROOT, "%nLodestar p99 / raw p99: %s (goal ≤ 1.5×); listener resyncs "
+                + "instead of events: %d. Redis CPU per event is net of its idle rate (%.1f %% of a core, measured "
+                + "for 3 s before the writes) and includes the writer's script.%n%n", fanOut.get("p99Ratio") == null
+                ? "—" : String.format(Locale.ROOT, "%.2f×", (Double) fanOut.get("p99Ratio")), resyncs,
+                idleCpuPerMs * 100));
+    }
+
+    private void row(String name, Histogram h, long heard, int min, double cpuMs) {
+        summary.append(String.format(Locale.ROOT, "| %s | %d (%d) | %d (%d) | %d | %d | %d | %d | %d | %.1f | %.3f |%n",
+                name, heard, (long) writes * clients, min, writes, h.getValueAtPercentile(50),
+                h.getValueAtPercentile(90), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9),
+                h.getMaxValue(), cpuMs * 1000 / writes, cpuMs * 1000 / writes / clients));
+    }
+
+    private static Map<String, Object> percentiles(Histogram h) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("unit", "us");
+        p.put("count", h.getTotalCount());
+        p.put("mean", h.getMean());
+        for (double percentile : PERCENTILES) {
+            p.put("p" + (percentile == Math.rint(percentile) ? Long.toString((long) percentile)
+                    : Double.toString(percentile)), h.getValueAtPercentile(percentile));
+        }
+        p.put("max", h.getMaxValue());
+        return p;
+    }
+
+    // ---------------------------------------------------------------- restart
+
+    private void restart() throws Exception {
+        String epoch = Long.toString(System.currentTimeMillis());
+        // Only Lodestar's crowd meets the restart: the raw connections would reconnect on the same I/O threads.
+        for (Child child : children) {
+            child.send("CLOSERAW");
+        }
+        for (Child child : children) {
+            child.await("RAWCLOSED", 60_000);
+        }
+        control.sync().save(); // the restarted server loads this: a restart with the data kept
+        System.err.println("Restarting Redis with " + clients + " clients connected");
+        long killedAt = PropagationListener.now();
+        server.restart();
+        long upAt = PropagationListener.now();
+        // a fresh control connection: the old one would wait out its own reconnect delay
+        control.close();
+        control = controlClient.connect();
+        RedisCommands<String, String> redis = control.sync();
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        List<double[]> samples = new ArrayList<>(); // {ms since up, cpu ms used in the interval}
+        StatefulRedisConnection<String, String> sampler = controlClient.connect();
+        Thread cpuSampler = new Thread(() -> {
+            double last = cpuMillis(sampler.sync());
+            long lastAt = System.nanoTime();
+            while (sampling.get()) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(CPU_SAMPLE_MS));
+                double now = cpuMillis(sampler.sync());
+                long at = System.nanoTime();
+                synchronized (samples) {
+                    samples.add(new double[]{(PropagationListener.now() - upAt) / 1e6,
+                            (now - last) * 1e9 / (at - lastAt) / 10}); // percent of one core
+                }
+                last = now;
+                lastAt = at;
+            }
+        }, "fleet-cpu-sampler");
+        cpuSampler.setDaemon(true);
+        cpuSampler.start();
+        long writtenAt = 0;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        String service = FleetMember.service(0);
+        while (writtenAt == 0) {
+            try {
+                writer.registry().updateMetadata(service, Fixtures.instance(service, 0).instanceId(),
+                        Map.of("epoch", epoch, "seq", "-1"), Set.of());
+                writtenAt = PropagationListener.now();
+            } catch (RuntimeException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("The writer could not write within 30 s of the restart", e);
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            }
+        }
+        for (Child child : children) {
+            child.send("FRESH " + epoch + " " + upAt + " " + freshTimeoutMs);
+        }
+        List<Long> freshMs = new ArrayList<>();
+        long notFresh = 0;
+        for (Child child : children) {
+            String[] words = child.await("FRESHNESS", freshTimeoutMs + 30_000).split(" ");
+            notFresh += Long.parseLong(words[1]);
+            for (int i = 2; i < words.length; i++) {
+                freshMs.add(Long.parseLong(words[i]));
+            }
+        }
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2 * CPU_SAMPLE_MS)); // the last interval's CPU
+        sampling.set(false);
+        cpuSampler.join(5_000);
+        sampler.close();
+        Map<String, Long> commands = new TreeMap<>();
+        for (String line : redis.info("commandstats").split("\r?\n")) {
+            if (line.startsWith("cmdstat_")) {
+                String name = line.substring("cmdstat_".length(), line.indexOf(':'));
+                String calls = ScaleRedis.infoField(line.substring(line.indexOf(':') + 1).replace(',', '\n')
+                        .replace('=', ':'), "calls");
+                commands.put(name, Long.parseLong(calls));
+            }
+        }
+        freshMs.sort(null);
+        double peak = 0;
+        List<List<Double>> cpu = new ArrayList<>();
+        synchronized (samples) {
+            for (double[] s : samples) {
+                peak = Math.max(peak, s[1]);
+                cpu.add(List.of(s[0], s[1]));
+            }
+        }
+        Map<String, Object> restarted = new LinkedHashMap<>();
+        restarted.put("restartMs", (upAt - killedAt) / 1e6);
+        restarted.put("writtenAfterUpMs", (writtenAt - upAt) / 1e6);
+        restarted.put("clientsFresh", freshMs.size());
+        restarted.put("clientsNotFresh", notFresh);
+        restarted.put("freshAfterUpMsP50", at(freshMs, 0.50));
+        restarted.put("freshAfterUpMsP99", at(freshMs, 0.99));
+        restarted.put("freshAfterUpMsMax", freshMs.isEmpty() ? null : freshMs.get(freshMs.size() - 1));
+        restarted.put("redisCpuPeakPercentOfOneCore", peak);
+        restarted.put("redisCpuSamples", cpu);
+        restarted.put("commandsSinceRestart", commands);
+        results.put("restart", restarted);
+
+        summary.append(String.format(Locale.ROOT, "Restart (raw connections closed, SAVE, kill, start with the data,"
+                        + " the writer changes service 0): Redis answered %.0f ms after the kill; the write went in"
+                        + " %.0f ms later. "
+                        + "Clients fresh: %d of %d; ms after Redis answered: p50 %s, p99 %s, max %s (goal ≤ 3000). "
+                        + "Redis CPU peak %.0f %% of a core (%d ms samples).%n%n",
+                (upAt - killedAt) / 1e6, (writtenAt - upAt) / 1e6, freshMs.size(), clients, at(freshMs, 0.5),
+                at(freshMs, 0.99), restarted.get("freshAfterUpMsMax"), peak, CPU_SAMPLE_MS));
+        summary.append("Commands Redis ran after the restart (all clients, this harness' own included):\n\n"
+                + "| Command | Calls | Per client |\n|---|--:|--:|\n");
+        commands.forEach((name, calls) -> summary.append(String.format(Locale.ROOT, "| %s | %d | %.2f |%n", name,
+                calls, (double) calls / clients)));
+        summary.append('\n');
+    }
+
+    private static Long at(List<Long> sorted, double quantile) {
+        return sorted.isEmpty() ? null : sorted.get((int) Math.min(sorted.size() - 1,
+                Math.ceil(quantile * sorted.size()) - 1));
+    }
+
+    // ---------------------------------------------------------------- results and tear-down
+
+    private void write() throws IOException {
+        settings.put("machine", Runtime.getRuntime().availableProcessors() + " CPUs, "
+                + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        settings.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
+        Map<String, Object> all = new LinkedHashMap<>();
+        all.put("harness", FleetHarness.class.getName());
+        all.put("settings", settings);
+        all.putAll(results);
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("fleet.json"), JsonOut.json(all, "") + "\n");
+        String text = summary + String.format(Locale.ROOT, "Run %s – %s, commit %s, %s, load average %s → %s.%n",
+                settings.get("started"), settings.get("finished"), settings.get("commit"), settings.get("machine"),
+                settings.get("loadavgStart"), settings.get("loadavgEnd"));
+        Files.writeString(out.resolve("summary.md"), text);
+        System.out.println(text);
+        System.err.println("Results: " + out.toAbsolutePath());
+    }
+
+    private synchronized void tearDown() {
+        for (Child child : children) {
+            try {
+                child.in().close(); // end of input: the child closes its clients and exits
+            } catch (IOException e) {
+                // already gone
+            }
+        }
+        for (Child child : children) {
+            try {
+                if (!child.process().waitFor(15, TimeUnit.SECONDS)) {
+                    child.process().destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                child.process().destroyForcibly();
+            }
+        }
+        children.clear();
+        if (writer != null) {
+            writer.close();
+            writer = null;
+        }
+        if (controlClient != null) {
+            controlClient.shutdown();
+            controlClient = null;
+        }
+        if (resources != null) {
+            resources.shutdown();
+            resources = null;
+        }
+        if (server != null) {
+            server.close();
+            server = null;
+        }
+    }
+
+    private static double cpuMillis(RedisCommands<String, String> redis) {
+        String cpu = redis.info("cpu");
+        return (Double.parseDouble(ScaleRedis.infoField(cpu, "used_cpu_user"))
+                + Double.parseDouble(ScaleRedis.infoField(cpu, "used_cpu_sys"))) * 1000;
+    }
+
+    private static String load() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    /** A {@code key=value} field of one {@code CLIENT LIST} line, or null. */
+    private static String field(String line, String key) {
+        for (String kv : line.trim().split(" ")) {
+            if (kv.startsWith(key + "=")) {
+                return kv.substring(key.length() + 1);
+            }
+        }
+        return null;
+    }
+}
