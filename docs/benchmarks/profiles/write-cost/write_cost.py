@@ -12,7 +12,7 @@ cmdstat counters). A variant's ratio is the median over its chunks of (its chunk
 
 Usage: write_cost.py <scripts dir> <floor_register.lua> <out.json> [--aof]   (prints the table; the JSON holds
 every chunk)
-Env: ROUNDS (6), PAIRS (16), CHUNK (25), REDIS (/usr/bin/redis-server). No dependency beyond Python 3."""
+Env: ROUNDS (6), PAIRS (16), CHUNK (25), SET (all; lua: the Lua-only decomposition), REDIS (/usr/bin/redis-server). No dependency beyond Python 3."""
 import json, os, re, socket, statistics, subprocess, sys, tempfile, time
 
 SCRIPTS, FLOOR, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -178,6 +178,28 @@ REGISTER_VARIANTS['register lean'] = apply(REG, LEAN_EDITS)
 RENEW_LEAN = apply(RENEW, RENEW_LEAN_EDITS)
 
 FLAT = open(os.path.join(HERE, 'flat_register.lua')).read()
+FAKE_DIGEST = "'da39a3ee5e6b4b0d3255bfef95601890afd80709'"
+
+
+def no_command(text, edits):
+    """A script's Lua work without its commands: the edits give what a call returns where the script reads a
+    table; every other redis.call becomes select('#', ...), so its arguments are still built."""
+    return apply(text, edits).replace("redis.call('", "select('#', '")
+
+
+# SET=lua: where the Lua-only time of a register goes (a second, shorter run; README, question 1)
+LUA_ONLY = REGISTER_VARIANTS['register, no command (Lua only)']
+UNUSED = set(FUNCS) - set(REGISTER_CALLS)
+LUA_VARIANTS = {
+    'Lua only -sha1hex': edit(LUA_ONLY, *OTHER_EDITS['sha1hex']),
+    'Lua only -sha1hex -cjson -unused helpers': drop_functions(
+        apply(LUA_ONLY, [OTHER_EDITS['sha1hex'], OTHER_EDITS['cjson']]), UNUSED),
+    'flat register -sha1hex': edit(FLAT, "redis.sha1hex((v[3] or '') .. event)", FAKE_DIGEST),
+    'flat register, no command': no_command(FLAT, [
+        ("local t = redis.call('TIME')", "local t = {ARGV[6], '0'}", False),
+        ("local v = redis.call('MGET', KEYS[3], KEYS[7], KEYS[6])",
+         "local v = {'7', '0123456789abcdef', " + FAKE_DIGEST + "}", False)]),
+}
 CALIBRATION = {
     'empty': 'return 1',
     '20 closures': '\n'.join('local function f%d(a) return a + %d end' % (i, i) for i in range(20)) + '\nreturn 1',
@@ -237,6 +259,9 @@ def run(r, pid):
                   'renew (lease)': RENEW, 'renew lean (HGET, TIME, ZADD)': RENEW_LEAN,
                   'deregister': DEREG, 'floor (EVALSHA)': floor_text})
     evals.update(CALIBRATION)
+    evals.update(LUA_VARIANTS)
+    evals['floor, no command'] = no_command(floor_text, [
+        ("local time = redis.call('TIME')", "local time = {'1790000000', '0'}", False)])
     for name, text in evals.items():
         sha[name] = r.call('SCRIPT', 'LOAD', text)
     r.call('FUNCTION', 'LOAD', 'REPLACE', library('lodestar', {
@@ -249,6 +274,8 @@ def run(r, pid):
     r.call('FUNCTION', 'LOAD', 'REPLACE', apply(library('lodestar_renew_lean', {
         'renew_lean': body_of(source('renew_instance.lua'))}), RENEW_LEAN_EDITS))
     r.call('FUNCTION', 'LOAD', 'REPLACE', standalone_library('whole', REG))
+    r.call('FUNCTION', 'LOAD', 'REPLACE', apply(library('lodestar_lua_only', {
+        'register_lua_only': body_of(source('register_instance.lua'))}), COMMAND_EDITS.values()))
 
     owner = '0123456789abcdef'
     counter = [0]
@@ -342,6 +369,20 @@ def run(r, pid):
     for name in CALIBRATION:
         variants.append((name, 'evalsha', (lambda name=name: ['EVALSHA', sha[name], 1, 'cal:{c}:k', 'abcd']), None))
     floor = floor_make(['EVALSHA', sha['floor (EVALSHA)'], 5])
+    if os.environ.get('SET') == 'lua':
+        keep = {'register', 'register, no command (Lua only)', 'flat register (same 11 commands, no helpers)',
+                'empty'}
+        variants = [v for v in variants if v[0] in keep]
+        for name in LUA_VARIANTS:
+            ns = 'l%d' % len(variants); prefill(ns)
+            variants.append((name, 'evalsha', reg_call(['EVALSHA', sha[name], 8], ns), None))
+        ns = 'lf'; prefill(ns)
+        variants.append(('FCALL register, no command (Lua only)', 'fcall',
+                         reg_call(['FCALL', 'register_lua_only', 8], ns), None))
+        variants.append(('floor, no command', 'evalsha', floor_make(['EVALSHA', sha['floor, no command'], 5]), None))
+        ns = 'le'
+        variants.append(('empty, register arguments', 'evalsha', reg_call(['EVALSHA', sha['empty'], 8], ns), None))
+        variants.append(('FCALL empty, register arguments', 'fcall', reg_call(['FCALL', 'empty', 8], ns), None))
 
     def stats():
         out = {}
