@@ -12,7 +12,8 @@ cmdstat counters). A variant's ratio is the median over its chunks of (its chunk
 
 Usage: write_cost.py <scripts dir> <floor_register.lua> <out.json> [--aof]   (prints the table; the JSON holds
 every chunk)
-Env: ROUNDS (6), PAIRS (16), CHUNK (25), SET (all; lua: the Lua-only decomposition), REDIS (/usr/bin/redis-server). No dependency beyond Python 3."""
+Env: ROUNDS (6), PAIRS (16), CHUNK (25), SET (all; lua: the Lua-only decomposition; renew: the
+renews, and the lean renew given only its four keys), REDIS (/usr/bin/redis-server). No dependency beyond Python 3."""
 import json, os, re, socket, statistics, subprocess, sys, tempfile, time
 
 SCRIPTS, FLOOR, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -187,6 +188,15 @@ def no_command(text, edits):
     return apply(text, edits).replace("redis.call('", "select('#', '")
 
 
+# SET=renew: the lean renew given only the four keys it uses (instances, deadlines, due set, tombstones), not the
+# eight every service script is given today
+def four_keys(text):
+    return text.replace('KEYS[8]', 'KEYS[3]').replace('KEYS[5]', 'KEYS[4]')
+
+
+RENEW_LEAN_4 = four_keys(RENEW_LEAN)
+
+
 # SET=lua: where the Lua-only time of a register goes (a second, shorter run; README, question 1)
 LUA_ONLY = REGISTER_VARIANTS['register, no command (Lua only)']
 UNUSED = set(FUNCS) - set(REGISTER_CALLS)
@@ -260,6 +270,7 @@ def run(r, pid):
                   'deregister': DEREG, 'floor (EVALSHA)': floor_text})
     evals.update(CALIBRATION)
     evals.update(LUA_VARIANTS)
+    evals['renew lean, 4 keys'] = RENEW_LEAN_4
     evals['floor, no command'] = no_command(floor_text, [
         ("local time = redis.call('TIME')", "local time = {'1790000000', '0'}", False)])
     for name, text in evals.items():
@@ -274,6 +285,8 @@ def run(r, pid):
     r.call('FUNCTION', 'LOAD', 'REPLACE', apply(library('lodestar_renew_lean', {
         'renew_lean': body_of(source('renew_instance.lua'))}), RENEW_LEAN_EDITS))
     r.call('FUNCTION', 'LOAD', 'REPLACE', standalone_library('whole', REG))
+    r.call('FUNCTION', 'LOAD', 'REPLACE', four_keys(apply(library('lodestar_renew_lean_4', {
+        'renew_lean_4': body_of(source('renew_instance.lua'))}), RENEW_LEAN_EDITS)))
     r.call('FUNCTION', 'LOAD', 'REPLACE', apply(library('lodestar_lua_only', {
         'register_lua_only': body_of(source('register_instance.lua'))}), COMMAND_EDITS.values()))
 
@@ -369,6 +382,17 @@ def run(r, pid):
     for name in CALIBRATION:
         variants.append((name, 'evalsha', (lambda name=name: ['EVALSHA', sha[name], 1, 'cal:{c}:k', 'abcd']), None))
     floor = floor_make(['EVALSHA', sha['floor (EVALSHA)'], 5])
+    if os.environ.get('SET') == 'renew':
+        variants = [v for v in variants if 'renew' in v[0]]
+        for label, head in [('renew lean, 4 keys', ['EVALSHA', sha['renew lean, 4 keys'], 4]),
+                            ('FCALL renew lean, 4 keys', ['FCALL', 'renew_lean_4', 4])]:
+            ns = 'r%d' % len(variants); pool = prefill(ns)
+
+            def make(head=head, ns=ns, pool=pool, j=[0]):
+                svc, iid = pool[j[0] % len(pool)]; j[0] += 1
+                k = skeys(ns, svc)
+                return head + [k[0], k[1], k[7], k[4], iid, owner, 30000]
+            variants.append((label, head[0].lower(), make, None))
     if os.environ.get('SET') == 'lua':
         keep = {'register', 'register, no command (Lua only)', 'flat register (same 11 commands, no helpers)',
                 'empty'}
