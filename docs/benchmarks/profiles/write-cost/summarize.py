@@ -14,15 +14,19 @@ runs = [(path, json.load(open(path))) for path in sys.argv[1:]]
 print('| variant | run | commands per call | Redis µs per call (p20 chunk) | floor µs | ratio to floor (p25–p75) '
       '| vs register | CPU ratio | pairs |')
 print('|---|---|---|---|---|---|---|---|---|')
-for label in runs[0][1]['results']:
+labels = list(dict.fromkeys(label for _, raw in runs for label in raw['results']))
+for label in labels:
     for path, raw in runs:
+        if label not in raw['results']:
+            continue
         rows = raw['results'][label]
         ratios = [x['variant']['us'] / x['floor']['us'] for x in rows]
-        base = statistics.median(x['variant']['us'] / x['floor']['us'] for x in raw['results']['register'])
+        base = statistics.median(x['variant']['us'] / x['floor']['us'] for x in raw['results'].get('register', rows))
         cmds = statistics.median(sum(x['variant']['inner'].values()) for x in rows)
-        delta = statistics.median(ratios) - base if label.startswith('register') and label != 'register' else None
+        delta = (statistics.median(ratios) - base if label.startswith('register') and label != 'register'
+                 and 'register' in raw['results'] else None)
         print('| %s | %s | %.1f | %.1f | %.1f | **%.2f** (%.2f–%.2f) | %s | %.2f | %d |' % (
-            label, 'AOF' if raw['appendonly'] else 'no AOF', cmds, q([x['variant']['us'] for x in rows], .2),
+            label, path.split('/')[-1][:-5], cmds, q([x['variant']['us'] for x in rows], .2),
             q([x['floor']['us'] for x in rows], .2), statistics.median(ratios), q(ratios, .25), q(ratios, .75),
             '%+.2f' % delta if delta is not None else '',
             statistics.median(x['variant']['cpu'] / x['floor']['cpu'] for x in rows), len(rows)))
