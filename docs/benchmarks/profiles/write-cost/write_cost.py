@@ -13,7 +13,7 @@ cmdstat counters). A variant's ratio is the median over its chunks of (its chunk
 Usage: write_cost.py <scripts dir> <floor_register.lua> <out.json> [--aof]   (prints the table; the JSON holds
 every chunk)
 Env: ROUNDS (6), PAIRS (16), CHUNK (25), SET (all; lua: the Lua-only decomposition; renew: the
-renews, and the lean renew given only its four keys), REDIS (/usr/bin/redis-server). No dependency beyond Python 3."""
+renews, and the lean renew given only its four keys; alone: register and renew with nothing else loaded), REDIS (/usr/bin/redis-server). No dependency beyond Python 3."""
 import json, os, re, socket, statistics, subprocess, sys, tempfile, time
 
 SCRIPTS, FLOOR, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -382,6 +382,19 @@ def run(r, pid):
     for name in CALIBRATION:
         variants.append((name, 'evalsha', (lambda name=name: ['EVALSHA', sha[name], 1, 'cal:{c}:k', 'abcd']), None))
     floor = floor_make(['EVALSHA', sha['floor (EVALSHA)'], 5])
+    if os.environ.get('SET') == 'alone':
+        # only what the variants below call is loaded, in each Lua VM: is FCALL's gain the smaller heap of the
+        # Functions VM (this run loads ~45 scripts by SCRIPT LOAD, Lodestar itself ~30) or the call itself?
+        r.call('SCRIPT', 'FLUSH'); r.call('FUNCTION', 'FLUSH')
+        for name in ('register', 'renew (lease)', 'floor (EVALSHA)'):
+            r.call('SCRIPT', 'LOAD', evals[name])
+        r.call('FUNCTION', 'LOAD', library('lodestar', {
+            'register_instance': body_of(source('register_instance.lua')),
+            'renew_instance': body_of(source('renew_instance.lua')),
+            'deregister_instance': body_of(source('deregister_instance.lua')),
+            'floor': floor_text, 'empty': 'return 1'}))
+        variants = [v for v in variants if v[0] in ('register', 'FCALL register (library, helpers once)',
+                                                    'renew (lease)', 'FCALL renew (lease)', 'FCALL floor')]
     if os.environ.get('SET') == 'renew':
         variants = [v for v in variants if 'renew' in v[0]]
         for label, head in [('renew lean, 4 keys', ['EVALSHA', sha['renew lean, 4 keys'], 4]),
