@@ -12,8 +12,9 @@ cmdstat counters). A variant's ratio is the median over its chunks of (its chunk
 
 Usage: write_cost.py <scripts dir> <floor_register.lua> <out.json> [--aof]   (prints the table; the JSON holds
 every chunk)
-Env: ROUNDS (6), PAIRS (16), CHUNK (25), SET (all; lua: the Lua-only decomposition; renew: the
-renews, and the lean renew given only its four keys; alone: register and renew with nothing else loaded), REDIS (/usr/bin/redis-server). No dependency beyond Python 3."""
+Env: ROUNDS (6), PAIRS (16), CHUNK (25), REDIS (/usr/bin/redis-server), SET: unset for every variant; lua for the
+Lua-only decomposition; renew for the renewals and the lean renewal given only its four keys; alone for register and
+renew with nothing else loaded in either Lua VM. No dependency beyond Python 3."""
 import json, os, re, socket, statistics, subprocess, sys, tempfile, time
 
 SCRIPTS, FLOOR, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -118,7 +119,8 @@ DEREG = expand(source('deregister_instance.lua'))
 # Each edit is (old text, new text, replace its last occurrence only).
 COMMAND_EDITS = {
     'SPUBLISH': ("redis.call('SPUBLISH', channel, ", 'local _ = (', False),
-    'TIME': ("local t = redis.call('TIME')\n  return tonumber", "local t = {ARGV[6], '0'}\n  return tonumber", False),  # client clock
+    # the client's clock (seconds) instead of TIME
+    'TIME': ("local t = redis.call('TIME')\n  return tonumber", "local t = {ARGV[6], '0'}\n  return tonumber", False),
     'HGET': ("local existing = redis.call('HGET', instances, id)", 'local existing = false', False),
     'ZSCORE deadline': ("redis.call('ZSCORE', deadlines, id)", 'false', False),
     'ZSCORE due': ("redis.call('ZSCORE', KEYS[8], instances)", "'1'", False),
@@ -251,7 +253,7 @@ def main():
                 r = R(port); r.call('PING'); break
             except OSError:
                 time.sleep(0.05)
-        run(r, server.pid)
+        run(r)
     finally:
         server.terminate(); server.wait(10)
 
@@ -260,7 +262,7 @@ def free_port():
     s = socket.socket(); s.bind(('127.0.0.1', 0)); p = s.getsockname()[1]; s.close(); return p
 
 
-def run(r, pid):
+def run(r):
     version = re.search(r'redis_version:(\S+)', r.call('INFO', 'server')).group(1)
     floor_text = open(FLOOR).read()
     sha = {}
@@ -350,14 +352,15 @@ def run(r, pid):
 
     dereg_pool = []
     variants = []  # (label, outer command, maker, setup or None)
-    for idx, name in enumerate(list(REGISTER_VARIANTS) + ['flat register (same 11 commands, no helpers)',
-                                                          ]):
+    for idx, name in enumerate(list(REGISTER_VARIANTS) + ['flat register (same 11 commands, no helpers)']):
         ns = 'v%d' % idx; prefill(ns)
         variants.append((name, 'evalsha', reg_call(['EVALSHA', sha[name], 8], ns), None))
     ns = 'fr'; prefill(ns)
-    variants.append(('FCALL register (library, helpers once)', 'fcall', reg_call(['FCALL', 'register_instance', 8], ns), None))
+    variants.append(('FCALL register (library, helpers once)', 'fcall',
+                     reg_call(['FCALL', 'register_instance', 8], ns), None))
     ns = 'fw'; prefill(ns)
-    variants.append(('FCALL register (whole script as the function)', 'fcall', reg_call(['FCALL', 'whole', 8], ns), None))
+    variants.append(('FCALL register (whole script as the function)', 'fcall',
+                     reg_call(['FCALL', 'whole', 8], ns), None))
     ns = 'fl'; prefill(ns)
     variants.append(('FCALL register lean', 'fcall', reg_call(['FCALL', 'register_lean', 8], ns), None))
     for label, head in [('renew (lease)', ['EVALSHA', sha['renew (lease)'], 8]),
