@@ -14,7 +14,8 @@ Usage: write_cost.py <scripts dir> <floor_register.lua> <out.json> [--aof]   (pr
 every chunk)
 Env: ROUNDS (6), PAIRS (16), CHUNK (25), REDIS (/usr/bin/redis-server), SET: unset for every variant; lua for the
 Lua-only decomposition; renew for the renewals and the lean renewal given only its four keys; alone for register and
-renew with nothing else loaded in either Lua VM. No dependency beyond Python 3."""
+renew with nothing else loaded in either Lua VM; sweep for one sweep_service call on a service with nothing
+overdue. No dependency beyond Python 3."""
 import json, os, re, socket, statistics, subprocess, sys, tempfile, time
 
 SCRIPTS, FLOOR, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -273,6 +274,7 @@ def run(r):
     evals.update(CALIBRATION)
     evals.update(LUA_VARIANTS)
     evals['renew lean, 4 keys'] = RENEW_LEAN_4
+    evals['sweep_service'] = expand(source('sweep_service.lua'))
     evals['floor, no command'] = no_command(floor_text, [
         ("local time = redis.call('TIME')", "local time = {'1790000000', '0'}", False)])
     for name, text in evals.items():
@@ -398,6 +400,16 @@ def run(r):
             'floor': floor_text, 'empty': 'return 1'}))
         variants = [v for v in variants if v[0] in ('register', 'FCALL register (library, helpers once)',
                                                     'renew (lease)', 'FCALL renew (lease)', 'FCALL floor')]
+    if os.environ.get('SET') == 'sweep':
+        # what the lean renewal moves to the sweep: one sweep_service call on a service with nothing overdue
+        variants = [v for v in variants if v[0] in ('renew (lease)', 'renew lean (HGET, TIME, ZADD)')]
+        ns = 'sw'; prefill(ns)
+
+        def sweep(j=[0]):
+            svc = j[0] % 10; j[0] += 1
+            k = skeys(ns, svc)
+            return ['EVALSHA', sha['sweep_service'], 9] + k + ['lodestar:{%s:%d}:master' % (ns, svc), 100, '', 30000, 0]
+        variants.append(('sweep_service, nothing overdue', 'evalsha', sweep, None))
     if os.environ.get('SET') == 'renew':
         variants = [v for v in variants if 'renew' in v[0]]
         for label, head in [('renew lean, 4 keys', ['EVALSHA', sha['renew lean, 4 keys'], 4]),
