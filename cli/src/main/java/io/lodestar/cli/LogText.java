@@ -1,5 +1,7 @@
 package io.lodestar.cli;
 
+import io.lodestar.core.internal.Validation;
+
 import java.util.regex.Pattern;
 
 /**
@@ -24,29 +26,11 @@ final class LogText {
     }
 
     /**
-     * Escapes the backslash and every character that moves or hides text: control characters (line breaks, the
-     * carriage return, the escape of terminal sequences), Unicode line and paragraph separators, and format
-     * characters (bidirectional overrides that make text read in another order).
+     * Escapes the backslash and every character that moves or hides text (line breaks, control and format
+     * characters, bidirectional overrides, invisible and separator characters): the same escape as every message
+     * that quotes a rejected value ({@link Validation#escaped}).
      */
     static String escape(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        text.codePoints().forEach(c -> {
-            int type = Character.getType(c);
-            if (c == '\\') {
-                out.append("\\\\");
-            } else if (c == '\n') {
-                out.append("\\n");
-            } else if (c == '\r') {
-                out.append("\\r");
-            } else if (c == '\t') {
-                out.append("\\t");
-            } else if (type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
-                    || type == Character.PARAGRAPH_SEPARATOR) {
-                out.append(String.format("\\u%04x", c));
-            } else {
-                out.appendCodePoint(c);
-            }
-        });
-        return out.toString();
+        return Validation.escaped(text);
     }
 }

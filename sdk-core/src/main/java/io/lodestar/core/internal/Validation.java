@@ -187,6 +187,17 @@ public final class Validation {
         return escape(text, false);
     }
 
+    /**
+     * The whole text with every character that {@link #show} escapes escaped, the backslash too, neither shortened
+     * nor quoted: for a log line that quotes untrusted text (the console's audit line).
+     *
+     * @param text any text
+     * @return the text, printable, and read back unambiguously
+     */
+    public static String escaped(String text) {
+        return escape(text, true);
+    }
+
     private static String shorten(String text) {
         return text.length() > 64 ? text.substring(0, 61) + "...(" + text.length() + " chars)" : text;
     }
