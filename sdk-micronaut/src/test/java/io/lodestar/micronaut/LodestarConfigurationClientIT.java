@@ -92,6 +92,22 @@ class LodestarConfigurationClientIT {
     }
 
     @Test
+    void redisDownAtStartUpFailsTheStartSayingWhatToDo() {
+        try (RedisServer redis = TestRedis.startStandalone()) {
+            redis.kill();
+            Map<String, Object> properties = new HashMap<>(Contexts.properties(namespace, Map.of(
+                    "micronaut.config-client.enabled", "true", "lodestar.config.ids", List.of("orders"))));
+            properties.put("lodestar.redis-uri", redis.uri());
+
+            assertThatThrownBy(() -> ApplicationContext.builder().properties(properties).start())
+                    .hasStackTraceContaining("lodestar.config.ids [orders]")
+                    .hasStackTraceContaining("namespace '" + namespace + "'")
+                    .hasStackTraceContaining("micronaut.config-client.enabled: false")
+                    .hasStackTraceContaining("lodestar.config-snapshot-directory");
+        }
+    }
+
+    @Test
     void aTextConfigFailsTheStartUpNamingItAndTheFix() {
         operator.config().set("notes", "just words", ConfigFormat.TEXT);
 
