@@ -3,7 +3,9 @@ package io.lodestar.core;
 import io.lodestar.core.internal.Validation;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
@@ -38,6 +40,52 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
     }
 
     /**
+     * Why the client is not {@link #healthy()}, for a DOWN status: the nodes it is not connected to (with their
+     * problem, if one is known), else the views that are stale.
+     *
+     * @return the reason, or null when the client is healthy
+     */
+    public @Nullable String reason() {
+        List<String> disconnected = nodes.stream().filter(node -> !node.connected())
+                .map(node -> node.problem() == null ? node.address() : node.address() + " (" + node.problem() + ")")
+                .toList();
+        if (!disconnected.isEmpty()) {
+            return "Redis not connected: " + String.join(", ", disconnected) + "; reads are served from the local view";
+        }
+        if (discovery.stale() || config.stale()) {
+            return "view stale: discovery for " + discovery.staleFor() + ", config for " + config.staleFor();
+        }
+        return null;
+    }
+
+    /**
+     * This health as plain maps of strings, numbers, booleans and lists, so any JSON codec renders it (what the
+     * Spring and Micronaut health indicators show): {@code reason} (only when not healthy), {@code nodes},
+     * {@code discovery}, {@code config} and {@code registrations}. A time that never happened (a view never synced,
+     * no renewal yet) is left out, not written as {@code "null"}.
+     *
+     * @return a new, mutable map in that order
+     */
+    public Map<String, Object> details() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        String reason = reason();
+        if (reason != null) {
+            details.put("reason", reason);
+        }
+        details.put("nodes", nodes.stream().map(Node::details).toList());
+        details.put("discovery", discovery.details());
+        details.put("config", config.details());
+        details.put("registrations", registrations.details());
+        return details;
+    }
+
+    static void putTime(Map<String, Object> details, String name, @Nullable Instant time) {
+        if (time != null) {
+            details.put(name, time.toString());
+        }
+    }
+
+    /**
      * One Redis node.
      *
      * @param address {@code host:port}
@@ -61,6 +109,17 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
          */
         public Node(String address, boolean connected, @Nullable Instant since) {
             this(address, connected, since, null);
+        }
+
+        Map<String, Object> details() {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("address", address);
+            details.put("connected", connected);
+            putTime(details, "since", since);
+            if (problem != null) {
+                details.put("problem", problem);
+            }
+            return details;
         }
     }
 
@@ -88,6 +147,16 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
                     .range("failedRenewals", failedRenewals, 0, Long.MAX_VALUE)
                     .range("takenOver", takenOver, 0, Long.MAX_VALUE)
                     .throwIfInvalid();
+        }
+
+        Map<String, Object> details() {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("held", held);
+            putTime(details, "lastRenewalAt", lastRenewalAt);
+            details.put("lateRenewals", lateRenewals);
+            details.put("failedRenewals", failedRenewals);
+            details.put("takenOver", takenOver);
+            return details;
         }
     }
 }

@@ -5,6 +5,8 @@ import io.lodestar.core.internal.Validation;
 import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * How current a local view is. A view is stale while it cannot hear from Redis: it keeps serving the last known
@@ -22,5 +24,15 @@ public record ViewStatus(boolean stale, Duration staleFor, @Nullable Instant las
      */
     public ViewStatus {
         Validation.requireNonNull("staleFor", staleFor);
+    }
+
+    /** This status as plain values for a health endpoint's JSON (see {@link ClientHealth#details()}). */
+    Map<String, Object> details() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("stale", stale);
+        details.put("staleFor", staleFor.toString());
+        ClientHealth.putTime(details, "lastSyncAt", lastSyncAt);
+        details.put("restoredFromDisk", restoredFromDisk);
+        return details;
     }
 }

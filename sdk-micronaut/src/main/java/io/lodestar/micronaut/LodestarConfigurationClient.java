@@ -2,6 +2,7 @@ package io.lodestar.micronaut;
 
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.UnavailableException;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.redis.RedisLodestar;
 import io.micronaut.context.env.Environment;
@@ -65,6 +66,14 @@ final class LodestarConfigurationClient implements ConfigurationClient {
             for (String id : config.getIds()) {
                 configs.get(id).ifPresent(entry -> flatten("", parse(entry, environment), merged));
             }
+        } catch (UnavailableException e) {
+            throw new ConfigurationException("Cannot read Lodestar's distributed configuration ("
+                    + LodestarConfigConfiguration.PREFIX + ".ids " + config.getIds() + " in namespace '"
+                    + settings.getNamespace() + "'): " + e.getMessage() + ". Micronaut's configuration client reads "
+                    + "it once, before the application starts, and has no optional import: start Redis first; or "
+                    + "set lodestar.config-snapshot-directory so that later starts read the last good copy while "
+                    + "Redis is down; or start without it (micronaut.config-client.enabled: false, or "
+                    + LodestarConfigConfiguration.ENABLED + ": false).", e);
         }
         return PropertySource.of(NAME, merged, ORDER);
     }

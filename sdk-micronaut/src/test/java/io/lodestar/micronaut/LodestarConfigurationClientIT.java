@@ -1,6 +1,10 @@
 package io.lodestar.micronaut;
 
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarOptions;
+import io.lodestar.redis.RedisLodestar;
+import io.lodestar.test.RedisServer;
+import io.lodestar.test.TestRedis;
 import io.lodestar.core.model.ConfigFormat;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.discovery.config.ConfigurationClient;
@@ -8,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -61,6 +66,48 @@ class LodestarConfigurationClientIT {
     }
 
     @Test
+    void aChangeWrittenAgainAtVersionOneAfterRedisRestartedEmptyIsApplied() {
+        try (RedisServer redis = TestRedis.startStandalone()) {
+            try (LodestarClient before = clientOf(redis)) {
+                before.config().set("orders", "shop.max-items=1", ConfigFormat.PROPERTIES);
+                before.config().set("orders", "shop.max-items=2", ConfigFormat.PROPERTIES);
+                before.config().set("orders", "shop.max-items=3", ConfigFormat.PROPERTIES);
+            }
+            Map<String, Object> properties = new HashMap<>(Contexts.properties(namespace, Map.of(
+                    "micronaut.config-client.enabled", "true", "lodestar.config.ids", List.of("orders"))));
+            properties.put("lodestar.redis-uri", redis.uri());
+            try (ApplicationContext context = ApplicationContext.builder().properties(properties).start()) {
+                assertThat(context.getBean(ShopProperties.class).getMaxItems()).isEqualTo(3);
+
+                redis.restart(); // empty: the entry's next write is version 1 again
+                try (LodestarClient after = clientOf(redis)) {
+                    assertThat(after.config().set("orders", "shop.max-items=4", ConfigFormat.PROPERTIES).version())
+                            .isEqualTo(1);
+                }
+
+                await().atMost(Duration.ofSeconds(15)).untilAsserted(() ->
+                        assertThat(context.getBean(ShopProperties.class).getMaxItems()).isEqualTo(4));
+            }
+        }
+    }
+
+    @Test
+    void redisDownAtStartUpFailsTheStartSayingWhatToDo() {
+        try (RedisServer redis = TestRedis.startStandalone()) {
+            redis.kill();
+            Map<String, Object> properties = new HashMap<>(Contexts.properties(namespace, Map.of(
+                    "micronaut.config-client.enabled", "true", "lodestar.config.ids", List.of("orders"))));
+            properties.put("lodestar.redis-uri", redis.uri());
+
+            assertThatThrownBy(() -> ApplicationContext.builder().properties(properties).start())
+                    .hasStackTraceContaining("lodestar.config.ids [orders]")
+                    .hasStackTraceContaining("namespace '" + namespace + "'")
+                    .hasStackTraceContaining("micronaut.config-client.enabled: false")
+                    .hasStackTraceContaining("lodestar.config-snapshot-directory");
+        }
+    }
+
+    @Test
     void aTextConfigFailsTheStartUpNamingItAndTheFix() {
         operator.config().set("notes", "just words", ConfigFormat.TEXT);
 
@@ -89,12 +136,17 @@ class LodestarConfigurationClientIT {
         }
     }
 
+    private LodestarClient clientOf(RedisServer redis) {
+        return RedisLodestar.create(LodestarOptions.builder(redis.uri()).namespace(namespace)
+                .reconcileInterval(Duration.ofHours(12)).build());
+    }
+
     private ApplicationContext start(List<String> ids) {
         return start(ids, Map.of());
     }
 
     private ApplicationContext start(List<String> ids, Map<String, Object> extra) {
-        Map<String, Object> properties = new java.util.HashMap<>(extra);
+        Map<String, Object> properties = new HashMap<>(extra);
         properties.put("micronaut.config-client.enabled", "true");
         properties.put("lodestar.config.ids", ids);
         return ApplicationContext.builder().properties(Contexts.properties(namespace, properties)).start();

@@ -5,12 +5,17 @@ import io.lodestar.test.TestRedis;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.health.HealthStatus;
 import io.micronaut.http.client.HttpClient;
+import io.micronaut.http.client.exceptions.HttpClientResponseException;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -67,10 +72,48 @@ class LodestarHealthIndicatorIT {
     }
 
     @Test
+    void whileRedisIsDownHealthRequestsAnswerDownWithAReasonAndLogNoStackTrace() {
+        try (RedisServer redis = TestRedis.startStandalone()) {
+            Map<String, Object> properties = new HashMap<>(Contexts.properties(namespace, Map.of(
+                    "micronaut.server.port", "-1", "endpoints.health.details-visible", "ANONYMOUS")));
+            properties.put("lodestar.redis-uri", redis.uri());
+            try (EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, properties);
+                 HttpClient http = HttpClient.create(server.getURL())) {
+                HealthIndicator indicator = lodestarIndicator(server.getApplicationContext());
+                redis.kill();
+                await().atMost(WAIT).until(() -> status(indicator).equals(HealthStatus.DOWN));
+
+                ByteArrayOutputStream log = new ByteArrayOutputStream();
+                PrintStream stderr = System.err;
+                System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+                String health;
+                try {
+                    healthBody(http);
+                    health = healthBody(http);
+                } finally {
+                    System.setErr(stderr);
+                }
+
+                assertThat(health).contains("\"lodestar\"").contains("\"reason\":\"Redis not connected");
+                assertThat(log.toString(StandardCharsets.UTF_8)).doesNotContain("ERROR").doesNotContain("\tat ");
+            }
+        }
+    }
+
+    @Test
     void healthEnabledFalseRemovesTheIndicator() {
         try (ApplicationContext context = Contexts.run(namespace, Map.of("lodestar.health.enabled", "false"))) {
             assertThat(context.getBeansOfType(HealthIndicator.class))
                     .noneMatch(LodestarHealthIndicator.class::isInstance);
+        }
+    }
+
+    /** @return the body of {@code /health}, which answers 503 while any indicator is DOWN */
+    private static String healthBody(HttpClient http) {
+        try {
+            return http.toBlocking().retrieve("/health");
+        } catch (HttpClientResponseException e) {
+            return e.getResponse().getBody(String.class).orElseThrow();
         }
     }
 

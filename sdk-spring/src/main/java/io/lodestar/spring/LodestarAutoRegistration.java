@@ -123,8 +123,8 @@ class LodestarAutoRegistration implements SmartLifecycle {
     private ServiceInstance instance(int port) {
         String serviceId = properties.getServiceId() != null ? properties.getServiceId() : applicationName;
         String host = properties.getHost() != null ? properties.getHost() : defaultHost.get();
-        String instanceId = properties.getInstanceId() != null ? properties.getInstanceId()
-                : serviceId + ":" + host + ":" + port;
+        // host:port, as the Micronaut module: instance ids are unique within their service already
+        String instanceId = properties.getInstanceId() != null ? properties.getInstanceId() : host + ":" + port;
         try {
             ServiceInstance.Builder builder = ServiceInstance.builder(serviceId, instanceId).host(host).port(port)
                     .secure(properties.isSecure()).metadata(properties.getMetadata());

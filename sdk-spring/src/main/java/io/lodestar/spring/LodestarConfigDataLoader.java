@@ -41,18 +41,24 @@ class LodestarConfigDataLoader implements ConfigDataLoader<LodestarConfigDataRes
     @Override
     public ConfigData load(ConfigDataLoaderContext context, LodestarConfigDataResource resource) throws IOException {
         LodestarClient lodestar = context.getBootstrapContext().get(LodestarClient.class);
+        LodestarConfigImports imports = context.getBootstrapContext().get(LodestarConfigImports.class);
         Optional<ConfigEntry> found;
         try {
             found = lodestar.config().get(resource.configId());
         } catch (UnavailableException e) {
+            imports.absent(resource.configId());
             if (!resource.optional()) {
                 throw new LodestarConfigImportException(resource, e);
             }
             log.warn("Skipping optional:" + resource + ": " + e.getMessage());
             throw new ConfigDataResourceNotFoundException(resource, e);
         }
-        ConfigEntry entry = found.orElseThrow(() -> new ConfigDataResourceNotFoundException(resource));
-        context.getBootstrapContext().get(LodestarConfigImports.class).loaded(entry.id(), entry.version());
+        if (found.isEmpty()) {
+            imports.absent(resource.configId());
+            throw new ConfigDataResourceNotFoundException(resource);
+        }
+        ConfigEntry entry = found.get();
+        imports.loaded(entry);
         String name = resource.toString();
         Resource content = new ByteArrayResource(entry.content().getBytes(StandardCharsets.UTF_8), name);
         List<PropertySource<?>> sources = switch (entry.format()) {

@@ -12,6 +12,7 @@ import org.springframework.boot.bootstrap.ConfigurableBootstrapContext;
 import org.springframework.boot.context.config.ConfigDataLocation;
 import org.springframework.boot.context.config.ConfigDataLocationResolver;
 import org.springframework.boot.context.config.ConfigDataLocationResolverContext;
+import org.springframework.boot.context.config.Profiles;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -38,19 +39,48 @@ class LodestarConfigDataLocationResolver implements ConfigDataLocationResolver<L
         return location.hasPrefix(PREFIX);
     }
 
+    /**
+     * An import written in a config file. One given on the command line, in {@code SPRING_CONFIG_IMPORT} or as a
+     * system property (no parent resource) is resolved before the application's config files are read, so it is
+     * deferred to {@link #resolveProfileSpecific}: Boot's second pass, whose binder sees their {@code lodestar.*}.
+     */
     @Override
     public List<LodestarConfigDataResource> resolve(ConfigDataLocationResolverContext context,
                                                     ConfigDataLocation location) {
+        return context.getParent() == null ? List.of() : List.of(resource(context, location));
+    }
+
+    /** The deferred imports of {@link #resolve}; Boot treats their entries as profile-specific. */
+    @Override
+    public List<LodestarConfigDataResource> resolveProfileSpecific(ConfigDataLocationResolverContext context,
+                                                                   ConfigDataLocation location, Profiles profiles) {
+        return context.getParent() == null ? List.of(resource(context, location)) : List.of();
+    }
+
+    private static LodestarConfigDataResource resource(ConfigDataLocationResolverContext context,
+                                                       ConfigDataLocation location) {
         ConfigurableBootstrapContext bootstrap = context.getBootstrapContext();
         if (!bootstrap.isRegistered(LodestarClient.class)) {
             Binder binder = context.getBinder();
+            LodestarProperties properties = bind(binder);
+            if (properties.getRedisUri() == null) {
+                throw new IllegalStateException(noRedisUri(location, properties));
+            }
             bootstrap.register(LodestarClient.class, InstanceSupplier.from(() -> connect(binder)));
             bootstrap.register(LodestarConfigImports.class, InstanceSupplier.of(new LodestarConfigImports()));
             bootstrap.addCloseListener(event -> handOver(event.getBootstrapContext(), event.getApplicationContext()));
         }
         String configId = location.getNonPrefixedValue(PREFIX);
         bootstrap.get(LodestarConfigImports.class).add(configId);
-        return List.of(new LodestarConfigDataResource(configId, location.isOptional()));
+        return new LodestarConfigDataResource(configId, location.isOptional());
+    }
+
+    private static String noRedisUri(ConfigDataLocation location, LodestarProperties properties) {
+        return "spring.config.import=" + location + " needs lodestar.redis-uri, which is not set (namespace '"
+                + properties.getNamespace() + "', redis-uri null). Set lodestar.redis-uri (and lodestar.namespace) in "
+                + "application.yml or application.properties, or pass them the way the import is passed: "
+                + "--lodestar.redis-uri=redis://host:6379 --lodestar.namespace=prod on the command line, "
+                + "LODESTAR_REDIS_URI and LODESTAR_NAMESPACE in the environment, or -Dlodestar.redis-uri=...";
     }
 
     private static void handOver(BootstrapContext bootstrap, ConfigurableApplicationContext application) {
@@ -76,9 +106,12 @@ class LodestarConfigDataLocationResolver implements ConfigDataLocationResolver<L
     record ImportedClient(LodestarClient client) {
     }
 
+    private static LodestarProperties bind(Binder binder) {
+        return binder.bind(LodestarProperties.PREFIX, LodestarProperties.class).orElseGet(LodestarProperties::new);
+    }
+
     private static LodestarClient connect(Binder binder) {
-        LodestarProperties properties = binder.bind(LodestarProperties.PREFIX, LodestarProperties.class)
-                .orElseGet(LodestarProperties::new);
+        LodestarProperties properties = bind(binder);
         LodestarOptions options;
         try {
             options = properties.toOptions();

@@ -19,8 +19,9 @@ import java.util.concurrent.Executors;
  * on a thread of its own, not on a Lodestar listener thread, which must stay free for the next events.
  *
  * <p>It subscribes once the application is ready (Spring Cloud ignores refresh events before that), starting with the
- * current entry ({@link Initial#DELIVER}), and refreshes whenever it sees a version newer than the one the
- * environment holds: a change made between the import and the subscription is not lost.
+ * current entry ({@link Initial#DELIVER}), and refreshes whenever an entry's content differs from what the environment
+ * holds (not when its version is higher: versions start again at 1 after Redis lost its data): a change made between
+ * the import and the subscription is not lost.
  */
 class LodestarConfigRefresher implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
     private final LodestarClient lodestar;
@@ -47,7 +48,7 @@ class LodestarConfigRefresher implements ApplicationListener<ApplicationReadyEve
         }
         subscriptions = imports.configIds().stream()
                 .map(id -> lodestar.config().subscribe(id, change -> {
-                    if (imports.isNewer(id, change.version())) {
+                    if (imports.differs(change)) {
                         publisher.publishEvent(new RefreshEvent(this, change, "Lodestar config " + id + " changed"));
                     }
                 }, Initial.DELIVER, refreshes))

@@ -3,7 +3,6 @@ package io.lodestar.spring;
 import io.lodestar.core.ClientHealth;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.UnavailableException;
-import io.lodestar.core.ViewStatus;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
@@ -37,14 +36,10 @@ class LodestarEndpoint {
         lodestar.discovery().heldSnapshots().forEach((serviceId, snapshot) -> held.put(serviceId,
                 Map.of("revision", snapshot.revision(), "instances", snapshot.instances().size())));
         report.put("held", held);
-        report.put("discovery", view(health.discovery()));
-        report.put("config", view(health.config()));
+        Map<String, Object> details = health.details();
+        report.put("discovery", details.get("discovery"));
+        report.put("config", details.get("config"));
         report.put("registrationsHeld", health.registrations().held());
         return report;
-    }
-
-    private static Map<String, Object> view(ViewStatus status) {
-        return Map.of("stale", status.stale(), "staleFor", status.staleFor().toString(),
-                "lastSyncAt", String.valueOf(status.lastSyncAt()));
     }
 }

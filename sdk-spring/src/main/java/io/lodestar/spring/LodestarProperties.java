@@ -79,10 +79,13 @@ public class LodestarProperties extends LodestarSettings {
         /** The service to register under; defaults to spring.application.name. */
         private String serviceId;
 
-        /** The instance id; defaults to service-id:host:port. */
+        /** The instance id, unique within the service; defaults to host:port. */
         private String instanceId;
 
-        /** The host others call; defaults to the first non-loopback address (Spring Cloud's InetUtils). */
+        /**
+         * The host others call; defaults to server.address (unless it binds every interface), else the first
+         * non-loopback address (Spring Cloud's InetUtils).
+         */
         private String host;
 
         /** The port others call; defaults to the web server's port. Set it to register a non-web application. */
@@ -123,7 +126,7 @@ public class LodestarProperties extends LodestarSettings {
             this.serviceId = serviceId;
         }
 
-        /** @return the instance id, or null for service-id:host:port */
+        /** @return the instance id, or null for host:port */
         public String getInstanceId() {
             return instanceId;
         }

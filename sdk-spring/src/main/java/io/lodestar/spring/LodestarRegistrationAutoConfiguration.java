@@ -35,7 +35,24 @@ public class LodestarRegistrationAutoConfiguration {
                                                       Environment environment, ObjectProvider<InetUtils> inetUtils) {
         return new LodestarAutoRegistration(lodestar, properties.getRegistration(),
                 environment.getProperty("spring.application.name"),
-                () -> firstNonLoopbackAddress(inetUtils.getIfAvailable()), properties.isFailFast());
+                () -> defaultHost(environment, inetUtils.getIfAvailable()), properties.isFailFast());
+    }
+
+    /**
+     * The host registered when {@code lodestar.registration.host} is not set: the address the web server is bound to
+     * ({@code server.address}), unless it binds every interface; else Spring Cloud's choice of address.
+     */
+    static String defaultHost(Environment environment, InetUtils inetUtils) {
+        String bound = environment.getProperty("server.address");
+        if (bound != null && !bound.isBlank() && !isWildcard(bound.strip())) {
+            return bound.strip();
+        }
+        return firstNonLoopbackAddress(inetUtils);
+    }
+
+    private static boolean isWildcard(String address) {
+        return address.equals("0.0.0.0") || address.equals("::") || address.equals("0:0:0:0:0:0:0:0")
+                || address.equals("[::]");
     }
 
     /** Spring Cloud's choice of address (its {@code spring.cloud.inetutils.*} apply when its bean is there). */

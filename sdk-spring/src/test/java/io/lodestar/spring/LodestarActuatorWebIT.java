@@ -54,6 +54,22 @@ class LodestarActuatorWebIT {
     }
 
     @Test
+    void whileRedisIsDownTheReadinessProbeFailsAndTheLivenessProbeDoesNot() throws Exception {
+        try (RedisServer redis = TestRedis.startStandalone();
+             ConfigurableApplicationContext app = start(redis.uri(), "probes-app")) {
+            String health = base(app) + "/actuator/health";
+            assertThat(get(health + "/readiness").statusCode()).isEqualTo(200);
+
+            redis.kill();
+
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(get(health + "/readiness").statusCode()).isEqualTo(503));
+            assertThat(get(health + "/liveness").statusCode()).isEqualTo(200);
+            assertThat(lodestar(get(health)).get("details").toString()).contains("reason=Redis not connected");
+        }
+    }
+
+    @Test
     void serviceRegistryEndpointReadsAndChangesTheApplicationsStatus() throws Exception {
         String uri = TestRedis.standalone().uri();
         try (ConfigurableApplicationContext app = start(uri, "status-app");
@@ -104,6 +120,21 @@ class LodestarActuatorWebIT {
             assertThat(held).asInstanceOf(InstanceOfAssertFactories.map(String.class, Object.class))
                     .extractingByKey("revisions-app").asInstanceOf(InstanceOfAssertFactories.MAP)
                     .containsEntry("revision", (int) revision).containsEntry("instances", 1);
+        }
+    }
+
+    @Test
+    void lodestarEndpointLeavesOutATimeThatNeverHappened() throws Exception {
+        try (RedisServer redis = TestRedis.startStandalone();
+             ConfigurableApplicationContext app = start(redis.uri(), "never-synced-app")) {
+            redis.kill();
+            await().atMost(Duration.ofSeconds(10)).until(() -> !app.getBean(LodestarClient.class).health().healthy());
+
+            HttpResponse<String> response = get(base(app) + "/actuator/lodestar");
+
+            assertThat(response.body()).as("config was never synced").doesNotContain("\"null\"");
+            assertThat(JSON.std.mapFrom(response.body()).get("config")).asInstanceOf(InstanceOfAssertFactories.MAP)
+                    .doesNotContainKey("lastSyncAt");
         }
     }
 

@@ -6,6 +6,7 @@ import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.redis.RedisLodestar;
+import io.lodestar.test.RedisServer;
 import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -89,6 +90,32 @@ class LodestarConfigRefreshIT {
     }
 
     @Test
+    void aChangeWrittenAgainAtVersionOneAfterRedisRestartedEmptyIsApplied() {
+        try (RedisServer redis = TestRedis.startStandalone()) {
+            try (LodestarClient before = adminOf(redis)) {
+                before.config().set("greeting", "limits.max-requests=1", ConfigFormat.PROPERTIES);
+                before.config().set("greeting", "limits.max-requests=2", ConfigFormat.PROPERTIES);
+                before.config().set("greeting", "limits.max-requests=3", ConfigFormat.PROPERTIES);
+            }
+            try (ConfigurableApplicationContext app = new SpringApplicationBuilder(App.class)
+                    .web(WebApplicationType.NONE).properties("spring.config.import=lodestar:greeting",
+                            "lodestar.redis-uri=" + redis.uri(), "lodestar.namespace=" + NAMESPACE,
+                            "lodestar.reconcile-interval=1h", "lodestar.registration.enabled=false").run()) {
+                Limit limit = app.getBean(Limit.class);
+                assertThat(limit.max()).isEqualTo(3);
+
+                redis.restart(); // empty: the entry's next write is version 1 again
+                try (LodestarClient after = adminOf(redis)) {
+                    assertThat(after.config().set("greeting", "limits.max-requests=4", ConfigFormat.PROPERTIES).version())
+                            .isEqualTo(1);
+                }
+
+                await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(limit.max()).isEqualTo(4));
+            }
+        }
+    }
+
+    @Test
     void refreshBacksOffWhenSwitchedOff() {
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(App.class)
                 .web(WebApplicationType.NONE).properties("spring.config.import=lodestar:orders/base",
@@ -98,6 +125,11 @@ class LodestarConfigRefreshIT {
             assertThat(app.getBeanNamesForType(LodestarConfigRefresher.class)).isEmpty();
             assertThat(app.getEnvironment().getProperty("limits.max-requests")).isEqualTo("1");
         }
+    }
+
+    private static LodestarClient adminOf(RedisServer redis) {
+        return RedisLodestar.create(LodestarOptions.builder(redis.uri()).namespace(NAMESPACE)
+                .reconcileInterval(Duration.ofHours(1)).build());
     }
 
     private static long connectionsNamed(String prefix) {

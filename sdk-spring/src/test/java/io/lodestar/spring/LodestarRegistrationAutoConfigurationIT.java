@@ -44,7 +44,8 @@ class LodestarRegistrationAutoConfigurationIT {
                 "lodestar.registration.ttl=10s").run(context -> {
                     assertThat(observer.directDiscovery().getInstances("worker")).singleElement()
                             .satisfies(instance -> {
-                                assertThat(instance.instanceId()).isEqualTo("worker:10.1.2.3:9000");
+                                assertThat(instance.instanceId()).as("host:port, as in Micronaut")
+                                        .isEqualTo("10.1.2.3:9000");
                                 assertThat(instance.uri()).hasToString("http://10.1.2.3:9000");
                                 assertThat(instance.weight()).isEqualTo(250);
                                 assertThat(instance.ttl()).isEqualTo(Duration.ofSeconds(10));
@@ -72,12 +73,12 @@ class LodestarRegistrationAutoConfigurationIT {
                 "lodestar.registration.port=9005").run(context -> {
                     ServiceRegistry<Registration> registry = context.getBean(ServiceRegistry.class);
                     Registration registration = context.getBean(Registration.class);
-                    assertThat(registration.getInstanceId()).isEqualTo("status:10.1.2.7:9005");
+                    assertThat(registration.getInstanceId()).isEqualTo("10.1.2.7:9005");
                     assertThat((String) registry.getStatus(registration)).isEqualTo("UP");
 
                     registry.setStatus(registration, "OUT_OF_SERVICE");
 
-                    assertThat(observer.directDiscovery().getInstance("status", "status:10.1.2.7:9005"))
+                    assertThat(observer.directDiscovery().getInstance("status", "10.1.2.7:9005"))
                             .hasValueSatisfying(i -> assertThat(i.status()).isEqualTo(InstanceStatus.OUT_OF_SERVICE));
                     assertThat((String) registry.getStatus(registration)).isEqualTo("OUT_OF_SERVICE");
                     assertThatThrownBy(() -> registry.setStatus(registration, "SLEEPING"))

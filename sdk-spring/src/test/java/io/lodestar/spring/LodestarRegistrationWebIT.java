@@ -58,6 +58,21 @@ class LodestarRegistrationWebIT {
     }
 
     @Test
+    void theServerAddressIsTheRegisteredHostWhenNoRegistrationHostIsSet() {
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(App.class).properties("server.port=0",
+                "server.address=127.0.0.2", "spring.application.name=bound", "lodestar.redis-uri="
+                        + TestRedis.standalone().uri(), "lodestar.namespace=" + NAMESPACE,
+                "lodestar.reconcile-interval=1h").run()) {
+            int port = ((WebServerApplicationContext) app).getWebServer().getPort();
+
+            assertThat(observer.directDiscovery().getInstances("bound")).singleElement().satisfies(instance -> {
+                assertThat(instance.host()).isEqualTo("127.0.0.2");
+                assertThat(instance.instanceId()).isEqualTo("127.0.0.2:" + port);
+            });
+        }
+    }
+
+    @Test
     void shutdownTakesTheInstanceOutOfServiceBeforeThePortClosesAndDeregistersItAfterRequestsFinish() {
         List<ServiceEvent> events = new CopyOnWriteArrayList<>();
         try (Subscription ignored = observer.discovery().subscribe("cart", events::add)) {

@@ -125,7 +125,7 @@ class SpringBootExampleIT {
     }
 
     private static String instanceId(ConfigurableApplicationContext greetingService) {
-        return "greeting-service:127.0.0.1:" + port(greetingService);
+        return "127.0.0.1:" + port(greetingService);
     }
 
     private static double chiSquare(int observedA, double expectedA, int observedB, double expectedB) {
