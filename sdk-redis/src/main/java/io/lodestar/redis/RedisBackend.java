@@ -226,6 +226,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                         .socketOptions(socket).timeoutOptions(timeouts).protocolVersion(PROTOCOL).sslOptions(ssl)
                         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
                         .requestQueueSize(10_000)
+                        .nodeFilter(RedisBackend::stillInTheCluster)
                         .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                                 .enablePeriodicRefresh(Duration.ofSeconds(30)) // adaptive triggers are on by default
                                 .build())
@@ -279,6 +280,18 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             outages.seen(System.nanoTime());
             connectInBackground();
         }
+    }
+
+    /**
+     * Cluster: whether a node stays in the client's topology. A failed node without slots (a killed master once its
+     * replica was promoted) leaves it: Lettuce then closes the connection to it, and a cluster node connection that
+     * closes while disconnected hands the commands waiting in its queue (never sent: written while the node was
+     * unreachable) back to the cluster connection, which sends them to the slot's new owner. Kept, such a node's
+     * connection held them until the command timeout, whatever the topology said. A failed master that still holds
+     * slots stays (no replica took them yet), and so does a node that comes back: it loses the flag.
+     */
+    private static boolean stillInTheCluster(RedisClusterNode node) {
+        return !(node.is(RedisClusterNode.NodeFlag.FAIL) && node.getSlots().isEmpty());
     }
 
     /**
