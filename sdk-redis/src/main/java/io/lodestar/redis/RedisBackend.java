@@ -85,9 +85,10 @@ import java.util.function.Consumer;
  *
  * <p>A Redis that stops answering without closing anything (a frozen process, a partition that drops packets)
  * closes no connection, and TCP keepalive cannot tell: a stopped process's kernel still acknowledges every packet.
- * So, standalone and Sentinel, each connection is PINGed (see {@link Heartbeat}); one that leaves Redis silent for
- * the command timeout counts as lost, exactly as a disconnect, until Redis answers again. Connects and handshakes
- * are bounded by the command timeout too (Lettuce's handshake waits for the URI's timeout, 60 s by default).
+ * So each connection is PINGed (see {@link Heartbeat}; on a cluster each node's PubSub connection, which carries
+ * that node's subscriptions); one that leaves Redis silent for the command timeout counts as lost, exactly as a
+ * disconnect, until Redis answers again. Connects and handshakes are bounded by the command timeout too (Lettuce's
+ * handshake waits for the URI's timeout, 60 s by default).
  *
  * <p>When Redis cannot be reached at start-up, creation fails, unless a config snapshot directory is configured:
  * then the backend starts offline (every command fails at once, as while disconnected) and keeps connecting in
@@ -188,7 +189,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private volatile CompletableFuture<?> resubscribed = CompletableFuture.completedFuture(null);
     /** SSUBSCRIBE commands sent (tests). */
     final LongAdder subscribeCommands = new LongAdder();
-    /** Standalone and Sentinel: finds connections Redis stopped answering on; null on a cluster. */
+    /** Finds connections Redis stopped answering on (on a cluster, the node PubSub connections). */
     private final Heartbeat heartbeat;
 
     /** Null when the resources are the caller's: whoever creates a resource closes it. */
@@ -226,6 +227,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                         .socketOptions(socket).timeoutOptions(timeouts).protocolVersion(PROTOCOL).sslOptions(ssl)
                         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
                         .requestQueueSize(10_000)
+                        .nodeFilter(RedisBackend::stillInTheCluster)
                         .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                                 .enablePeriodicRefresh(Duration.ofSeconds(30)) // adaptive triggers are on by default
                                 .build())
@@ -256,7 +258,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                 // fails only when the resources' event executors are shut down (closing): nothing left to hear
                 .subscribe(event -> reconnectFailed(), stopped -> log.debug("No longer hearing failed reconnects of"
                         + " {}: {}", where, stopped.toString()));
-        this.heartbeat = cluster ? null : new Heartbeat();
+        this.heartbeat = new Heartbeat();
         this.commands = offlineCommands();
         try {
             openOnceMoreIfCutShort();
@@ -279,6 +281,18 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             outages.seen(System.nanoTime());
             connectInBackground();
         }
+    }
+
+    /**
+     * Cluster: whether a node stays in the client's topology. A failed node without slots (a killed master once its
+     * replica was promoted) leaves it: Lettuce then closes the connection to it, and a cluster node connection that
+     * closes while disconnected hands the commands waiting in its queue (never sent: written while the node was
+     * unreachable) back to the cluster connection, which sends them to the slot's new owner. Kept, such a node's
+     * connection held them until the command timeout, whatever the topology said. A failed master that still holds
+     * slots stays (no replica took them yet), and so does a node that comes back: it loses the flag.
+     */
+    private static boolean stillInTheCluster(RedisClusterNode node) {
+        return !(node.is(RedisClusterNode.NodeFlag.FAIL) && node.getSlots().isEmpty());
     }
 
     /**
@@ -397,9 +411,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             this.pubSub = subscriber;
             this.commands = async;
         }
-        if (heartbeat != null) {
-            heartbeat.start();
-        }
+        heartbeat.start();
     }
 
     /** Offline start: connects with backoff until it succeeds or the backend is closed; then reports connected. */
@@ -595,8 +607,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * while one of this client's connections is lost: harmless, an outage only makes the sweep spare more.
      */
     private void reconnectFailed() {
-        // a master marked failed holds its slots until its replica is promoted: it is the outage until then
-        Set<String> serving = cluster ? slotOwners(true) : null;
+        Set<String> serving = cluster ? slotOwners() : null;
         Instant since = null;
         for (NodeState state : connections.values()) {
             if (!state.connected() && state.since() != null
@@ -639,7 +650,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * connection succeeds, the configured address, disconnected.
      */
     List<NodeState> nodes() {
-        Set<String> serving = cluster ? slotOwners(false) : null;
+        Set<String> serving = cluster ? slotOwners() : null;
         Map<String, NodeState> byAddress = new TreeMap<>();
         for (NodeState state : connections.values()) {
             if (serving == null || serving.contains(state.address())) {
@@ -655,13 +666,14 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
-     * The {@code host:port} of every cluster node that serves slots, as the client's topology has it; with
-     * {@code failed}, also those the cluster marked failed that still hold slots (no replica promoted yet).
+     * The {@code host:port} of every cluster node that serves slots, as the client's topology has it, those the
+     * cluster marked failed included: a failed master holds its slots until a replica is promoted (or it answers
+     * again), and is the outage for them until then.
      */
-    private Set<String> slotOwners(boolean failed) {
+    private Set<String> slotOwners() {
         Set<String> owners = new java.util.HashSet<>();
         for (RedisClusterNode node : ((RedisClusterClient) client).getPartitions()) {
-            if (!node.getSlots().isEmpty() && (failed || !node.is(RedisClusterNode.NodeFlag.FAIL))) {
+            if (!node.getSlots().isEmpty()) {
                 owners.add(node.getUri().getHost() + ":" + node.getUri().getPort());
             }
         }
@@ -887,6 +899,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                 (StatefulRedisClusterPubSubConnection<String, String>) connectedPubSub();
         return clusterPubSub.getConnectionAsync(nodeId).thenApply(connection -> {
             nodeConnections.put(nodeId, connection);
+            heartbeat.watch(connection);
             return connection;
         });
     }
@@ -1055,12 +1068,16 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
-     * Standalone and Sentinel: PINGs the command and the PubSub connection (RESP3 allows PING while subscribed)
-     * every half command timeout (50 ms to 1 s). A connection that is open but has not answered for the command
-     * timeout (at least 100 ms) makes its node count as lost: the listeners hear {@code disconnected} (views turn stale, as on
-     * a disconnect), {@link #isConnected()} is false and {@link #nodes()} says why; the first answer after that
-     * makes them hear {@code connected} (views resync). A connection that is closed is the {@link StateListener}'s
-     * business: its clock starts again when it reconnects. Never blocks.
+     * PINGs the command and the PubSub connection (standalone and Sentinel) or every node PubSub connection (cluster;
+     * RESP3 allows PING while subscribed) every half command timeout (50 ms to 1 s). On a cluster a node that stops
+     * answering counts as lost as a disconnect does: its subscriptions are re-homed (they stay orphaned, the view
+     * stale, while the node holds their slots and stays silent), and its first answer starts the re-homing at once.
+     * Its command connection needs no PING: its commands fail within the command timeout. A connection that is open
+     * but has not answered for the command timeout (at least 100 ms) makes its node count as lost: the listeners hear
+     * {@code disconnected} (views turn stale, as on a disconnect), {@link #isConnected()} is false and {@link
+     * #nodes()} says why; the first answer after that makes them hear {@code connected} (views resync). A connection
+     * that is closed is the {@link StateListener}'s business: its clock starts again when it reconnects. Never
+     * blocks.
      */
     private final class Heartbeat {
         /** Half the command timeout, between 50 ms (a shorter timeout must not cost 100 PINGs a second) and 1 s. */
@@ -1089,10 +1106,17 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
 
         void start() {
             if (started.compareAndSet(false, true)) {
-                probes.put((RedisChannelHandler<?, ?>) commandConnection, new Probe(commandConnection));
-                probes.put((RedisChannelHandler<?, ?>) pubSub, new Probe(pubSub));
+                if (!cluster) {
+                    watch(commandConnection);
+                    watch(pubSub);
+                }
                 schedule();
             }
+        }
+
+        /** PINGs this connection too (again: nothing new). */
+        void watch(StatefulConnection<String, String> connection) {
+            probes.computeIfAbsent((RedisChannelHandler<?, ?>) connection, handler -> new Probe(connection));
         }
 
         boolean silent() {
@@ -1126,6 +1150,11 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         }
 
         private void probe(Probe probe, long now) {
+            if (((RedisChannelHandler<?, ?>) probe.connection).isClosed()) {
+                probes.remove((RedisChannelHandler<?, ?>) probe.connection, probe); // a node left the topology
+                silentNow.remove(probe);
+                return;
+            }
             if (closed || !probe.connection.isOpen()) {
                 probe.lastAnswerNanos = now; // lost or closed: the StateListener says so; the clock waits
                 return;
@@ -1144,14 +1173,20 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                 connections.put((RedisChannelHandler<?, ?>) probe.connection, new NodeState(node, false,
                         Instant.now().minusNanos(now - probe.lastAnswerNanos), problem));
                 log.warn("Redis at {} gave {}: treating the connection as lost until it answers", where, problem);
-                if (silentNow.size() == 1) {
+                if (cluster) {
+                    lost.add((RedisChannelHandler<?, ?>) probe.connection); // subscribing there fails at once
+                    if (orphanSubscriptionsOf((RedisChannelHandler<?, ?>) probe.connection)) {
+                        listeners.forEach(listener -> listener.disconnected(node));
+                    }
+                } else if (silentNow.size() == 1) {
                     listeners.forEach(listener -> listener.disconnected(node));
                 }
             }
         }
 
         private CompletionStage<String> ping(StatefulConnection<String, String> connection) {
-            return connection == pubSub ? pubSub.async().ping() : commands.ping();
+            return connection == commandConnection ? commands.ping()
+                    : ((StatefulRedisPubSubConnection<String, String>) connection).async().ping();
         }
 
         private void answered(Probe probe) {
@@ -1160,7 +1195,17 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                 String node = nodeOf(probe.connection);
                 connections.put((RedisChannelHandler<?, ?>) probe.connection, new NodeState(node, true,
                         Instant.now()));
-                if (silentNow.remove(probe) && silentNow.isEmpty() && !closed) {
+                if (!silentNow.remove(probe) || closed) {
+                    return;
+                }
+                if (cluster) {
+                    log.info("Redis at {} answers again", node);
+                    // its subscriptions come back with the re-homing, which then tells the listeners
+                    lost.remove((RedisChannelHandler<?, ?>) probe.connection);
+                    if (!orphans.isEmpty()) {
+                        rehomeNow();
+                    }
+                } else if (silentNow.isEmpty()) {
                     log.info("Redis at {} answers again", where);
                     listeners.forEach(listener -> listener.connected(node));
                 }
@@ -1202,9 +1247,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress address) {
             String node = address(address);
             connections.put(connection, new NodeState(node, true, Instant.now()));
-            if (heartbeat != null) {
-                heartbeat.reconnected(connection);
-            }
+            heartbeat.reconnected(connection);
             boolean back = lost.remove(connection);
             if (!cluster && back && connection == pubSub) {
                 // Lettuce wrote its re-subscription before telling us: a PING now is answered after it

@@ -3,6 +3,7 @@ package io.lodestar.redis;
 import io.lettuce.core.cluster.SlotHash;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarException;
+import io.lodestar.core.Registration;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.core.model.ServiceInstance;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -41,6 +43,8 @@ class ClusterFailoverIT extends NamespaceTest {
     /** Writes right after a change may meet a client whose topology is still old: they are retried this long. */
     private static final Duration WRITE_RETRY = Duration.ofSeconds(20);
     private static final int SERVICES = 3;
+    /** A command timeout longer than a kill -9 failover (2-4 s here), so a write can wait through one. */
+    private static final Duration LONG_TIMEOUT = Duration.ofSeconds(15);
 
     private static RedisCluster cluster;
 
@@ -118,6 +122,35 @@ class ClusterFailoverIT extends NamespaceTest {
                     .until(() -> started.get().registry().register(instance(service, service + "-1")) != null);
             System.out.printf("first write %d ms after the promotion%n",
                     Duration.ofNanos(System.nanoTime() - promoted).toMillis());
+        } finally {
+            if (killed != null) {
+                killed.restart();
+            }
+        }
+    }
+
+    @Test
+    void aWriteWaitingForAKilledMasterGoesToItsReplicaOnceItIsPromotedInsteadOfTimingOut() {
+        // given a writer whose connection to the shard's master is open, and a command timeout longer than a failover
+        int shard = 0;
+        String service = servicesIn(shard).get(0);
+        LodestarClient writer = clients.connect(options -> reconcileOff(options).commandTimeout(LONG_TIMEOUT));
+        writer.registry().register(instance(service, service + "-1"));
+        AtomicReference<CompletableFuture<Registration>> write = new AtomicReference<>();
+        RedisServer killed = null;
+        try {
+            // when the master dies and a write to its slots is made before its replica is promoted
+            killed = cluster.killMasterAndAwaitPromotion(shard, () -> write.set(CompletableFuture.supplyAsync(
+                    () -> writer.registry().register(instance(service, service + "-2")))));
+            long promoted = System.nanoTime();
+
+            // then the write, never sent to the dead master, is sent to the new one: it succeeds, no timeout
+            await().atMost(LONG_TIMEOUT.minusSeconds(5)).until(() -> write.get().isDone());
+            System.out.printf("write waiting for the killed master done %d ms after the promotion%n",
+                    Duration.ofNanos(System.nanoTime() - promoted).toMillis());
+            assertThat(write.get()).succeedsWithin(Duration.ZERO);
+            assertThat(writer.directDiscovery().getInstances(service)).extracting(ServiceInstance::instanceId)
+                    .contains(service + "-2");
         } finally {
             if (killed != null) {
                 killed.restart();
