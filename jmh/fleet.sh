@@ -23,11 +23,7 @@ else
   if [[ ${1:-} =~ ^[0-9]+$ ]]; then jvms=$1; shift; fi
 fi
 
-jar=jmh/target/benchmarks.jar
-if [[ ! -f $jar ]]; then
-  echo "Building $jar ..." >&2
-  ./mvnw -q -pl jmh -am package -DskipTests
-fi
+jar=$(jmh/jar.sh)
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 out="docs/benchmarks/fleet/$(date -u +%F)-$commit-${clients}x${jvms}"
 mkdir -p "$out"

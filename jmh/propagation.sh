@@ -17,9 +17,5 @@
 # Defaults: 200 rounds of three writes, each after a random 0-500 ms pause: about 2.5 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-jar=jmh/target/benchmarks.jar
-if [[ ! -f $jar ]]; then
-  echo "Building $jar ..." >&2
-  ./mvnw -q -pl jmh -am package -DskipTests
-fi
+jar=$(jmh/jar.sh)
 exec java -cp "$jar" io.lodestar.jmh.CrossProcessPropagation "$@"

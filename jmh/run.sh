@@ -43,11 +43,7 @@ esac
 all_writes='WriteBenchmark(1Thread|4Threads|16Threads)\.'
 lodestar_writes='WriteBenchmark(1Thread|4Threads|16Threads)\.(register|renew|deregister|setMetadata|configSet|floorRegister)$'
 
-jar=jmh/target/benchmarks.jar
-if [[ ! -f $jar ]]; then
-  echo "Building $jar ..." >&2
-  ./mvnw -q -pl jmh -am package -DskipTests
-fi
+jar=$(jmh/jar.sh)
 
 out="docs/benchmarks/$mode"
 [[ $mode == writes ]] && out="docs/benchmarks/writes-floor/$(date -u +%F)-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"

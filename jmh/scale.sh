@@ -21,9 +21,5 @@
 # behind). Takes about 3-5 minutes at the default size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-jar=jmh/target/benchmarks.jar
-if [[ ! -f $jar ]]; then
-  echo "Building $jar ..." >&2
-  ./mvnw -q -pl jmh -am package -DskipTests
-fi
+jar=$(jmh/jar.sh)
 exec java ${SCALE_JVM_ARGS:-} -cp "$jar" io.lodestar.jmh.ScaleBenchmark "$@"
