@@ -304,6 +304,26 @@ class ConsoleBrowserIT {
                 chrome.findElement(By.id("stale-banner")).isDisplayed()).isFalse());
     }
 
+    @Test
+    void aBannerSaysSoWhileRedisIsFrozenAndGoesWhenItAnswersAgain() {
+        RedisServer own = TestRedis.startStandalone();
+        startConsole(own);
+        register("orders-1", 8080, "eu-1");
+        openWithToken(READ_TOKEN);
+        awaitElement("#services tr[data-service='orders']");
+        assertThat(chrome.findElement(By.id("stale-banner")).isDisplayed()).isFalse();
+
+        own.freeze(); // SIGSTOP: every connection stays open, nothing answers
+        try {
+            assertThat(awaitElement("#stale-banner").getText()).contains("Redis is unreachable");
+        } finally {
+            own.thaw();
+        }
+
+        await("the banner to go").atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                chrome.findElement(By.id("stale-banner")).isDisplayed()).isFalse());
+    }
+
     /** target/console.png; also docs/console.png when -Dlodestar.screenshot names it. */
     private void screenshot() throws IOException {
         Path shot = chrome.getScreenshotAs(OutputType.FILE).toPath();

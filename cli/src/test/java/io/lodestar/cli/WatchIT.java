@@ -101,6 +101,28 @@ class WatchIT {
                 .contains("live").doesNotContain("STALE"));
     }
 
+    @Test
+    void showsItsViewStaleWhileRedisIsFrozenAndLiveWhenItAnswersAgain() {
+        RedisServer redis = TestRedis.startStandalone();
+        resources.add(redis);
+        LodestarClient sdk = sdk(redis);
+        register(sdk, "orders-1", 8080);
+        Terminal terminal = new Terminal(redis.uri(), namespace, "watch");
+        await("the services").atMost(SCREEN).untilAsserted(() -> assertThat(terminal.lastFrame())
+                .contains("orders", "live"));
+
+        redis.freeze(); // SIGSTOP: every connection stays open, nothing answers
+        try {
+            await("the stale banner").atMost(SCREEN).untilAsserted(() -> assertThat(terminal.lastFrame())
+                    .contains("STALE").contains("orders"));
+        } finally {
+            redis.thaw();
+        }
+
+        await("live again").atMost(SCREEN).untilAsserted(() -> assertThat(terminal.lastFrame())
+                .contains("live").doesNotContain("STALE"));
+    }
+
     /** The jar under {@code script -qfc}, its screen kept as bytes arrive. */
     private final class Terminal implements AutoCloseable {
         private final Process process;
