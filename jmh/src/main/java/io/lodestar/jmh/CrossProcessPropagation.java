@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -163,15 +164,7 @@ public final class CrossProcessPropagation {
      * @throws Exception when the run fails
      */
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("Unexpected argument " + args[i] + "; see the class javadoc");
-            }
-            String key = args[i].substring(2);
-            boolean flag = key.equals("probe") || key.equals("compare-direct") || key.equals("redis-time");
-            options.put(key, flag ? "true" : args[++i]);
-        }
+        Map<String, String> options = Fixtures.options(args, Set.of("probe", "compare-direct", "redis-time"));
         new CrossProcessPropagation(options).run();
         System.exit(0); // Lettuce and Lodestar threads are daemons, but a stray non-daemon must not hang the script
     }

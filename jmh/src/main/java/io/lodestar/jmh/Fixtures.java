@@ -4,7 +4,10 @@ import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
@@ -98,6 +101,25 @@ final class Fixtures {
         if (!condition) {
             throw new IllegalStateException("Fixture broken: expected " + what);
         }
+    }
+
+    /**
+     * The {@code --name value} arguments of a harness's {@code main} (and the {@code --name} flags it names, which take
+     * no value: "true"), in order.
+     *
+     * @throws IllegalArgumentException on an argument that is not an option, or an option without its value
+     */
+    static Map<String, String> options(String[] args, Set<String> flags) {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String key = args[i].startsWith("--") ? args[i].substring(2) : null;
+            boolean flag = flags.contains(key);
+            if (key == null || !flag && i + 1 >= args.length) {
+                throw new IllegalArgumentException("Unexpected argument " + args[i] + "; see the class javadoc");
+            }
+            options.put(key, flag ? "true" : args[++i]);
+        }
+        return options;
     }
 
     /**

@@ -169,14 +169,7 @@ public final class FleetHarness {
      * @throws Exception when the run fails
      */
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("Unexpected argument " + args[i] + "; see the class javadoc");
-            }
-            String key = args[i].substring(2);
-            options.put(key, key.equals("no-restart") ? "true" : args[++i]);
-        }
+        Map<String, String> options = Fixtures.options(args, Set.of("no-restart"));
         FleetHarness harness = new FleetHarness(options);
         Thread cleanUp = new Thread(harness::tearDown, "fleet-teardown");
         Runtime.getRuntime().addShutdownHook(cleanUp); // also on Ctrl-C or a failure

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -148,13 +149,7 @@ public final class ScaleBenchmark {
      * @throws Exception when the run fails
      */
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                throw new IllegalArgumentException("Unexpected argument " + args[i] + "; see the class javadoc");
-            }
-            options.put(args[i].substring(2), args[++i]);
-        }
+        Map<String, String> options = Fixtures.options(args, Set.of());
         int status = 0;
         try {
             new ScaleBenchmark(options).run();
