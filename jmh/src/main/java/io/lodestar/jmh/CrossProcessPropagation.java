@@ -227,13 +227,8 @@ public final class CrossProcessPropagation {
             raw.slowlogReset();
         }
 
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(listenerJvmArgs);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), PropagationListener.class.getName(),
-                redis.uri(), redis.namespace(), SERVICE, rawChannel, probe ? "probe" : "noprobe",
-                compareDirect ? "compare" : "nocompare"));
-        listener = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        listener = Fixtures.childJvm(listenerJvmArgs, PropagationListener.class, redis.uri(), redis.namespace(),
+                SERVICE, rawChannel, probe ? "probe" : "noprobe", compareDirect ? "compare" : "nocompare");
         toListener = new OutputStreamWriter(listener.getOutputStream(), StandardCharsets.UTF_8);
         Thread reader = new Thread(this::readListener, "propagation-listener-output");
         reader.setDaemon(true);

@@ -123,6 +123,19 @@ final class Fixtures {
     }
 
     /**
+     * Starts {@code main} in a child JVM on this JVM's class path (its standard error goes to this one's), as the
+     * cross-process harnesses run their listeners and fleet members.
+     */
+    static Process childJvm(List<String> jvmArgs, Class<?> main, String... args) throws java.io.IOException {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(jvmArgs);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    /**
      * A properties text of about {@code bytes} bytes whose first line carries {@code seq}, so that two calls with
      * different {@code seq} give different contents (a config set of the same content is a no-op).
      */

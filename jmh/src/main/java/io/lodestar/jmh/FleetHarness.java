@@ -227,17 +227,11 @@ public final class FleetHarness {
                 writer.registry().register(Fixtures.instance(FleetMember.service(s), i));
             }
         }
-        String java = ProcessHandle.current().info().command().orElse("java");
         long startupMs = 60_000 + 300L * clients;
         for (int j = 0; j < jvms; j++) {
             int share = clients / jvms + (j < clients % jvms ? 1 : 0);
-            List<String> command = new ArrayList<>();
-            command.add(java);
-            command.addAll(childJvmArgs);
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), FleetMember.class.getName(), uri,
-                    namespace, Integer.toString(j), Integer.toString(share), Integer.toString(services),
-                    Integer.toString(warmup)));
-            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process process = Fixtures.childJvm(childJvmArgs, FleetMember.class, uri, namespace, Integer.toString(j),
+                    Integer.toString(share), Integer.toString(services), Integer.toString(warmup));
             BlockingQueue<String> lines = new LinkedBlockingQueue<>();
             Thread reader = new Thread(() -> {
                 try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
