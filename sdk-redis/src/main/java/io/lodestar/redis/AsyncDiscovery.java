@@ -2,7 +2,6 @@ package io.lodestar.redis;
 
 import io.lodestar.core.AsyncServiceDiscovery;
 import io.lodestar.core.InstanceFilter;
-import io.lodestar.core.LodestarException;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
@@ -10,7 +9,6 @@ import io.lodestar.core.model.ServiceSnapshot;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
@@ -19,14 +17,13 @@ import java.util.function.Supplier;
 
 /**
  * The async reads of a discovery, built from its two primitives (a snapshot and the set of services), so the view
- * and the direct reader answer alike. Every stage is published through {@link Completions}.
+ * and the direct reader answer alike. Every stage is published through {@link Calls}.
  */
 final class AsyncDiscovery implements AsyncServiceDiscovery {
     private final Function<String, CompletionStage<ServiceSnapshot>> snapshot;
     private final Supplier<CompletionStage<Set<String>>> services;
     private final BiFunction<ServiceSnapshot, InstanceFilter, List<ServiceInstance>> filter;
-    private final RedisBackend backend;
-    private final Executor executor;
+    private final Calls calls;
 
     /**
      * @param snapshot a service's snapshot, for a valid id
@@ -40,8 +37,7 @@ final class AsyncDiscovery implements AsyncServiceDiscovery {
         this.snapshot = snapshot;
         this.services = services;
         this.filter = filter;
-        this.backend = backend;
-        this.executor = executor;
+        this.calls = new Calls(backend, executor);
     }
 
     @Override
@@ -98,12 +94,6 @@ final class AsyncDiscovery implements AsyncServiceDiscovery {
     }
 
     private <T> CompletionStage<T> publish(Supplier<CompletionStage<T>> read, String operation) {
-        CompletionStage<T> stage;
-        try {
-            stage = read.get();
-        } catch (LodestarException e) {
-            stage = CompletableFuture.failedFuture(e);
-        }
-        return Completions.publish(stage, operation, backend, executor);
+        return calls.start(() -> operation, read).published();
     }
 }

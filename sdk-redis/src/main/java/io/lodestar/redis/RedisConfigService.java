@@ -7,7 +7,6 @@ import io.lodestar.core.ConfigReader;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.ConflictException;
 import io.lodestar.core.Initial;
-import io.lodestar.core.LodestarException;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.Subscription;
@@ -18,6 +17,7 @@ import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.event.ServicesChanged;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.redis.Calls.Call;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -34,7 +34,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * Config entries on Redis. Every write is one Lua script on the entry's keys (version, hash, history and event in
@@ -55,6 +54,7 @@ final class RedisConfigService implements ConfigService {
     private final ConfigReader direct;
     private final SyncedView<Optional<ConfigEntry>, ConfigEvent> entries;
     private final SyncedView<Set<String>, ServicesChanged> index;
+    private final Calls calls;
     private final AsyncConfigService async = new Async();
 
     RedisConfigService(LodestarOptions options, RedisBackend backend, Keys keys, Executor viewThread,
@@ -64,6 +64,7 @@ final class RedisConfigService implements ConfigService {
         this.namespace = options.namespace().name();
         this.historyLimit = options.configHistoryLimit();
         this.listenerPool = listenerPool;
+        this.calls = new Calls(backend, listenerPool);
         this.reads = new ConfigReads(backend, keys);
         this.direct = new DirectConfigReader(reads, backend);
         ConfigSnapshots snapshots = ConfigSnapshots.of(options.configSnapshotDirectory(), namespace,
@@ -132,46 +133,42 @@ final class RedisConfigService implements ConfigService {
 
     @Override
     public ConfigEntry set(String configId, String content, ConfigFormat format) {
-        return Await.join(set0(configId, content, format, ANY_VERSION, false), () -> "set config '" + configId + "'",
-                backend);
+        return set0(configId, content, format, ANY_VERSION, false).join();
     }
 
     @Override
     public ConfigEntry compareAndSet(String configId, String content, ConfigFormat format, long expectedVersion) {
-        return Await.join(set0(configId, content, format, expectedVersion, true),
-                () -> "compare-and-set config '" + configId + "'", backend);
+        return set0(configId, content, format, expectedVersion, true).join();
     }
 
     @Override
     public boolean remove(String configId) {
-        return Await.join(remove0(configId), "remove config '" + configId + "'", backend);
+        return remove0(configId).join();
     }
 
     @Override
     public Set<String> list() {
-        return Await.join(list0(), "list configs", backend);
+        return list0().join();
     }
 
     @Override
     public List<ConfigEntry> history(String configId) {
-        return Await.join(history0(configId), "read the history of config '" + configId + "'", backend);
+        return history0(configId).join();
     }
 
     @Override
     public Optional<ConfigEntry> getVersion(String configId, long version) {
-        return Await.join(getVersion0(configId, version),
-                "read version " + version + " of config '" + configId + "'", backend);
+        return getVersion0(configId, version).join();
     }
 
     @Override
     public boolean purge(String configId) {
-        return Await.join(purge0(configId), "purge config '" + configId + "'", backend);
+        return purge0(configId).join();
     }
 
     @Override
     public ConfigEntry rollback(String configId, long version) {
-        return Await.join(rollback0(configId, version),
-                "roll config '" + configId + "' back to version " + version, backend);
+        return rollback0(configId, version).join();
     }
 
     @Override
@@ -181,9 +178,9 @@ final class RedisConfigService implements ConfigService {
 
     // ---------------------------------------------------------------- operations
 
-    private CompletionStage<ConfigEntry> set0(String configId, String content, ConfigFormat format, long expected,
-                                              boolean conditional) {
-        return guarded(() -> {
+    private Call<ConfigEntry> set0(String configId, String content, ConfigFormat format, long expected,
+                                   boolean conditional) {
+        return calls.start(() -> (conditional ? "compare-and-set" : "set") + " config '" + configId + "'", () -> {
             Validation.Collector checks = Validation.collector().configId("configId", configId)
                     .configContentAsStored("content", content).notNull("format", format);
             if (conditional) {
@@ -203,13 +200,14 @@ final class RedisConfigService implements ConfigService {
                                 Instant.ofEpochMilli(Reply.number(reply, 4, script)));
                         // An update of an existing entry leaves the index as it is: only a creation (or a no-op,
                         // which repairs an index a failed report left behind) costs the second round trip.
-                        return "changed".equals(kind) ? awaitOwnView(entry) : settled(entry);
+                        return "changed".equals(kind)
+                                ? Calls.settle(null, entries, configId, entry.version(), entry) : settled(entry);
                     });
         });
     }
 
-    private CompletionStage<Boolean> remove0(String configId) {
-        return guarded(() -> {
+    private Call<Boolean> remove0(String configId) {
+        return calls.start(() -> "remove config '" + configId + "'", () -> {
             Validation.requireConfigId(configId);
             return ConfigScripts.REMOVE_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                     keys.config(configId).all(), configId).thenCompose(reply -> {
@@ -219,9 +217,8 @@ final class RedisConfigService implements ConfigService {
                             return CompletableFuture.completedFuture(false); // never existed
                         }
                         // Reported even when nothing was removed: it repairs an index a failed report left behind.
-                        return index(configId, version, false, "")
-                                .thenCompose(ignored -> entries.awaitRevision(configId, version))
-                                .thenApply(ignored -> removed);
+                        return Calls.settle(() -> index(configId, version, false, ""), entries, configId, version,
+                                removed);
                     });
         });
     }
@@ -230,8 +227,8 @@ final class RedisConfigService implements ConfigService {
      * Purges the entry's keys, then its tombstone in the config index (another slot, so another script): without
      * that, the index would take the reports of the entry's next life, counting from version 1, for late ones.
      */
-    private CompletionStage<Boolean> purge0(String configId) {
-        return guarded(() -> {
+    private Call<Boolean> purge0(String configId) {
+        return calls.start(() -> "purge config '" + configId + "'", () -> {
             Validation.requireConfigId(configId);
             return ConfigScripts.PURGE_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                     keys.config(configId).all(), configId).thenCompose(reply -> {
@@ -248,8 +245,8 @@ final class RedisConfigService implements ConfigService {
         });
     }
 
-    private CompletionStage<ConfigEntry> rollback0(String configId, long version) {
-        return guarded(() -> {
+    private Call<ConfigEntry> rollback0(String configId, long version) {
+        return calls.start(() -> "roll config '" + configId + "' back to version " + version, () -> {
             Validation.collector().configId("configId", configId).range("version", version, 1, Long.MAX_VALUE)
                     .throwIfInvalid();
             return ConfigScripts.ROLLBACK_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
@@ -270,13 +267,8 @@ final class RedisConfigService implements ConfigService {
      * failed report left behind) and waits until this client's view, if it holds the entry, shows the write.
      */
     private CompletionStage<ConfigEntry> settled(ConfigEntry entry) {
-        return index(entry.id(), entry.version(), true, entry.contentHash())
-                .thenCompose(ignored -> awaitOwnView(entry));
-    }
-
-    /** Waits until this client's view, if it holds the entry, shows the write (read-your-writes). */
-    private CompletionStage<ConfigEntry> awaitOwnView(ConfigEntry entry) {
-        return entries.awaitRevision(entry.id(), entry.version()).thenApply(ignored -> entry);
+        return Calls.settle(() -> index(entry.id(), entry.version(), true, entry.contentHash()), entries, entry.id(),
+                entry.version(), entry);
     }
 
     private CompletionStage<Long> index(String configId, long version, boolean exists, String hash) {
@@ -284,16 +276,17 @@ final class RedisConfigService implements ConfigService {
                 configId, Long.toString(version), exists ? "1" : "0", hash);
     }
 
-    private CompletionStage<Set<String>> list0() {
-        return guarded(() -> reads.index().thenApply(SyncedView.Versioned::value));
+    private Call<Set<String>> list0() {
+        return calls.start(() -> "list configs", () -> reads.index().thenApply(SyncedView.Versioned::value));
     }
 
-    private CompletionStage<List<ConfigEntry>> history0(String configId) {
-        return guarded(() -> reads.history(Validation.requireConfigId(configId)));
+    private Call<List<ConfigEntry>> history0(String configId) {
+        return calls.start(() -> "read the history of config '" + configId + "'",
+                () -> reads.history(Validation.requireConfigId(configId)));
     }
 
-    private CompletionStage<Optional<ConfigEntry>> getVersion0(String configId, long version) {
-        return guarded(() -> {
+    private Call<Optional<ConfigEntry>> getVersion0(String configId, long version) {
+        return calls.start(() -> "read version " + version + " of config '" + configId + "'", () -> {
             Validation.collector().configId("configId", configId).range("version", version, 1, Long.MAX_VALUE)
                     .throwIfInvalid();
             return reads.version(configId, version);
@@ -306,20 +299,6 @@ final class RedisConfigService implements ConfigService {
         return new NotFoundException("config version", configId + "@" + version, "Version " + version
                 + " of config '" + configId + "' is not in its history in namespace '" + namespace + "' (" + state
                 + ")");
-    }
-
-    /** Input errors of async calls fail the stage instead of being thrown. */
-    private static <T> CompletionStage<T> guarded(Supplier<CompletionStage<T>> operation) {
-        try {
-            return operation.get();
-        } catch (LodestarException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    /** The async API completes with Lodestar exceptions only, and never on Redis' I/O thread. */
-    private <T> CompletionStage<T> translated(CompletionStage<T> stage, String operation) {
-        return Completions.publish(stage, operation, backend, listenerPool);
     }
 
     // ---------------------------------------------------------------- wiring (called by the client)
@@ -461,47 +440,44 @@ final class RedisConfigService implements ConfigService {
             if (held != null) {
                 return CompletableFuture.completedFuture(held);
             }
-            return translated(guarded(() -> entries.loadAsync(Validation.requireConfigId(configId))
-                    .thenApply(SyncedView.Versioned::value)), "read config '" + configId + "'");
+            return calls.start(() -> "read config '" + configId + "'", () -> entries.loadAsync(
+                    Validation.requireConfigId(configId)).thenApply(SyncedView.Versioned::value)).published();
         }
 
         @Override
         public CompletionStage<ConfigEntry> set(String configId, String content, ConfigFormat format) {
-            return translated(set0(configId, content, format, ANY_VERSION, false), "set config '" + configId + "'");
+            return set0(configId, content, format, ANY_VERSION, false).published();
         }
 
         @Override
         public CompletionStage<ConfigEntry> compareAndSet(String configId, String content, ConfigFormat format,
                                                           long expectedVersion) {
-            return translated(set0(configId, content, format, expectedVersion, true),
-                    "compare-and-set config '" + configId + "'");
+            return set0(configId, content, format, expectedVersion, true).published();
         }
 
         @Override
         public CompletionStage<Boolean> remove(String configId) {
-            return translated(remove0(configId), "remove config '" + configId + "'");
+            return remove0(configId).published();
         }
 
         @Override
         public CompletionStage<Set<String>> list() {
-            return translated(list0(), "list configs");
+            return list0().published();
         }
 
         @Override
         public CompletionStage<List<ConfigEntry>> history(String configId) {
-            return translated(history0(configId), "read the history of config '" + configId + "'");
+            return history0(configId).published();
         }
 
         @Override
         public CompletionStage<Optional<ConfigEntry>> getVersion(String configId, long version) {
-            return translated(getVersion0(configId, version),
-                    "read version " + version + " of config '" + configId + "'");
+            return getVersion0(configId, version).published();
         }
 
         @Override
         public CompletionStage<ConfigEntry> rollback(String configId, long version) {
-            return translated(rollback0(configId, version),
-                    "roll config '" + configId + "' back to version " + version);
+            return rollback0(configId, version).published();
         }
     }
 }
