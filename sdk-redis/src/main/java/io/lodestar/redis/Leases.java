@@ -415,9 +415,9 @@ final class Leases {
             }
             String reason = Errors.unwrap(failure).getMessage();
             if (began) {
-                log.warn("Renewing leases fails (first {}/{}, one of {} held): {}; each is retried every {} ms or"
-                        + " sooner, further failures at DEBUG until renewals succeed again",
-                        lease.instance.serviceId(), lease.instance.instanceId(), leases.size(), reason, retryMillis);
+                log.warn("Renewing leases fails (first {}/{}, one of {} held); each is retried every {} ms or sooner,"
+                        + " further failures at DEBUG until renewals succeed again: {}", lease.instance.serviceId(),
+                        lease.instance.instanceId(), leases.size(), retryMillis, reason);
             } else {
                 log.debug("Renewing {}/{} failed, retrying in {} ms: {}", lease.instance.serviceId(),
                         lease.instance.instanceId(), retryMillis, reason);
