@@ -369,14 +369,14 @@ final class Leases {
             cancel();
         }
 
-        synchronized CompletionStage<Boolean> removal() {
-            return removal;
-        }
-
         synchronized void cancel() {
             cancelled = true;
             unschedule();
             failures.forget(this);
+        }
+
+        synchronized CompletionStage<Boolean> removal() {
+            return removal;
         }
 
         private void unschedule() {

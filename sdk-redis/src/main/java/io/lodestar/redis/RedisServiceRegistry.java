@@ -24,6 +24,7 @@ import io.lodestar.redis.internal.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,6 +42,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
@@ -87,7 +89,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
      * client's leases from another registration of the same id. One per client, so a re-registration by the same
      * client with unchanged fields writes nothing.
      */
-    private final String owner = String.format("%016x", new java.security.SecureRandom().nextLong());
+    private final String owner = String.format("%016x", new SecureRandom().nextLong());
     /** Registrations under way: close() waits for them, so none completes after it and stays in Redis. */
     private final Set<CompletableFuture<?>> registering = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
@@ -473,7 +475,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     .get(backend.timeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             log.warn("Registrations still under way on close ({}); they expire after their TTL", e.toString());
         }
     }
@@ -501,7 +503,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     .get(backend.timeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             log.warn("Could not {} every instance of this client ({}); {}", action,
                     Errors.unwrap(e).toString(), otherwise);
         }

@@ -52,12 +52,6 @@ class LeasesTest {
         }
     };
 
-    private Leases leases(Clock on) {
-        Leases leases = new Leases(on, new SplittableRandom(7), renewal, () -> closing, Runnable::run);
-        leases.addListener((instance, cause) -> heard.add(instance.instanceId() + " " + cause));
-        return leases;
-    }
-
     private final Leases leases = leases(clock);
 
     @Test
@@ -337,6 +331,12 @@ class LeasesTest {
             clock.advance(Duration.ofSeconds(2));
             assertThat(log.lines("WARN", "Renewing")).hasSize(1);
         }
+    }
+
+    private Leases leases(Clock on) {
+        Leases leases = new Leases(on, new SplittableRandom(7), renewal, () -> closing, Runnable::run);
+        leases.addListener((instance, cause) -> heard.add(instance.instanceId() + " " + cause));
+        return leases;
     }
 
     private Lease start(String instanceId) {

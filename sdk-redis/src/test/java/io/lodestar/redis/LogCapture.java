@@ -1,6 +1,7 @@
 package io.lodestar.redis;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -60,13 +61,13 @@ final class LogCapture implements AutoCloseable {
             }
             try {
                 console.write(bytes, offset, length);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 // the console is best effort; the copy is what the test reads
             }
         }
 
         @Override
-        public void flush() throws java.io.IOException {
+        public void flush() throws IOException {
             console.flush();
         }
     }
