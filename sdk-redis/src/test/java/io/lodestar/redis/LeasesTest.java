@@ -296,6 +296,43 @@ class LeasesTest {
     }
 
     @Test
+    void aDeregisterThatRanBeforeItsRacingRegisterLeavesTheRegistrationALease() {
+        // given a register under way whose lease a deregister cancelled, and the deregister removed nothing in
+        // Redis (it ran first there)
+        Lease lease = leases.open(instance("orders-1"));
+        CompletableFuture<Boolean> removal = new CompletableFuture<>();
+        leases.cancel("orders", "orders-1", removal);
+
+        // when the register's reply comes, then the deregister's
+        lease.start(lease.instance);
+        leases.keepIfRegisteredLast(lease, lease.instance);
+        removal.complete(false);
+
+        // then the registration, which stands in Redis, has a fresh lease that renews
+        assertThat(leases.get("orders", "orders-1")).isNotNull().isNotSameAs(lease);
+        clock.advance(Duration.ofMillis(1_100));
+        assertThat(renewals).hasSize(1);
+    }
+
+    @Test
+    void aDeregisterThatRanAfterItsRacingRegisterLeavesNoLease() {
+        // given a register under way whose lease a deregister cancelled, and the deregister removed the instance
+        Lease lease = leases.open(instance("orders-1"));
+        CompletableFuture<Boolean> removal = new CompletableFuture<>();
+        leases.cancel("orders", "orders-1", removal);
+
+        // when both replies come
+        lease.start(lease.instance);
+        leases.keepIfRegisteredLast(lease, lease.instance);
+        removal.complete(true);
+
+        // then nothing renews the removed instance
+        assertThat(leases.get("orders", "orders-1")).isNull();
+        clock.advance(TTL);
+        assertThat(renewals).isEmpty();
+    }
+
+    @Test
     void anOutageLogsOneWarningForAllLeasesAndOneInfoWhenRenewalsSucceedAgain() {
         // given 50 started leases
         for (int i = 0; i < 50; i++) {
