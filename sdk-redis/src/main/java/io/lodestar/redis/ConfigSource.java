@@ -84,11 +84,6 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
     }
 
     @Override
-    public CompletionStage<Long> revision(String configId) {
-        return reads.revision(configId);
-    }
-
-    @Override
     public CompletionStage<SyncedView.Versioned<Void>> stamp(String configId) {
         return reads.stamp(configId);
     }

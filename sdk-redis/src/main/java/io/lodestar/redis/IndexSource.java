@@ -51,9 +51,10 @@ final class IndexSource implements SyncedView.Source<Set<String>, ServicesChange
         return load.get();
     }
 
+    /** An index keeps no digest, and its incarnation is not compared: its revision alone. */
     @Override
-    public CompletionStage<Long> revision(String id) {
-        return revision.get();
+    public CompletionStage<SyncedView.Versioned<Void>> stamp(String id) {
+        return revision.get().thenApply(revision -> new SyncedView.Versioned<>(revision, null));
     }
 
     /** The real event of the held revision added a member the held set has, or removed one it lacks. */

@@ -432,10 +432,6 @@ final class RegistryReads {
 
     private static final Object ANY_GROUP = "any";
 
-    CompletionStage<Long> serviceRevision(String serviceId) {
-        return backend.counter(keys.service(serviceId).revision());
-    }
-
     /** Revision, digest and incarnation of a service, read together (the reconcile compares them). */
     CompletionStage<SyncedView.Versioned<Void>> serviceStamp(String serviceId) {
         Keys.ServiceKeys service = keys.service(serviceId);

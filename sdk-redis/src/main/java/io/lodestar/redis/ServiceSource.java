@@ -69,11 +69,6 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
     }
 
     @Override
-    public CompletionStage<Long> revision(String serviceId) {
-        return reads.serviceRevision(serviceId);
-    }
-
-    @Override
     public SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch(String serviceId,
                                                                  SyncedView.Versioned<ServiceSnapshot> current) {
         return new Batch(serviceId, current.value().instances());

@@ -17,8 +17,8 @@ abstract class ListSource implements SyncedView.Source<List<String>, String> {
     }
 
     @Override
-    public CompletionStage<Long> revision(String id) {
-        return CompletableFuture.completedFuture(0L);
+    public CompletionStage<SyncedView.Versioned<Void>> stamp(String id) {
+        return CompletableFuture.completedFuture(new SyncedView.Versioned<>(0, null));
     }
 
     @Override
