@@ -310,7 +310,7 @@ final class RegistryReads {
      * slot), as {@link #serviceForView} reads each: one future per service, in order. Read by read_services.lua
      * in as few calls as the bound of {@link #PAGE} instances per call allows, one call after the other; a service
      * of more than a page is read page by page on its own. A service whose {@code known} value (null: none) is still
-     * what Redis holds is not read: its future completes with that value (see {@link SyncedView.Source#loadAll}).
+     * what Redis holds is not read: its future completes with that value (see {@link ViewSource#loadAll}).
      */
     List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>> servicesForView(List<String> serviceIds,
             List<SyncedView.Versioned<ServiceSnapshot>> known) {

@@ -7,6 +7,9 @@ import io.lodestar.core.Subscription;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.core.ViewStatus;
+import io.lodestar.redis.ViewSource.Batch;
+import io.lodestar.redis.ViewSource.Message;
+import io.lodestar.redis.ViewSource.Reloaded;
 import io.lodestar.redis.internal.time.Clock;
 import io.lodestar.redis.internal.view.Admission;
 import io.lodestar.redis.internal.view.ChannelRouter;
@@ -41,7 +44,7 @@ import java.util.random.RandomGenerator;
 
 /**
  * A local copy of a set of topics (the services, config entries or index of a namespace) kept current by PubSub.
- * Built once, used for discovery, config and the service index; what a topic is comes from a {@link Source}.
+ * Built once, used for discovery, config and the service index; what a topic is comes from a {@link ViewSource}.
  *
  * <p>Reads are lock-free: each topic's current value is an immutable object behind a volatile field, swapped
  * whole. Every change of state runs on one view thread, so events of a topic are applied in revision order and a
@@ -53,16 +56,16 @@ import java.util.random.RandomGenerator;
  *   <li>a topic is subscribed <em>before</em> it is loaded; events that arrive meanwhile are buffered and the ones
  *       newer than the load are applied after it;</li>
  *   <li>an event whose revision skips one (a lost message) makes the topic resync (re-read; a source that keeps
- *       history can replay what was missed to the listeners, see {@link Source#reload});</li>
+ *       history can replay what was missed to the listeners, see {@link ViewSource#reload});</li>
  *   <li>every reconnect resubscribes and resyncs every topic loaded before the disconnect (Redis may have
  *       restarted: revisions can go back), bounded (see {@link Admission}): at most
  *       {@link ViewLimits#maxConcurrentResyncs} at once, or for a source that loads in batches
- *       ({@link Source#group}) in batches, at most {@link ViewLimits#maxTopicsInFlight} topics at once (and one more
- *       batch);</li>
+ *       ({@link ViewSource#group}) in batches, at most {@link ViewLimits#maxTopicsInFlight} topics at once (and one
+ *       more batch);</li>
  *   <li>a periodic reconcile compares each topic's revision with Redis and resyncs those that differ;</li>
  *   <li>a failed load is retried with backoff while anyone needs the topic; a failure is never cached;</li>
  *   <li>a first load that fails because Redis cannot be reached may serve the source's local copy
- *       ({@link Source#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis; that read
+ *       ({@link ViewSource#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis; that read
  *       loads the topic whole (Redis may have lost the restored value and been written again since) and hands
  *       listeners the difference;</li>
  *   <li>an event of another incarnation than the held value's (the keys were lost and written again), or a
@@ -118,7 +121,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         CompletionStage<Void> subscribe(String channel);
 
         /**
-         * Subscribes several shard channels (the channels of one {@link Source#group}), in as few calls as the
+         * Subscribes several shard channels (the channels of one {@link ViewSource#group}), in as few calls as the
          * transport can (one per cluster slot); completes when Redis confirmed them all. By default one by one.
          */
         default CompletionStage<Void> subscribe(List<String> channels) {
@@ -138,91 +141,6 @@ final class SyncedView<V, E> implements AutoCloseable {
 
         /** What every call on a closed client throws. */
         ClientClosedException closedException();
-    }
-
-    /** What a topic is: where its events come from, how to load it and how an event changes it. */
-    interface Source<V, E> {
-        String channel(String id);
-
-        /**
-         * Reads the JSON text of an event heard on a channel of this source (on Lettuce's I/O thread) into the
-         * fields of a {@link Message}. By default Jackson-jr's map of it.
-         *
-         * @throws RuntimeException when the text is not a JSON object (the event is then dropped unread)
-         */
-        default Map<String, Object> read(String json) {
-            return Json.read(json);
-        }
-
-        CompletionStage<Versioned<V>> load(String id);
-
-        /**
-         * Which topics this source can load together ({@link #loadAll}): topics of one group are subscribed and
-         * loaded in batches (preload, resyncs), bounded (see {@link Admission}); null for
-         * every id (the default) means one topic at a time. A source that groups must not need {@link #reload}: a
-         * batch loads (a resync then tells listeners by {@link #resynced}).
-         */
-        default Object group(String id) {
-            return null;
-        }
-
-        /**
-         * Loads topics of one {@link #group}, already subscribed, each as {@link #load} would: one stage per id, in
-         * order, each completing on its own. {@code known} has, for each id, the value the view holds and trusts
-         * (null: none): a source may complete with that very value, without reading it again, when Redis still holds
-         * exactly its state (revision, digest and incarnation: the digest chains every change, so an equal digest is
-         * the same history). A resync after a reconnect finds most topics unchanged. By default one {@link #load}
-         * each.
-         */
-        default List<? extends CompletionStage<Versioned<V>>> loadAll(List<String> ids, List<Versioned<V>> known) {
-            return ids.stream().map(this::load).toList();
-        }
-
-        /**
-         * The revision, with the digest and the incarnation when the source keeps them (see common.lua), read
-         * together: what the reconcile compares with the held value.
-         */
-        CompletionStage<Versioned<Void>> stamp(String id);
-
-        /** What the reconcile compares with the digest of {@link #stamp}: by default the held value's digest. */
-        default String digest(Versioned<V> held) {
-            return held.digest();
-        }
-
-        /**
-         * Whether an event of the held revision describes the held value (the real event of that revision produced
-         * it). False means the view applied a forged event, or this one is forged: only a re-read can tell. By
-         * default the event's digest, when it has one, must be the held value's.
-         */
-        default boolean describes(Versioned<V> held, Message message) {
-            return message.digest() == null || message.digest().equals(held.digest());
-        }
-
-        /**
-         * Starts a batch of events on the held value: the view applies the events of a topic that wait for it
-         * together and publishes one new value for them all (see {@link Batch}); a single event is a batch of one.
-         */
-        Batch<V, E> batch(String id, Versioned<V> current);
-
-        /** The listener event for a resync that replaced {@code before} (null when nothing changed). */
-        E resynced(String id, Versioned<V> before, Versioned<V> after);
-
-        /**
-         * A locally kept value to serve when a topic's first load fails because Redis cannot be reached (e.g. the
-         * config snapshot directory), or null for none. The view keeps retrying and replaces it once Redis answers.
-         */
-        default Versioned<V> restore(String id) {
-            return null;
-        }
-
-        /**
-         * Loads a topic again (a resync) that holds {@code held}. A source that can tell what happened in between
-         * (config history) returns those events, in order, ending at the loaded value, so listeners miss nothing;
-         * by default it returns none, and listeners get the one {@link #resynced} event.
-         */
-        default CompletionStage<Reloaded<V, E>> reload(String id, Versioned<V> held) {
-            return load(id).thenApply(loaded -> new Reloaded<>(loaded, null));
-        }
     }
 
     /**
@@ -246,53 +164,6 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-    /** A resync's result: the value, and the events that lead to it from the held value (null: unknown). */
-    record Reloaded<V, E>(Versioned<V> value, List<E> events) {
-    }
-
-    record Message(long revision, Map<String, Object> fields) implements EventOrder.Event {
-        /** The digest the event carries (see {@link Versioned}), or null. */
-        public String digest() {
-            return fields.get("digest") instanceof String digest ? digest : null;
-        }
-
-        /** Whether the event says the topic's keys were purged (purge_service.lua, purge_config.lua). */
-        @Override
-        public boolean purged() {
-            return "purged".equals(fields.get("type"));
-        }
-
-        /** The incarnation the event carries (see {@link Versioned}), or null. */
-        @Override
-        public String incarnation() {
-            return fields.get("inc") instanceof String incarnation ? incarnation : null;
-        }
-    }
-
-    /**
-     * Consecutive events of one topic (each one revision past the one before, the first one past the held value)
-     * applied to a working copy of the held value, from which the new value is built once: a topic that holds
-     * much pays for one copy per batch, not per event. Listeners still hear of every change, in order.
-     */
-    interface Batch<V, E> {
-        /**
-         * Applies the next event to the working copy.
-         *
-         * @throws RuntimeException when the event cannot be applied (malformed, forged, or of a type this version
-         *                          does not know); the working copy is then as it was before it
-         */
-        void apply(Message message);
-
-        /** The value after the events applied so far (at least one); called once, at the end of the batch. */
-        V value();
-
-        /**
-         * The listener events of the events applied, in order (none when nothing listeners know changed); called
-         * after {@link #value}. One per event, unless the source's event describes a whole state rather than a
-         * step (the index's {@code ServicesChanged}): then one for the batch, from the held value to the new one.
-         */
-        List<E> events();
-    }
 
     /** Counters for metrics; reads without an atomic write per read (see {@link ReadCounter}). */
     final ReadCounter reads = new ReadCounter();
@@ -311,7 +182,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     final LongAdder limitDrops = new LongAdder();
 
     private final String name;
-    private final Source<V, E> source;
+    private final ViewSource<V, E> source;
     private final Transport backend;
     private final ChannelRouter router;
     private final Executor viewThread;
@@ -334,7 +205,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     /** A start of the queued resyncs is queued on the view thread (see {@link #startQueuedResyncsSoon}). */
     private boolean startQueued;
 
-    SyncedView(String name, Source<V, E> source, Shared shared) {
+    SyncedView(String name, ViewSource<V, E> source, Shared shared) {
         this.name = name;
         this.source = source;
         this.backend = shared.transport();
@@ -627,14 +498,14 @@ final class SyncedView<V, E> implements AutoCloseable {
             case DUPLICATE, UNHELD -> { }
             case HELD_REVISION -> {
                 if (!describes(current, message)) {
-                    reject(topic.id, message.fields, "it says another state than the one held at its revision:"
+                    reject(topic.id, message.fields(), "it says another state than the one held at its revision:"
                             + " resyncing");
                     resyncWhole(topic);
                 }
             }
             case GAP -> {
                 gaps.increment();
-                log.debug("{} '{}': revision gap ({} after {}), resyncing", name, topic.id, message.revision,
+                log.debug("{} '{}': revision gap ({} after {}), resyncing", name, topic.id, message.revision(),
                         current.revision);
                 buffer(topic, message);
                 sync(topic);
@@ -643,13 +514,13 @@ final class SyncedView<V, E> implements AutoCloseable {
                 incarnations.increment();
                 log.warn("{} '{}': revision {} comes from other keys (incarnation {}) than the held revision {}"
                         + " (incarnation {}): were they lost? Re-reading", name, Validation.show(topic.id),
-                        message.revision, Validation.show(message.incarnation()), current.revision,
+                        message.revision(), Validation.show(message.incarnation()), current.revision,
                         current.incarnation);
                 resyncWhole(topic);
             }
             case PURGED -> resyncWhole(topic);
             case PURGED_WHILE_LOADING -> topic.syncAgain = true;
-            case TOO_FAR -> reject(topic.id, message.fields, "its revision " + message.revision
+            case TOO_FAR -> reject(topic.id, message.fields(), "its revision " + message.revision()
                     + " is impossibly far past the held " + current.revision);
         }
         return false;
@@ -710,7 +581,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
         if (applied > 0) {
             Message last = messages.get(applied - 1);
-            topic.hold(new Versioned<>(last.revision, batch.value(), last.digest(), incarnation));
+            topic.hold(new Versioned<>(last.revision(), batch.value(), last.digest(), incarnation));
             swaps.increment();
             eventsApplied.add(applied);
             dispatch(topic, batch.events());
@@ -719,7 +590,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (malformed != null) {
             // Forged, or a newer client's event this version cannot apply: the held value stays, and a re-read
             // tells which (a real change at this revision is then in the state; a forged one leaves no trace).
-            reject(topic.id, messages.get(applied).fields, "it is malformed (" + malformed.getMessage() + ")");
+            reject(topic.id, messages.get(applied).fields(), "it is malformed (" + malformed.getMessage() + ")");
             sync(topic);
         }
         return applied;
@@ -970,7 +841,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
         EventOrder.AfterLoad<Message> kept = order.afterLoad(topic.buffer, topic.heardBeforeLoad, loaded);
         topic.buffer.clear();
-        kept.impossible().forEach(message -> reject(topic.id, message.fields, "its revision " + message.revision
+        kept.impossible().forEach(message -> reject(topic.id, message.fields(), "its revision " + message.revision()
                 + " is past the " + loaded.revision() + " Redis holds"));
         int applied = kept.next().isEmpty() ? 0 : applyAll(topic, kept.next());
         if (applied < kept.next().size()) { // one could not be applied: the topic resyncs, and keeps what came after
@@ -1168,7 +1039,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /**
-     * Loads the topics not held yet: for a batching source ({@link Source#group}) in batches, bounded like resyncs;
+     * Loads the topics not held yet: for a batching source ({@link ViewSource#group}) in batches, bounded like resyncs;
      * otherwise one {@link #loadAsync} each. Completes when all are loaded, or with a Lodestar exception when any
      * could not be (that one is not kept: the next read tries again; the others stay loaded).
      */
@@ -1339,12 +1210,12 @@ final class SyncedView<V, E> implements AutoCloseable {
         int failures;
         /**
          * Set when the held value proved to be one Redis never had (a forged event), or was restored from a local
-         * copy Redis may no longer hold ({@link Source#restore}): the next sync loads whole.
+         * copy Redis may no longer hold ({@link ViewSource#restore}): the next sync loads whole.
          */
         boolean untrusted;
         /** The disconnect count when its last successful load started; -1 while it has none from Redis. */
         long loadedEpoch = -1;
-        /** Its {@link Source#group}: null when the source loads one topic at a time. */
+        /** Its {@link ViewSource#group}: null when the source loads one topic at a time. */
         final Object group;
         /** Preloads waiting for this topic's batch to start (null: none). */
         List<CompletableFuture<Versioned<V>>> waiting;

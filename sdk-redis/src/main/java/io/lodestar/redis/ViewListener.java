@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * One listener of a topic of a {@link SyncedView}: events reach it in order on its own serial executor, from the
  * value it started at. Its queue is bounded ({@link ViewLimits#maxListenerQueue}): a listener that falls that far
  * behind (stuck, or far too slow) gets no more single events; once it has worked off its queue it gets one event
- * from the state it last had queued to the current one ({@link SyncedView.Source#resynced}), so it is never left
+ * from the state it last had queued to the current one ({@link ViewSource#resynced}), so it is never left
  * wrong and never holds up the view. Its state is confined to the view thread; only its executor runs elsewhere.
  *
  * @param <V> the value of the topic

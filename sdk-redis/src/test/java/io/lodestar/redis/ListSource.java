@@ -10,7 +10,7 @@ import java.util.concurrent.CompletionStage;
  * and is heard as {@code "revision:v"}, an event with a {@code type} is one this version does not know. Subclasses
  * decide how loads complete.
  */
-abstract class ListSource implements SyncedView.Source<List<String>, String> {
+abstract class ListSource implements ViewSource<List<String>, String> {
     @Override
     public String channel(String id) {
         return "channel:" + id;
@@ -22,12 +22,12 @@ abstract class ListSource implements SyncedView.Source<List<String>, String> {
     }
 
     @Override
-    public SyncedView.Batch<List<String>, String> batch(String id, SyncedView.Versioned<List<String>> current) {
+    public ViewSource.Batch<List<String>, String> batch(String id, SyncedView.Versioned<List<String>> current) {
         List<String> values = new ArrayList<>(current.value());
         List<String> events = new ArrayList<>();
-        return new SyncedView.Batch<>() {
+        return new ViewSource.Batch<>() {
             @Override
-            public void apply(SyncedView.Message message) {
+            public void apply(ViewSource.Message message) {
                 if (message.fields().containsKey("type")) {
                     throw new IllegalArgumentException("unknown event type " + message.fields().get("type"));
                 }

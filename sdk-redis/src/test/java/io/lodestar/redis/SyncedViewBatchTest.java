@@ -21,7 +21,7 @@ import java.util.stream.IntStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The view engine with a source that loads in batches ({@link SyncedView.Source#group}): a fake source whose batched
+ * The view engine with a source that loads in batches ({@link ViewSource#group}): a fake source whose batched
  * loads the test completes by hand, a transport that records each subscribe, the view thread on the test's thread and
  * a manual clock nothing moves.
  * Topics are grouped by their first letter. A topic's value is the list of the values its events carried.
@@ -134,7 +134,7 @@ class SyncedViewBatchTest {
 
         // when a reconnect resyncs them and the source answers with what it was handed (Redis unchanged)
         view.resyncAll();
-        Batch resync = source.pending.poll();
+        BatchLoad resync = source.pending.poll();
         assertThat(resync.known()).extracting(SyncedView.Versioned::value)
                 .containsExactly(List.of("a1@1"), List.of("a2@1"));
         for (int i = 0; i < resync.ids().size(); i++) {
@@ -153,16 +153,16 @@ class SyncedViewBatchTest {
     }
 
     /** A batch of loads, completed when the test says so. */
-    private record Batch(List<String> ids, List<SyncedView.Versioned<List<String>>> known,
+    private record BatchLoad(List<String> ids, List<SyncedView.Versioned<List<String>>> known,
                          List<CompletableFuture<SyncedView.Versioned<List<String>>>> loads) {
     }
 
     private static final class BatchSource extends ListSource {
-        final Deque<Batch> pending = new ArrayDeque<>();
+        final Deque<BatchLoad> pending = new ArrayDeque<>();
 
         /** Completes the oldest batch: each topic at that revision, its value "id@revision". */
         void completeNext(long revision) {
-            Batch batch = pending.poll();
+            BatchLoad batch = pending.poll();
             for (int i = 0; i < batch.ids().size(); i++) {
                 batch.loads().get(i).complete(new SyncedView.Versioned<>(revision,
                         List.of(batch.ids().get(i) + "@" + revision)));
@@ -179,7 +179,7 @@ class SyncedViewBatchTest {
                 List<SyncedView.Versioned<List<String>>> known) {
             List<CompletableFuture<SyncedView.Versioned<List<String>>>> loads = new ArrayList<>();
             ids.forEach(id -> loads.add(new CompletableFuture<>()));
-            pending.add(new Batch(List.copyOf(ids), new ArrayList<>(known), loads));
+            pending.add(new BatchLoad(List.copyOf(ids), new ArrayList<>(known), loads));
             return loads;
         }
 

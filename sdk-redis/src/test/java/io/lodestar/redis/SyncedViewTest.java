@@ -545,13 +545,13 @@ class SyncedViewTest {
         }
 
         @Override
-        public CompletionStage<SyncedView.Reloaded<List<String>, String>> reload(
+        public CompletionStage<ViewSource.Reloaded<List<String>, String>> reload(
                 String id, SyncedView.Versioned<List<String>> held) {
             if (!replays) {
                 return super.reload(id, held);
             }
             reloads++;
-            return load(id).thenApply(loaded -> new SyncedView.Reloaded<>(loaded, List.of()));
+            return load(id).thenApply(loaded -> new ViewSource.Reloaded<>(loaded, List.of()));
         }
 
         @Override
