@@ -21,7 +21,7 @@ import java.util.concurrent.CompletionStage;
  * every version once and in order as long as they are kept. Every state read from Redis is handed to the snapshot
  * directory, which is read back only when Redis cannot be reached at a first load.
  */
-final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, ConfigEvent> {
+final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEvent> {
     private final Keys keys;
     private final ConfigReads reads;
     private final ConfigSnapshots snapshots;
@@ -47,11 +47,11 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
 
     /** A resync replays from history what the view missed, so listeners still get every version once, in order. */
     @Override
-    public CompletionStage<SyncedView.Reloaded<Optional<ConfigEntry>, ConfigEvent>> reload(
+    public CompletionStage<ViewSource.Reloaded<Optional<ConfigEntry>, ConfigEvent>> reload(
             String configId, SyncedView.Versioned<Optional<ConfigEntry>> held) {
         return reads.since(configId, held.revision()).thenApply(since -> {
             snapshots.save(configId, since.state().value(), since.state().incarnation());
-            return new SyncedView.Reloaded<>(since.state(), replay(configId, held.revision(), since));
+            return new ViewSource.Reloaded<>(since.state(), replay(configId, held.revision(), since));
         });
     }
 
@@ -84,11 +84,6 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
     }
 
     @Override
-    public CompletionStage<Long> revision(String configId) {
-        return reads.revision(configId);
-    }
-
-    @Override
     public CompletionStage<SyncedView.Versioned<Void>> stamp(String configId) {
         return reads.stamp(configId);
     }
@@ -102,7 +97,7 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
     /** The real event of the held version announced the entry held (same hash), or its removal. */
     @Override
     @SuppressWarnings("unchecked")
-    public boolean describes(SyncedView.Versioned<Optional<ConfigEntry>> held, SyncedView.Message message) {
+    public boolean describes(SyncedView.Versioned<Optional<ConfigEntry>> held, ViewSource.Message message) {
         Object type = message.fields().get("type");
         if ("changed".equals(type) || "rolledback".equals(type)) {
             Object hash = ((Map<String, Object>) message.fields().get("entry")).get("hash");
@@ -112,7 +107,7 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
     }
 
     @Override
-    public SyncedView.Batch<Optional<ConfigEntry>, ConfigEvent> batch(
+    public ViewSource.Batch<Optional<ConfigEntry>, ConfigEvent> batch(
             String configId, SyncedView.Versioned<Optional<ConfigEntry>> current) {
         return new Batch(configId, current.incarnation());
     }
@@ -136,7 +131,7 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
      * A config's events: each carries the whole entry, so the value is the last one's; every version is a listener
      * event, and the snapshot directory gets the entry once per batch.
      */
-    private final class Batch implements SyncedView.Batch<Optional<ConfigEntry>, ConfigEvent> {
+    private final class Batch implements ViewSource.Batch<Optional<ConfigEntry>, ConfigEvent> {
         private final String configId;
         private final List<ConfigEvent> events = new ArrayList<>();
         private Optional<ConfigEntry> value;
@@ -150,7 +145,7 @@ final class ConfigSource implements SyncedView.Source<Optional<ConfigEntry>, Con
 
         @Override
         @SuppressWarnings("unchecked")
-        public void apply(SyncedView.Message message) {
+        public void apply(ViewSource.Message message) {
             Map<String, Object> fields = message.fields();
             long version = message.revision();
             Object type = fields.get("type");

@@ -16,7 +16,7 @@ import java.util.function.UnaryOperator;
  * {@link SyncedView}. Both indexes publish {@code "added"}/{@code "removed"} events with the member's {@code id};
  * the config service uses the {@link ServicesChanged} event internally as a plain set difference.
  */
-final class IndexSource implements SyncedView.Source<Set<String>, ServicesChanged> {
+final class IndexSource implements ViewSource<Set<String>, ServicesChanged> {
     static final String TOPIC = "";
 
     private final String channel;
@@ -51,14 +51,15 @@ final class IndexSource implements SyncedView.Source<Set<String>, ServicesChange
         return load.get();
     }
 
+    /** An index keeps no digest, and its incarnation is not compared: its revision alone. */
     @Override
-    public CompletionStage<Long> revision(String id) {
-        return revision.get();
+    public CompletionStage<SyncedView.Versioned<Void>> stamp(String id) {
+        return revision.get().thenApply(revision -> new SyncedView.Versioned<>(revision, null));
     }
 
     /** The real event of the held revision added a member the held set has, or removed one it lacks. */
     @Override
-    public boolean describes(SyncedView.Versioned<Set<String>> held, SyncedView.Message message) {
+    public boolean describes(SyncedView.Versioned<Set<String>> held, ViewSource.Message message) {
         Object type = message.fields().get("type");
         Object member = message.fields().get("id");
         return "added".equals(type) ? held.value().contains(member)
@@ -66,7 +67,7 @@ final class IndexSource implements SyncedView.Source<Set<String>, ServicesChange
     }
 
     @Override
-    public SyncedView.Batch<Set<String>, ServicesChanged> batch(String id, SyncedView.Versioned<Set<String>> current) {
+    public ViewSource.Batch<Set<String>, ServicesChanged> batch(String id, SyncedView.Versioned<Set<String>> current) {
         return new Batch(current.value());
     }
 
@@ -88,7 +89,7 @@ final class IndexSource implements SyncedView.Source<Set<String>, ServicesChange
      * batch, and each event a lookup. Its listener event ({@link ServicesChanged} holds the whole set) is one for the batch: the
      * members it added and removed, from the held set to the new one.
      */
-    private final class Batch implements SyncedView.Batch<Set<String>, ServicesChanged> {
+    private final class Batch implements ViewSource.Batch<Set<String>, ServicesChanged> {
         private final Set<String> held;
         private TreeSet<String> members;
         /** The members the batch added or removed, each once. */
@@ -100,7 +101,7 @@ final class IndexSource implements SyncedView.Source<Set<String>, ServicesChange
         }
 
         @Override
-        public void apply(SyncedView.Message message) {
+        public void apply(ViewSource.Message message) {
             String member = validId.apply((String) message.fields().get("id"));
             Object type = message.fields().get("type");
             if (!"added".equals(type) && !"removed".equals(type)) { // a newer client's event: re-read the index

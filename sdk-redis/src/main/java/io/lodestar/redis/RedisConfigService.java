@@ -19,7 +19,6 @@ import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.redis.Calls.Call;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +29,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -57,8 +55,8 @@ final class RedisConfigService implements ConfigService {
     private final Calls calls;
     private final AsyncConfigService async = new Async();
 
-    RedisConfigService(LodestarOptions options, RedisBackend backend, Keys keys, Executor viewThread,
-                       ScheduledExecutorService scheduler, Executor listenerPool) {
+    RedisConfigService(LodestarOptions options, RedisBackend backend, Keys keys, SyncedView.Shared views,
+                       Executor listenerPool) {
         this.backend = backend;
         this.keys = keys;
         this.namespace = options.namespace().name();
@@ -69,13 +67,9 @@ final class RedisConfigService implements ConfigService {
         this.direct = new DirectConfigReader(reads, backend);
         ConfigSnapshots snapshots = ConfigSnapshots.of(options.configSnapshotDirectory(), namespace,
                 options.redactedRedisUri(), listenerPool);
-        Duration idle = options.idleViewTimeout();
-        int limit = options.viewTopicLimit();
-        this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots), backend, viewThread,
-                scheduler, listenerPool, idle, limit);
+        this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots), views);
         this.index = new SyncedView<>("config index", new IndexSource(keys.configs().channel(), reads::index,
-                reads::indexRevision, Validation::requireConfigId), backend, viewThread, scheduler, listenerPool,
-                idle, limit);
+                reads::indexRevision, Validation::requireConfigId), views);
     }
 
     /** Reads that ask Redis on every call ({@code LodestarClient.directConfig()}). */
@@ -302,16 +296,6 @@ final class RedisConfigService implements ConfigService {
     }
 
     // ---------------------------------------------------------------- wiring (called by the client)
-
-    /** Routes a PubSub message to the view that follows its channel; false when none does. */
-    boolean offer(String channel, Map<String, Object> fields) {
-        return entries.offer(channel, fields) || index.offer(channel, fields);
-    }
-
-    /** Resyncs the topic following {@code channel}, if a view of this service holds one. */
-    boolean resyncChannel(String channel) {
-        return entries.resyncChannel(channel) || index.resyncChannel(channel);
-    }
 
     void resyncAll() {
         entries.resyncAll();

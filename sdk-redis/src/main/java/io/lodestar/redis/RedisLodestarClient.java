@@ -1,5 +1,6 @@
 package io.lodestar.redis;
 
+import com.github.benmanes.caffeine.cache.Scheduler;
 import io.lodestar.core.ClientHealth;
 import io.lodestar.core.ConfigReader;
 import io.lodestar.core.ConfigService;
@@ -14,6 +15,8 @@ import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServicesChanged;
 import io.lodestar.core.model.Namespace;
 import io.lodestar.core.model.ServiceSnapshot;
+import io.lodestar.redis.internal.time.Clock;
+import io.lodestar.redis.internal.view.ChannelRouter;
 import io.lettuce.core.resource.ClientResources;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,35 +101,29 @@ final class RedisLodestarClient implements LodestarClient {
         this.backend = connected;
         this.keys = new Keys(options.namespace());
         this.reads = new RegistryReads(backend, keys);
-        Duration idle = options.idleViewTimeout();
-        int limit = options.viewTopicLimit();
-        this.serviceView = new SyncedView<>("service", new ServiceSource(keys, reads), backend, viewThread,
-                scheduler, listenerPool, idle, limit);
-        this.indexView = new SyncedView<>("service index", new IndexSource(keys, reads), backend, viewThread,
-                scheduler, listenerPool, idle, limit);
+        ChannelRouter router = new ChannelRouter();
+        SyncedView.Shared views = new SyncedView.Shared(backend, router, viewThread, listenerPool,
+                Clock.system(scheduler), () -> ThreadLocalRandom.current().nextLong(), SyncedView.LIMITS,
+                options.idleViewTimeout(), options.viewTopicLimit(), Scheduler.systemScheduler());
+        this.serviceView = new SyncedView<>("service", new ServiceSource(keys, reads), views);
+        this.indexView = new SyncedView<>("service index", new IndexSource(keys, reads), views);
         this.registry = new RedisServiceRegistry(backend, keys, serviceView, scheduler, listenerPool, ns);
         this.discovery = new LocalServiceDiscovery(serviceView, indexView, listenerPool, backend);
         this.directDiscovery = new DirectServiceDiscovery(reads, backend, discovery, listenerPool);
         this.sweeper = new Sweeper(backend, keys, registry, reads, serviceView::held, options.sweepInterval());
-        this.config = new RedisConfigService(options, backend, keys, viewThread, scheduler, listenerPool);
+        this.config = new RedisConfigService(options, backend, keys, views, listenerPool);
 
         backend.onMessage((channel, message) -> {
             try {
-                // each view reads the events of its own channels its own way (a service event without a map)
-                if (!serviceView.offer(channel, message) && !indexView.offer(channel, message)) {
-                    config.offer(channel, Json.read(message));
-                }
+                // the topic that follows the channel reads the event its own way (a service event without a map)
+                router.offer(channel, message);
             } catch (RuntimeException e) {
                 log.warn("Ignoring an unreadable event on {}: {}", channel, e.getMessage());
             }
         });
         // A subscription Redis dropped (failover, slot migration) or lost with its node is renewed at the slot's
-        // owner by the backend; the one view that follows the channel then re-reads what it may have missed.
-        backend.onResubscribed(channel -> {
-            if (!serviceView.resyncChannel(channel) && !indexView.resyncChannel(channel)) {
-                config.resyncChannel(channel);
-            }
-        });
+        // owner by the backend; the one topic that follows the channel then re-reads what it may have missed.
+        backend.onResubscribed(router::resubscribed);
         backend.addConnectionListener(new RedisBackend.ConnectionListener() {
             @Override
             public void connected(String node) {

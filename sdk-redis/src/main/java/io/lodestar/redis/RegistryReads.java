@@ -310,7 +310,7 @@ final class RegistryReads {
      * slot), as {@link #serviceForView} reads each: one future per service, in order. Read by read_services.lua
      * in as few calls as the bound of {@link #PAGE} instances per call allows, one call after the other; a service
      * of more than a page is read page by page on its own. A service whose {@code known} value (null: none) is still
-     * what Redis holds is not read: its future completes with that value (see {@link SyncedView.Source#loadAll}).
+     * what Redis holds is not read: its future completes with that value (see {@link ViewSource#loadAll}).
      */
     List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>> servicesForView(List<String> serviceIds,
             List<SyncedView.Versioned<ServiceSnapshot>> known) {
@@ -431,10 +431,6 @@ final class RegistryReads {
     }
 
     private static final Object ANY_GROUP = "any";
-
-    CompletionStage<Long> serviceRevision(String serviceId) {
-        return backend.counter(keys.service(serviceId).revision());
-    }
 
     /** Revision, digest and incarnation of a service, read together (the reconcile compares them). */
     CompletionStage<SyncedView.Versioned<Void>> serviceStamp(String serviceId) {

@@ -22,7 +22,7 @@ import java.util.concurrent.CompletionStage;
  * Services as topics of a {@link SyncedView}: how a service is loaded and how each event changes it. Listeners get
  * an event only when what the view holds changes (see {@link io.lodestar.core.ServiceListener}).
  */
-final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceEvent> {
+final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
 
     private final Keys keys;
     private final RegistryReads reads;
@@ -69,12 +69,7 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
     }
 
     @Override
-    public CompletionStage<Long> revision(String serviceId) {
-        return reads.serviceRevision(serviceId);
-    }
-
-    @Override
-    public SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch(String serviceId,
+    public ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch(String serviceId,
                                                                  SyncedView.Versioned<ServiceSnapshot> current) {
         return new Batch(serviceId, current.value().instances());
     }
@@ -93,7 +88,7 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
      * once at the end: each event costs a binary search and a map update, whatever the size of the service, and
      * the batch one pass over the list.
      */
-    private static final class Batch implements SyncedView.Batch<ServiceSnapshot, ServiceEvent> {
+    private static final class Batch implements ViewSource.Batch<ServiceSnapshot, ServiceEvent> {
         private final String serviceId;
         private final List<ServiceInstance> held;
         /** By instance id, the instances the batch registered or updated, and null for those it removed. */
@@ -107,7 +102,7 @@ final class ServiceSource implements SyncedView.Source<ServiceSnapshot, ServiceE
         }
 
         @Override
-        public void apply(SyncedView.Message message) {
+        public void apply(ViewSource.Message message) {
             Map<String, Object> fields = message.fields();
             String type = (String) fields.get("type");
             // Anyone allowed to publish on the channel can forge an event: its id is checked like a user's.

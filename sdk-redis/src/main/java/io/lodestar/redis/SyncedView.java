@@ -1,13 +1,22 @@
 package io.lodestar.redis;
 
 import com.github.benmanes.caffeine.cache.Scheduler;
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.lodestar.core.ClientClosedException;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.Subscription;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.core.ViewStatus;
+import io.lodestar.redis.ViewSource.Batch;
+import io.lodestar.redis.ViewSource.Message;
+import io.lodestar.redis.ViewSource.Reloaded;
+import io.lodestar.redis.internal.time.Clock;
+import io.lodestar.redis.internal.view.Admission;
+import io.lodestar.redis.internal.view.ChannelRouter;
+import io.lodestar.redis.internal.view.EventOrder;
+import io.lodestar.redis.internal.view.Handover;
+import io.lodestar.redis.internal.view.Inbox;
+import io.lodestar.redis.internal.view.ViewLimits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,37 +24,27 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
+import java.util.random.RandomGenerator;
 
 /**
  * A local copy of a set of topics (the services, config entries or index of a namespace) kept current by PubSub.
- * Built once, used for discovery, config and the service index; what a topic is comes from a {@link Source}.
+ * Built once, used for discovery, config and the service index; what a topic is comes from a {@link ViewSource}.
  *
  * <p>Reads are lock-free: each topic's current value is an immutable object behind a volatile field, swapped
  * whole. Every change of state runs on one view thread, so events of a topic are applied in revision order and a
@@ -57,15 +56,16 @@ import java.util.function.UnaryOperator;
  *   <li>a topic is subscribed <em>before</em> it is loaded; events that arrive meanwhile are buffered and the ones
  *       newer than the load are applied after it;</li>
  *   <li>an event whose revision skips one (a lost message) makes the topic resync (re-read; a source that keeps
- *       history can replay what was missed to the listeners, see {@link Source#reload});</li>
+ *       history can replay what was missed to the listeners, see {@link ViewSource#reload});</li>
  *   <li>every reconnect resubscribes and resyncs every topic loaded before the disconnect (Redis may have
- *       restarted: revisions can go back), at most {@link #MAX_CONCURRENT_RESYNCS} at once, or for a source that
- *       loads in batches ({@link Source#group}) in batches, at most {@link #MAX_TOPICS_IN_FLIGHT} topics at once
- *       (and one more batch);</li>
+ *       restarted: revisions can go back), bounded (see {@link Admission}): at most
+ *       {@link ViewLimits#maxConcurrentResyncs} at once, or for a source that loads in batches
+ *       ({@link ViewSource#group}) in batches, at most {@link ViewLimits#maxTopicsInFlight} topics at once (and one
+ *       more batch);</li>
  *   <li>a periodic reconcile compares each topic's revision with Redis and resyncs those that differ;</li>
  *   <li>a failed load is retried with backoff while anyone needs the topic; a failure is never cached;</li>
  *   <li>a first load that fails because Redis cannot be reached may serve the source's local copy
- *       ({@link Source#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis; that read
+ *       ({@link ViewSource#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis; that read
  *       loads the topic whole (Redis may have lost the restored value and been written again since) and hands
  *       listeners the difference;</li>
  *   <li>an event of another incarnation than the held value's (the keys were lost and written again), or a
@@ -74,28 +74,43 @@ import java.util.function.UnaryOperator;
  * Topics nobody read for the idle timeout are dropped and unsubscribed (Caffeine's expiry), and so is the topic
  * read least recently when a new one passes the view's limit of topics; topics with listeners are kept.
  *
- * <p>This class is the sync state machine (subscribe, load, buffer, apply, resync). Its other concerns live in
- * classes of their own, each with its own unit test: {@link TopicTable} (the topics by id and channel, idle
- * expiry, pins), {@link ViewListener} (one listener's bounded queue and catch-up), {@link RevisionWaiters}
- * (read-your-writes) and {@link ViewHealth} (staleness, last sync).
+ * <p>This class is the sync state machine (subscribe, load, buffer, apply, resync): it acts on the decisions of
+ * parts that live in classes of their own, each with its own unit test. In {@code io.lodestar.redis.internal.view}
+ * (no Redis): {@link EventOrder} (where an event stands against the held value), {@link Admission} (how many topics
+ * load at once), {@link Inbox} and {@link Handover} (the I/O thread's hand-over to the view thread),
+ * {@link ChannelRouter} (which topic a channel belongs to) and {@link ViewLimits} (every bound). Beside it:
+ * {@link TopicTable} (the topics by id, idle expiry, pins), {@link ViewListener} (one listener's bounded queue and
+ * catch-up), {@link RevisionWaiters} (read-your-writes) and {@link ViewHealth} (staleness, last sync). Time and
+ * scheduling come from a {@link Clock} only, so its tests move a manual clock instead of waiting.
  *
  * @param <V> the value of one topic (immutable)
  * @param <E> the event listeners get
  */
 final class SyncedView<V, E> implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SyncedView.class);
-    private static final long MAX_BACKOFF_MS = 30_000;
-    /** Most PubSub events that wait for the view thread, per view; past that, the topics re-read instead. */
-    static final int MAX_INBOX = 100_000;
-    /** Most events kept per topic while it loads; past that, it loads once more. */
-    static final int MAX_BUFFER = 10_000;
-    /** Most events that wait for one listener; past that, it gets the current state once it catches up. */
-    static final int MAX_LISTENER_QUEUE = 4_096;
+    /** The bounds of every view of the client; a batch of topics is at most what one batched read takes. */
+    static final ViewLimits LIMITS = ViewLimits.defaults(RegistryReads.MAX_BATCH_SERVICES);
+
     /**
-     * Most events of one topic applied as one batch (one new value). Below {@link #MAX_LISTENER_QUEUE}, so a batch
-     * always fits the queue of a listener that keeps up; large enough that one copy of a big topic is shared by many.
+     * What the views of one client share: the connection, the router of their channels, their threads, their clock
+     * and their bounds.
+     *
+     * @param transport       the Redis connections
+     * @param router          routes each PubSub message to the topic that follows its channel
+     * @param viewThread      applies every change of every view, in order
+     * @param listenerPool    runs listeners (each serially)
+     * @param clock           the only source of time and delayed execution
+     * @param random          the jitter of retries
+     * @param limits          the bounds (see {@link ViewLimits})
+     * @param idleTimeout     how long a topic nobody reads is kept
+     * @param topicLimit      how many topics a view holds before a new one drops the one read least recently
+     * @param expiryScheduler when Caffeine looks for idle topics on its own; {@link Scheduler#disabledScheduler()}
+     *                        leaves it to {@link #cleanUp()}
      */
-    static final int MAX_BATCH = 1_024;
+    record Shared(Transport transport, ChannelRouter router, Executor viewThread, Executor listenerPool, Clock clock,
+                  RandomGenerator random, ViewLimits limits, Duration idleTimeout, int topicLimit,
+                  Scheduler expiryScheduler) {
+    }
 
     /**
      * What a view needs of the Redis connections: shard subscriptions and the connection's state. {@link RedisBackend}
@@ -106,7 +121,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         CompletionStage<Void> subscribe(String channel);
 
         /**
-         * Subscribes several shard channels (the channels of one {@link Source#group}), in as few calls as the
+         * Subscribes several shard channels (the channels of one {@link ViewSource#group}), in as few calls as the
          * transport can (one per cluster slot); completes when Redis confirmed them all. By default one by one.
          */
         default CompletionStage<Void> subscribe(List<String> channels) {
@@ -128,102 +143,13 @@ final class SyncedView<V, E> implements AutoCloseable {
         ClientClosedException closedException();
     }
 
-    /** What a topic is: where its events come from, how to load it and how an event changes it. */
-    interface Source<V, E> {
-        String channel(String id);
-
-        /**
-         * Reads the JSON text of an event heard on a channel of this source (on Lettuce's I/O thread) into the
-         * fields of a {@link Message}. By default Jackson-jr's map of it.
-         *
-         * @throws RuntimeException when the text is not a JSON object (the event is then dropped unread)
-         */
-        default Map<String, Object> read(String json) {
-            return Json.read(json);
-        }
-
-        CompletionStage<Versioned<V>> load(String id);
-
-        /**
-         * Which topics this source can load together ({@link #loadAll}): topics of one group are subscribed and
-         * loaded in batches (preload, resyncs), bounded (see {@link #MAX_CONCURRENT_BATCHES}); null for
-         * every id (the default) means one topic at a time. A source that groups must not need {@link #reload}: a
-         * batch loads (a resync then tells listeners by {@link #resynced}).
-         */
-        default Object group(String id) {
-            return null;
-        }
-
-        /**
-         * Loads topics of one {@link #group}, already subscribed, each as {@link #load} would: one stage per id, in
-         * order, each completing on its own. {@code known} has, for each id, the value the view holds and trusts
-         * (null: none): a source may complete with that very value, without reading it again, when Redis still holds
-         * exactly its state (revision, digest and incarnation: the digest chains every change, so an equal digest is
-         * the same history). A resync after a reconnect finds most topics unchanged. By default one {@link #load}
-         * each.
-         */
-        default List<? extends CompletionStage<Versioned<V>>> loadAll(List<String> ids, List<Versioned<V>> known) {
-            return ids.stream().map(this::load).toList();
-        }
-
-        CompletionStage<Long> revision(String id);
-
-        /**
-         * The revision, and the digest when the source keeps one (see common.lua), read together: what the
-         * reconcile compares with the held value. By default the revision alone.
-         */
-        default CompletionStage<Versioned<Void>> stamp(String id) {
-            return revision(id).thenApply(revision -> new Versioned<>(revision, null));
-        }
-
-        /** What the reconcile compares with the digest of {@link #stamp}: by default the held value's digest. */
-        default String digest(Versioned<V> held) {
-            return held.digest();
-        }
-
-        /**
-         * Whether an event of the held revision describes the held value (the real event of that revision produced
-         * it). False means the view applied a forged event, or this one is forged: only a re-read can tell. By
-         * default the event's digest, when it has one, must be the held value's.
-         */
-        default boolean describes(Versioned<V> held, Message message) {
-            return message.digest() == null || message.digest().equals(held.digest());
-        }
-
-        /**
-         * Starts a batch of events on the held value: the view applies the events of a topic that wait for it
-         * together and publishes one new value for them all (see {@link Batch}); a single event is a batch of one.
-         */
-        Batch<V, E> batch(String id, Versioned<V> current);
-
-        /** The listener event for a resync that replaced {@code before} (null when nothing changed). */
-        E resynced(String id, Versioned<V> before, Versioned<V> after);
-
-        /**
-         * A locally kept value to serve when a topic's first load fails because Redis cannot be reached (e.g. the
-         * config snapshot directory), or null for none. The view keeps retrying and replaces it once Redis answers.
-         */
-        default Versioned<V> restore(String id) {
-            return null;
-        }
-
-        /**
-         * Loads a topic again (a resync) that holds {@code held}. A source that can tell what happened in between
-         * (config history) returns those events, in order, ending at the loaded value, so listeners miss nothing;
-         * by default it returns none, and listeners get the one {@link #resynced} event.
-         */
-        default CompletionStage<Reloaded<V, E>> reload(String id, Versioned<V> held) {
-            return load(id).thenApply(loaded -> new Reloaded<>(loaded, null));
-        }
-    }
-
     /**
      * A value at a revision; {@code digest} chains every change of the topic (null when the source keeps none): two
      * values at one revision with different digests are not the same state. {@code incarnation} names the keys the
      * revision counts in (null when unknown: the source keeps none, or nothing was written yet); revisions of two
      * incarnations cannot be compared (see common.lua).
      */
-    record Versioned<V>(long revision, V value, String digest, String incarnation) {
+    record Versioned<V>(long revision, V value, String digest, String incarnation) implements EventOrder.Stamp {
         Versioned(long revision, V value) {
             this(revision, value, null, null);
         }
@@ -234,55 +160,10 @@ final class SyncedView<V, E> implements AutoCloseable {
 
         /** Whether this value counts its revision in other keys than {@code incarnation} (both known). */
         boolean otherIncarnation(String incarnation) {
-            return this.incarnation != null && incarnation != null && !this.incarnation.equals(incarnation);
+            return EventOrder.otherIncarnation(this, incarnation);
         }
     }
 
-    /** A resync's result: the value, and the events that lead to it from the held value (null: unknown). */
-    record Reloaded<V, E>(Versioned<V> value, List<E> events) {
-    }
-
-    record Message(long revision, Map<String, Object> fields) {
-        /** The digest the event carries (see {@link Versioned}), or null. */
-        String digest() {
-            return fields.get("digest") instanceof String digest ? digest : null;
-        }
-
-        /** Whether the event says the topic's keys were purged (purge_service.lua, purge_config.lua). */
-        boolean purged() {
-            return "purged".equals(fields.get("type"));
-        }
-
-        /** The incarnation the event carries (see {@link Versioned}), or null. */
-        String incarnation() {
-            return fields.get("inc") instanceof String incarnation ? incarnation : null;
-        }
-    }
-
-    /**
-     * Consecutive events of one topic (each one revision past the one before, the first one past the held value)
-     * applied to a working copy of the held value, from which the new value is built once: a topic that holds
-     * much pays for one copy per batch, not per event. Listeners still hear of every change, in order.
-     */
-    interface Batch<V, E> {
-        /**
-         * Applies the next event to the working copy.
-         *
-         * @throws RuntimeException when the event cannot be applied (malformed, forged, or of a type this version
-         *                          does not know); the working copy is then as it was before it
-         */
-        void apply(Message message);
-
-        /** The value after the events applied so far (at least one); called once, at the end of the batch. */
-        V value();
-
-        /**
-         * The listener events of the events applied, in order (none when nothing listeners know changed); called
-         * after {@link #value}. One per event, unless the source's event describes a whole state rather than a
-         * step (the index's {@code ServicesChanged}): then one for the batch, from the held value to the new one.
-         */
-        List<E> events();
-    }
 
     /** Counters for metrics; reads without an atomic write per read (see {@link ReadCounter}). */
     final ReadCounter reads = new ReadCounter();
@@ -295,98 +176,52 @@ final class SyncedView<V, E> implements AutoCloseable {
     final LongAdder incarnations = new LongAdder();
     /** Events dropped by a bound (the view thread's inbox, a topic's load buffer, a listener's queue). */
     final LongAdder overflows = new LongAdder();
-    private final AtomicInteger inbox = new AtomicInteger();
     /** Events dropped as impossible (forged or corrupt): see {@link #reject}. */
     final LongAdder rejected = new LongAdder();
     /** Topics dropped because the view held its limit of topics (see {@link TopicTable}). */
     final LongAdder limitDrops = new LongAdder();
 
-    /**
-     * The largest revision step an event may take past the held revision. PubSub loses messages only with the
-     * connection, and every reconnect resyncs, so a real event is never far ahead; one that is can only be forged.
-     */
-    static final long MAX_REVISION_STEP = 1_000_000;
-
-    /**
-     * At most this many topics of one view resync at once (after a reconnect, or retrying a failed load); the rest
-     * wait for a free slot. A client holding thousands of services must not stampede a Redis that just came back,
-     * while a view of a few topics still resyncs them all at once.
-     */
-    static final int MAX_CONCURRENT_RESYNCS = 64;
-
-    /**
-     * For a source that loads topics in batches ({@link Source#group}): a view starts another batch (a preload,
-     * resyncs after a reconnect, retries) only while fewer than {@link #MAX_TOPICS_IN_FLIGHT} of its topics and fewer
-     * than this many batches are loading, each batch of at most {@link #MAX_BATCH_TOPICS} topics of one group, and
-     * each read call of a batch bounded by the source (see {@link RegistryReads#PAGE}); the rest wait, in order.
-     * Bounding topics rather than batches alone keeps small batches (a cluster's groups are its buckets: about 80
-     * services each at 10,000) from waiting on each other's round trips while the work in flight stays the same.
-     */
-    static final int MAX_CONCURRENT_BATCHES = 32;
-    static final int MAX_BATCH_TOPICS = RegistryReads.MAX_BATCH_SERVICES;
-    static final int MAX_TOPICS_IN_FLIGHT = 8 * MAX_BATCH_TOPICS;
-
-    /**
-     * How long a reconcile that found Redis a few revisions ahead of a topic waits for their events before it
-     * re-reads the topic: a write between the reconcile's read and its event's arrival (on the other connection) is
-     * the usual reason, and re-reading then would load the topic for nothing and hand its listeners a resync instead
-     * of the write's event. A topic that is behind for good is re-read this much later than it would be at once.
-     */
-    static final Duration RECONCILE_GRACE = Duration.ofMillis(500);
-
     private final String name;
-    private final Source<V, E> source;
+    private final ViewSource<V, E> source;
     private final Transport backend;
+    private final ChannelRouter router;
     private final Executor viewThread;
-    private final ScheduledExecutorService scheduler;
     private final Executor listenerPool;
-    /** The topics by id and by channel; expires idle ones. */
+    private final Clock clock;
+    private final RandomGenerator random;
+    private final ViewLimits limits;
+    private final EventOrder order;
+    private final Inbox inbox;
+    /** The topics by id; expires idle ones. */
     private final TopicTable<Topic, V> topics;
     private final Duration timeout;
     private final ViewHealth health;
     private volatile boolean closed;
     // view thread only:
-    /** Topics waiting for a resync slot, in order, each once. */
-    private final Set<Topic> waitingResyncs = new LinkedHashSet<>();
-    /** A batching source's topics waiting for a batch slot, by group, in order, each once. */
-    private final Map<Object, Set<Topic>> waitingGroups = new LinkedHashMap<>();
+    /** Topics waiting to load, and how many load now. */
+    private final Admission<Topic> admission;
     /** Topics whose sync began and has not ended ({@link Topic#syncing}), live or not. */
     private int syncsUnderWay;
-    /** Batches loading now and their topics, and the most of each so far (tests). */
-    private int batchesInFlight;
-    private int batchTopicsInFlight;
-    volatile int peakBatchesInFlight;
-    volatile int peakBatchTopicsInFlight;
     /** A start of the queued resyncs is queued on the view thread (see {@link #startQueuedResyncsSoon}). */
     private boolean startQueued;
-    /** Syncs in flight of topics that hold a value or a listener (first reads of a topic are not counted). */
-    private int resyncsInFlight;
-    /** The most {@link #resyncsInFlight} so far (tests). */
-    volatile int peakResyncsInFlight;
 
-    SyncedView(String name, Source<V, E> source, Transport backend, Executor viewThread,
-               ScheduledExecutorService scheduler, Executor listenerPool, Duration idleTimeout, int topicLimit) {
-        this(name, source, backend, viewThread, scheduler, listenerPool, idleTimeout, topicLimit,
-                Ticker.systemTicker(), Scheduler.systemScheduler());
-    }
-
-    /**
-     * @param ticker          the clock of idle expiry and staleness (a fake one in unit tests)
-     * @param expiryScheduler when Caffeine looks for idle topics on its own; {@link Scheduler#disabledScheduler()}
-     *                        leaves it to {@link #cleanUp()}
-     */
-    SyncedView(String name, Source<V, E> source, Transport backend, Executor viewThread,
-               ScheduledExecutorService scheduler, Executor listenerPool, Duration idleTimeout, int topicLimit,
-               Ticker ticker, Scheduler expiryScheduler) {
+    SyncedView(String name, ViewSource<V, E> source, Shared shared) {
         this.name = name;
         this.source = source;
-        this.backend = backend;
-        this.viewThread = viewThread;
-        this.scheduler = scheduler;
-        this.listenerPool = listenerPool;
+        this.backend = shared.transport();
+        this.router = shared.router();
+        this.viewThread = shared.viewThread();
+        this.listenerPool = shared.listenerPool();
+        this.clock = shared.clock();
+        this.random = shared.random();
+        this.limits = shared.limits();
+        this.order = new EventOrder(limits.maxRevisionStep());
+        this.inbox = new Inbox(viewThread, limits);
+        this.admission = new Admission<>(limits);
         this.timeout = backend.timeout();
-        this.health = new ViewHealth(ticker);
-        this.topics = new TopicTable<>(Topic::new, idleTimeout, topicLimit, ticker, expiryScheduler, scheduler,
+        this.health = new ViewHealth(clock);
+        int topicLimit = shared.topicLimit();
+        this.topics = new TopicTable<>(Topic::new, shared.idleTimeout(), topicLimit, clock, shared.expiryScheduler(),
                 topic -> {
                     if (!closed) { // on close the connection goes anyway: nothing to unsubscribe
                         viewThread.execute(() -> drop(topic));
@@ -450,6 +285,16 @@ final class SyncedView<V, E> implements AutoCloseable {
     /** Runs pending expiry now (tests; Caffeine otherwise does it on its own schedule). */
     void cleanUp() {
         topics.cleanUp();
+    }
+
+    /** The most batches loading at once so far (tests). */
+    int peakBatchesInFlight() {
+        return admission.peakBatchesInFlight();
+    }
+
+    /** The most topics of batches loading at once so far (tests). */
+    int peakBatchTopicsInFlight() {
+        return admission.peakBatchTopicsInFlight();
     }
 
     int size() {
@@ -553,7 +398,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         // Attach inside the map's compute: a topic that expires or is removed (a failed first load) at this very
         // moment either keeps the listener or is replaced by a new one that has it, never drops it.
         Topic topic = topics.attach(id, held -> {
-            attached.set(new ViewListener<>(held, listener, onStart, executor));
+            attached.set(new ViewListener<>(held, listener, onStart, executor, limits.maxListenerQueue()));
             held.listeners.add(attached.get());
         });
         ViewListener<V, E> slot = attached.get();
@@ -577,77 +422,22 @@ final class SyncedView<V, E> implements AutoCloseable {
         topics.pin(id, topic);
     }
 
+
     // ---------------------------------------------------------------- events (view thread)
 
-    /** Routes a PubSub message; called on Lettuce's I/O thread, so it only hands over. */
-    boolean offer(String channel, Map<String, Object> fields) {
-        Topic topic = topics.following(channel);
-        if (topic == null) {
-            return false;
-        }
-        offer(topic, fields);
-        return true;
-    }
-
     /**
-     * Routes a PubSub message as it came, read by the source ({@link Source#read}) only when the channel is one of
-     * this view's; called on Lettuce's I/O thread, so it only reads and hands over.
-     *
-     * @throws RuntimeException when the source cannot read the message (it is then dropped)
+     * Hands a PubSub event of a topic over to the view thread (Redis' I/O thread, through the {@link ChannelRouter}):
+     * an event without a positive revision is rejected here; one past the view's inbox bound is dropped, and the
+     * topic re-reads instead.
      */
-    boolean offer(String channel, String json) {
-        Topic topic = topics.following(channel);
-        if (topic == null) {
-            return false;
-        }
-        offer(topic, source.read(json));
-        return true;
-    }
-
     private void offer(Topic topic, Map<String, Object> fields) {
         Object rev = fields.get("rev");
         if (!(rev instanceof Integer || rev instanceof Long) || ((Number) rev).longValue() < 1) {
             reject(topic.id, fields, "its revision is not a positive 64-bit integer");
             return;
         }
-        long revision = ((Number) rev).longValue();
-        if (inbox.incrementAndGet() > MAX_INBOX) { // the view thread is far behind: drop, and re-read the topic
-            inbox.decrementAndGet();
+        if (!topic.mailbox.offer(new Message(((Number) rev).longValue(), fields))) {
             overflows.increment();
-            if (topic.overflowed.compareAndSet(false, true)) {
-                log.warn("{} '{}': more than {} events wait for the view thread; dropping them and re-reading the"
-                        + " topic instead", name, topic.id, MAX_INBOX);
-                viewThread.execute(() -> {
-                    topic.overflowed.set(false);
-                    if (!closed && topics.isLive(topic) && topic.current != null) {
-                        sync(topic);
-                    }
-                });
-            }
-            return;
-        }
-        topic.inbox.add(new Message(revision, fields));
-        if (topic.draining.compareAndSet(false, true)) {
-            viewThread.execute(() -> drain(topic));
-        }
-    }
-
-    /**
-     * Applies what waits in a topic's inbox (view thread), at most {@link #MAX_BATCH} events at once: events that
-     * arrived while the view thread was busy are applied as one batch. Another drain is queued behind the other
-     * work of the view thread when more wait, or as soon as an event arrives after this one looked.
-     */
-    private void drain(Topic topic) {
-        List<Message> messages = new ArrayList<>();
-        Message message;
-        while (messages.size() < MAX_BATCH && (message = topic.inbox.poll()) != null) {
-            messages.add(message);
-        }
-        inbox.addAndGet(-messages.size());
-        onMessages(topic, messages);
-        topic.draining.set(false);
-        if (!topic.inbox.isEmpty() && topic.draining.compareAndSet(false, true)) {
-            viewThread.execute(() -> drain(topic));
         }
     }
 
@@ -671,7 +461,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * own ({@link #isNextToApply}), after the events before it.
      */
     private void onMessages(Topic topic, List<Message> messages) {
-        if (closed || !topics.isLive(topic) || messages.isEmpty()) {
+        if (closed || !topics.isLive(topic)) {
             return;
         }
         health.heard();
@@ -682,9 +472,9 @@ final class SyncedView<V, E> implements AutoCloseable {
                 continue;
             }
             int end = at + 1;
-            String incarnation = incarnationAfter(topic.current.incarnation(), messages.get(at));
-            while (end < messages.size() && follows(messages.get(end - 1), messages.get(end), incarnation)) {
-                incarnation = incarnationAfter(incarnation, messages.get(end));
+            String incarnation = EventOrder.incarnationAfter(topic.current.incarnation(), messages.get(at));
+            while (end < messages.size() && EventOrder.follows(messages.get(end - 1), messages.get(end), incarnation)) {
+                incarnation = EventOrder.incarnationAfter(incarnation, messages.get(end));
                 end++;
             }
             int applied = applyAll(topic, messages.subList(at, end));
@@ -694,83 +484,60 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /**
-     * Whether {@code next} can join a batch that ends with {@code last}: the next revision, of the same keys, and a
-     * change (not a purge). What does not is left to {@link #isNextToApply} once the batch before it is applied.
-     */
-    private static boolean follows(Message last, Message next, String incarnation) {
-        return next.revision == last.revision + 1 && !next.purged()
-                && (incarnation == null || next.incarnation() == null || incarnation.equals(next.incarnation()));
-    }
-
-    /** The incarnation of the held value after an event: the event's, or the one held when it carries none. */
-    private static String incarnationAfter(String held, Message message) {
-        return message.incarnation() != null ? message.incarnation() : held;
-    }
-
-    /**
      * Whether an event is the next one to apply to the held value (view thread). One that is not is dealt with
-     * here: buffered while the topic loads, dropped as a duplicate or as impossible, or the reason to resync.
+     * here, as {@link EventOrder} decides: buffered while the topic loads, dropped as a duplicate or as impossible,
+     * or the reason to resync.
      */
     private boolean isNextToApply(Topic topic, Message message) {
         Versioned<V> current = topic.current;
-        if (current != null && current.otherIncarnation(message.incarnation()) && !topic.syncing) {
-            // The topic's keys were lost and written again: its revisions count from 1 again, so this event is
-            // neither a duplicate nor a gap. Only a whole re-read tells the state (a replay would mix histories).
-            incarnations.increment();
-            log.warn("{} '{}': revision {} comes from other keys (incarnation {}) than the held revision {}"
-                    + " (incarnation {}): were they lost? Re-reading", name, Validation.show(topic.id),
-                    message.revision, Validation.show(message.incarnation()), current.revision,
-                    current.incarnation);
-            topic.untrusted = true;
-            sync(topic);
-            return false;
-        }
-        if (current != null && message.revision - current.revision > MAX_REVISION_STEP) {
-            reject(topic.id, message.fields, "its revision " + message.revision + " is impossibly far past the held "
-                    + current.revision);
-            return false;
-        }
-        if (message.purged()) {
-            // Redis now holds the topic empty at revision 0: no event leads there, only a re-read.
-            if (topic.syncing) {
-                topic.syncAgain = true;
-            } else if (current != null) {
-                topic.untrusted = true;
+        switch (order.decide(current, topic.syncing, message)) {
+            case APPLY -> {
+                return true;
+            }
+            case BUFFER -> buffer(topic, message);
+            case DUPLICATE, UNHELD -> { }
+            case HELD_REVISION -> {
+                if (!describes(current, message)) {
+                    reject(topic.id, message.fields(), "it says another state than the one held at its revision:"
+                            + " resyncing");
+                    resyncWhole(topic);
+                }
+            }
+            case GAP -> {
+                gaps.increment();
+                log.debug("{} '{}': revision gap ({} after {}), resyncing", name, topic.id, message.revision(),
+                        current.revision);
+                buffer(topic, message);
                 sync(topic);
             }
-            return false;
+            case OTHER_INCARNATION -> {
+                incarnations.increment();
+                log.warn("{} '{}': revision {} comes from other keys (incarnation {}) than the held revision {}"
+                        + " (incarnation {}): were they lost? Re-reading", name, Validation.show(topic.id),
+                        message.revision(), Validation.show(message.incarnation()), current.revision,
+                        current.incarnation);
+                resyncWhole(topic);
+            }
+            case PURGED -> resyncWhole(topic);
+            case PURGED_WHILE_LOADING -> topic.syncAgain = true;
+            case TOO_FAR -> reject(topic.id, message.fields(), "its revision " + message.revision()
+                    + " is impossibly far past the held " + current.revision);
         }
-        if (topic.syncing) {
-            buffer(topic, message);
-            return false;
-        }
-        if (current != null && message.revision == current.revision && !describes(current, message)) {
-            reject(topic.id, message.fields, "it says another state than the one held at its revision:"
-                    + " resyncing");
-            topic.untrusted = true;
-            sync(topic);
-            return false;
-        }
-        if (current == null || message.revision <= current.revision) {
-            return false;
-        }
-        if (message.revision > current.revision + 1) {
-            gaps.increment();
-            log.debug("{} '{}': revision gap ({} after {}), resyncing", name, topic.id, message.revision,
-                    current.revision);
-            buffer(topic, message);
-            sync(topic);
-            return false;
-        }
-        return true;
+        return false;
+    }
+
+    /** Resyncs a topic whose held value no event can lead on from: it loads whole (no replay from it). */
+    private void resyncWhole(Topic topic) {
+        topic.untrusted = true;
+        sync(topic);
     }
 
     /**
-     * Keeps an event that arrived during a load, at most {@link #MAX_BUFFER} per topic: past that the buffer is
-     * dropped and the topic is loaded again once this load ends (the new load covers what was dropped).
+     * Keeps an event that arrived during a load, at most {@link ViewLimits#maxBuffer} per topic: past that the
+     * buffer is dropped and the topic is loaded again once this load ends (the new load covers what was dropped).
      */
     private void buffer(Topic topic, Message message) {
-        if (topic.buffer.size() >= MAX_BUFFER) {
+        if (topic.buffer.size() >= limits.maxBuffer()) {
             overflows.increment();
             topic.buffer.clear();
             topic.heardBeforeLoad = 0;
@@ -779,6 +546,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
         topic.buffer.add(message);
     }
+
 
     /** A malformed event describes nothing: it is dropped by {@link #applyAll} instead. */
     private boolean describes(Versioned<V> held, Message message) {
@@ -808,12 +576,12 @@ final class SyncedView<V, E> implements AutoCloseable {
                 malformed = e;
                 break;
             }
-            incarnation = incarnationAfter(incarnation, message);
+            incarnation = EventOrder.incarnationAfter(incarnation, message);
             applied++;
         }
         if (applied > 0) {
             Message last = messages.get(applied - 1);
-            topic.hold(new Versioned<>(last.revision, batch.value(), last.digest(), incarnation));
+            topic.hold(new Versioned<>(last.revision(), batch.value(), last.digest(), incarnation));
             swaps.increment();
             eventsApplied.add(applied);
             dispatch(topic, batch.events());
@@ -822,7 +590,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (malformed != null) {
             // Forged, or a newer client's event this version cannot apply: the held value stays, and a re-read
             // tells which (a real change at this revision is then in the state; a forged one leaves no trace).
-            reject(topic.id, messages.get(applied).fields, "it is malformed (" + malformed.getMessage() + ")");
+            reject(topic.id, messages.get(applied).fields(), "it is malformed (" + malformed.getMessage() + ")");
             sync(topic);
         }
         return applied;
@@ -864,11 +632,11 @@ final class SyncedView<V, E> implements AutoCloseable {
             RevisionWaiters.Waiter waiter = topic.waiters.add(revision, reached);
             // a revision that never comes (Redis restarted and counts from 1 again) must not keep its waiter
             reached.whenComplete((ok, failure) -> viewThread.execute(() -> topic.waiters.remove(waiter)));
-            scheduler.schedule(() -> viewThread.execute(() -> {
+            clock.schedule(() -> viewThread.execute(() -> {
                 if (!reached.isDone() && !topic.syncing) {
                     sync(topic);
                 }
-            }), 50, TimeUnit.MILLISECONDS);
+            }), limits.revisionGrace().toMillis(), TimeUnit.MILLISECONDS);
         });
         return reached.completeOnTimeout(null, timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -915,6 +683,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         return value;
     }
 
+
     // ---------------------------------------------------------------- sync (view thread)
 
     /** Subscribes (again), loads, and applies what was buffered meanwhile. */
@@ -959,10 +728,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (started.isEmpty()) {
             return;
         }
-        batchesInFlight++;
-        batchTopicsInFlight += started.size();
-        peakBatchesInFlight = Math.max(peakBatchesInFlight, batchesInFlight);
-        peakBatchTopicsInFlight = Math.max(peakBatchTopicsInFlight, batchTopicsInFlight);
+        admission.batchStarted(started.size());
         List<String> channels = started.stream().map(topic -> topic.channel).toList();
         List<String> ids = started.stream().map(topic -> topic.id).toList();
         CompletableFuture.completedFuture(null)
@@ -978,7 +744,8 @@ final class SyncedView<V, E> implements AutoCloseable {
                             failure = e;
                         }
                     }
-                    Handover finished = new Handover();
+                    Handover finished = new Handover(viewThread,
+                            e -> log.error("{}: a finished load could not be taken in", name, e));
                     for (int i = 0; i < started.size(); i++) {
                         Topic topic = started.get(i);
                         CompletableFuture<Versioned<V>> attempt = attempts.get(i);
@@ -990,43 +757,10 @@ final class SyncedView<V, E> implements AutoCloseable {
                     }
                     CompletableFuture.allOf(attempts.toArray(CompletableFuture[]::new)).whenComplete((all, any) ->
                             viewThread.execute(() -> {
-                                batchesInFlight--;
-                                batchTopicsInFlight -= started.size();
+                                admission.batchEnded(started.size());
                                 startWaitingResyncs();
                             }));
                 });
-    }
-
-    /**
-     * Hands work over to the view thread in runs: a task added while a run is queued or running joins it. One read
-     * reply completes the loads of a few hundred topics in a row on Lettuce's I/O thread; one task each woke the view
-     * thread (and contended on its queue) 10,000 times in a preload of 10,000 services.
-     */
-    private final class Handover {
-        private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
-        private final AtomicBoolean queued = new AtomicBoolean();
-
-        void add(Runnable task) {
-            tasks.add(task);
-            if (queued.compareAndSet(false, true)) {
-                viewThread.execute(this::run);
-            }
-        }
-
-        private void run() {
-            Runnable task;
-            while ((task = tasks.poll()) != null) {
-                try {
-                    task.run();
-                } catch (RuntimeException e) { // a task of its own would have died alone: so does this one
-                    log.error("{}: a finished load could not be taken in", name, e);
-                }
-            }
-            queued.set(false);
-            if (!tasks.isEmpty() && queued.compareAndSet(false, true)) {
-                viewThread.execute(this::run);
-            }
-        }
     }
 
     /** Marks a topic syncing (view thread): the attempt its load will complete. */
@@ -1036,20 +770,16 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.heardBeforeLoad = topic.buffer.size();
         topic.attempt = new CompletableFuture<>();
         CompletableFuture<Versioned<V>> attempt = topic.attempt;
-        if (topic.current != null || topic.pinned()) {
-            resyncsInFlight++;
-            peakResyncsInFlight = Math.max(peakResyncsInFlight, resyncsInFlight);
+        if (topic.current != null || topic.pinned()) { // a resync; first reads of a topic are not counted
+            admission.resyncStarted();
             attempt.whenComplete((value, failure) -> { // on the view thread: finishSync completes it
-                resyncsInFlight--;
+                admission.resyncEnded();
                 startWaitingResyncs();
             });
         }
-        topics.follow(topic);
+        router.follow(topic.channel, topic);
         if (topic.queuedLoadOnly) { // queued by a preload, loading now by another way: its turn is not needed
-            Set<Topic> group = waitingGroups.get(topic.group);
-            if (group != null && group.remove(topic) && group.isEmpty()) {
-                waitingGroups.remove(topic.group);
-            }
+            admission.unqueue(topic.group, topic);
         }
         topic.queuedLoadOnly = false;
         List<CompletableFuture<Versioned<V>>> waiting = topic.waiting;
@@ -1109,49 +839,23 @@ final class SyncedView<V, E> implements AutoCloseable {
                 dispatch(topic, source.resynced(topic.id, before, loaded));
             }
         }
-        // An event heard before this load started was published after Redis counted its revision (the scripts
-        // count, then publish): if the load found less, Redis never had it. Keeping it would resync for ever.
-        List<Message> buffered = new ArrayList<>();
-        boolean keysChangedAgain = false;
-        for (int i = 0; i < topic.buffer.size(); i++) {
-            Message message = topic.buffer.get(i);
-            if (loaded.otherIncarnation(message.incarnation())) {
-                // heard before the load: of the keys the load replaced; after: the keys changed again since
-                keysChangedAgain |= i >= topic.heardBeforeLoad;
-            } else if (i < topic.heardBeforeLoad && message.revision > loaded.revision()) {
-                reject(topic.id, message.fields, "its revision " + message.revision + " is past the "
-                        + loaded.revision() + " Redis holds");
-            } else {
-                buffered.add(message);
-            }
-        }
+        EventOrder.AfterLoad<Message> kept = order.afterLoad(topic.buffer, topic.heardBeforeLoad, loaded);
         topic.buffer.clear();
-        buffered.sort(Comparator.comparingLong(Message::revision));
-        List<Message> next = new ArrayList<>(); // the ones that follow the loaded revision: applied as one batch
-        int gapAt = -1;
-        for (int i = 0; i < buffered.size() && gapAt < 0; i++) {
-            Message message = buffered.get(i);
-            long expected = topic.current.revision + next.size() + 1;
-            if (message.revision > expected) {
-                gapAt = i;
-            } else if (message.revision == expected) {
-                next.add(message);
-            }
-        }
-        int applied = next.isEmpty() ? 0 : applyAll(topic, next);
-        if (applied < next.size()) { // one could not be applied: the topic resyncs, and keeps what came after it
-            Message failed = next.get(applied);
-            topic.buffer.addAll(buffered.subList(buffered.indexOf(failed) + 1, buffered.size()));
-        } else if (gapAt >= 0) {
+        kept.impossible().forEach(message -> reject(topic.id, message.fields(), "its revision " + message.revision()
+                + " is past the " + loaded.revision() + " Redis holds"));
+        int applied = kept.next().isEmpty() ? 0 : applyAll(topic, kept.next());
+        if (applied < kept.next().size()) { // one could not be applied: the topic resyncs, and keeps what came after
+            topic.buffer.addAll(kept.after(kept.next().get(applied)));
+        } else if (kept.gapAt() >= 0) {
             gaps.increment();
-            topic.buffer.addAll(buffered.subList(gapAt, buffered.size()));
+            topic.buffer.addAll(kept.fromGap());
             sync(topic); // after the buffer is filled: these were heard before the next load
         }
         // Load again when the connection dropped after this load started (it may have read Redis before changes it
         // then missed) and is back: a reconnect that came while it was under way skipped it.
         boolean missedDuringLoad = epoch < health.epoch() && backend.isConnected();
-        if ((syncAgain || keysChangedAgain || missedDuringLoad) && !topic.syncing) {
-            if (topic.group != null && !keysChangedAgain) {
+        if ((syncAgain || kept.keysChangedAgain() || missedDuringLoad) && !topic.syncing) {
+            if (topic.group != null && !kept.keysChangedAgain()) {
                 // a batching source's topic synced again because its subscription was renewed or the connection
                 // dropped meanwhile: so were many others, and they load again together, bounded, in batches
                 queueResync(topic);
@@ -1193,11 +897,9 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (topic.current == null && !topic.pinned()) {
             return; // nobody waits for it: the next read starts over
         }
-        long backoff = Math.min(MAX_BACKOFF_MS, 100L << Math.min(topic.failures, 10));
-        long delay = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
+        long delay = limits.retry().delayMillis(topic.failures, random);
         log.debug("{} '{}' could not be loaded ({}), retrying in {} ms", name, topic.id, failure.toString(), delay);
-        scheduler.schedule(() -> viewThread.execute(() -> resyncWhenFree(List.of(topic))), delay,
-                TimeUnit.MILLISECONDS);
+        clock.schedule(() -> viewThread.execute(() -> resyncWhenFree(List.of(topic))), delay, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -1205,7 +907,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * topic there made a preload or resync of 10,000 topics cost 10,000 scans of 10,000.
      */
     private boolean anySyncing() {
-        return syncsUnderWay > 0 || !waitingResyncs.isEmpty() || !waitingGroups.isEmpty();
+        return syncsUnderWay > 0 || admission.anyWaiting();
     }
 
     /**
@@ -1224,19 +926,13 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /**
-     * Resyncs the topic following {@code channel}, if this view holds one: its subscription was just renewed
-     * (Redis had dropped it, or its node was lost), so events may have been missed meanwhile. A sync already
-     * under way may have read before the drop, so it is followed by another. The resync waits for a slot like
-     * those after a reconnect (bounded, and batched for a batching source): a lost cluster node renews the
-     * subscriptions of thousands of topics at once, and one sync each, all started at once, is a stampede.
-     *
-     * @return whether this view follows the channel
+     * Resyncs a topic whose subscription was just renewed (Redis had dropped it, or its node was lost), so events
+     * may have been missed meanwhile. A sync already under way may have read before the drop, so it is followed by
+     * another. The resync waits for a slot like those after a reconnect (bounded, and batched for a batching
+     * source): a lost cluster node renews the subscriptions of thousands of topics at once, and one sync each, all
+     * started at once, is a stampede.
      */
-    boolean resyncChannel(String channel) {
-        Topic topic = topics.following(channel);
-        if (topic == null) {
-            return false;
-        }
+    private void resubscribed(Topic topic) {
         viewThread.execute(() -> {
             if (closed || !topics.isLive(topic)) {
                 return;
@@ -1248,7 +944,6 @@ final class SyncedView<V, E> implements AutoCloseable {
                 startQueuedResyncsSoon();
             }
         });
-        return true;
     }
 
     /**
@@ -1273,7 +968,7 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     private void queueResync(Topic topic) {
         if (topic.group == null) {
-            waitingResyncs.add(topic);
+            admission.queue(topic);
         } else {
             queueForBatch(topic, false);
         }
@@ -1281,7 +976,7 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** Queues a topic of a batching source (view thread); {@code loadOnly}: unless it holds a value by then. */
     private void queueForBatch(Topic topic, boolean loadOnly) {
-        if (waitingGroups.computeIfAbsent(topic.group, group -> new LinkedHashSet<>()).add(topic)) {
+        if (admission.queue(topic.group, topic)) {
             topic.queuedLoadOnly = loadOnly;
         } else if (!loadOnly) {
             topic.queuedLoadOnly = false;
@@ -1289,57 +984,49 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     private void startWaitingResyncs() {
-        startWaitingBatches();
-        Iterator<Topic> waiting = waitingResyncs.iterator();
-        while (resyncsInFlight < MAX_CONCURRENT_RESYNCS && waiting.hasNext()) {
-            Topic topic = waiting.next();
-            waiting.remove();
+        List<Topic> batch;
+        while ((batch = admission.nextBatch(this::joinsBatch)) != null) {
+            if (!batch.isEmpty()) {
+                syncBatch(batch);
+            }
+        }
+        Topic topic;
+        while ((topic = admission.nextResync()) != null) {
             if (!closed && !topic.syncing && topics.isLive(topic)) {
                 sync(topic);
             }
         }
     }
 
-    /** Starts batches of waiting topics, one group's topics each, while fewer than the bounds are in flight. */
-    private void startWaitingBatches() {
-        while (batchesInFlight < MAX_CONCURRENT_BATCHES && batchTopicsInFlight < MAX_TOPICS_IN_FLIGHT
-                && !waitingGroups.isEmpty()) {
-            Iterator<Map.Entry<Object, Set<Topic>>> groups = waitingGroups.entrySet().iterator();
-            Set<Topic> group = groups.next().getValue();
-            List<Topic> batch = new ArrayList<>(Math.min(group.size(), MAX_BATCH_TOPICS));
-            Iterator<Topic> waiting = group.iterator();
-            while (waiting.hasNext() && batch.size() < MAX_BATCH_TOPICS) {
-                Topic topic = waiting.next();
-                waiting.remove();
-                if (closed || !topics.isLive(topic)) {
-                    failWaiting(topic, closed ? backend.closedException() : new LodestarException(name + " '"
-                            + topic.id + "' was dropped before it could load"));
-                } else if (topic.syncing) {
-                    topic.queuedLoadOnly = false;
-                    List<CompletableFuture<Versioned<V>>> waiters = topic.waiting;
-                    topic.waiting = null;
-                    if (waiters != null) {
-                        topic.attempt.whenComplete((value, failure) -> waiters.forEach(w -> settle(w, value,
-                                failure)));
-                    }
-                } else if (topic.queuedLoadOnly && topic.current != null) { // loaded meanwhile: nothing to do
-                    topic.queuedLoadOnly = false;
-                    List<CompletableFuture<Versioned<V>>> waiters = topic.waiting;
-                    topic.waiting = null;
-                    if (waiters != null) {
-                        waiters.forEach(w -> w.complete(topic.current));
-                    }
-                } else {
-                    batch.add(topic);
-                }
-            }
-            if (group.isEmpty()) {
-                groups.remove();
-            }
-            if (!batch.isEmpty()) {
-                syncBatch(batch);
-            }
+    /**
+     * Whether a topic whose batch is starting loads in it. One that does not is dealt with here: dropped (or the
+     * view closed) meanwhile, loading by another way already, or queued by a preload and loaded meanwhile.
+     */
+    private boolean joinsBatch(Topic topic) {
+        if (closed || !topics.isLive(topic)) {
+            failWaiting(topic, closed ? backend.closedException() : new LodestarException(name + " '"
+                    + topic.id + "' was dropped before it could load"));
+            return false;
         }
+        if (topic.syncing) {
+            topic.queuedLoadOnly = false;
+            List<CompletableFuture<Versioned<V>>> waiters = topic.waiting;
+            topic.waiting = null;
+            if (waiters != null) {
+                topic.attempt.whenComplete((value, failure) -> waiters.forEach(w -> settle(w, value, failure)));
+            }
+            return false;
+        }
+        if (topic.queuedLoadOnly && topic.current != null) { // loaded meanwhile: nothing to do
+            topic.queuedLoadOnly = false;
+            List<CompletableFuture<Versioned<V>>> waiters = topic.waiting;
+            topic.waiting = null;
+            if (waiters != null) {
+                waiters.forEach(w -> w.complete(topic.current));
+            }
+            return false;
+        }
+        return true;
     }
 
     private void failWaiting(Topic topic, RuntimeException failure) {
@@ -1352,7 +1039,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /**
-     * Loads the topics not held yet: for a batching source ({@link Source#group}) in batches, bounded like resyncs;
+     * Loads the topics not held yet: for a batching source ({@link ViewSource#group}) in batches, bounded like resyncs;
      * otherwise one {@link #loadAsync} each. Completes when all are loaded, or with a Lodestar exception when any
      * could not be (that one is not kept: the next read tries again; the others stay loaded).
      */
@@ -1401,6 +1088,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                         "preload " + name + "s", backend.where(), timeout)));
     }
 
+
     /** Compares every held topic's revision with Redis; resyncs those that differ. */
     void reconcile() {
         for (Topic topic : topics.all()) {
@@ -1422,8 +1110,8 @@ final class SyncedView<V, E> implements AutoCloseable {
                         if (aheadInRedis(topic, stamp)) {
                             // Its event may be on the way (the stamp's reply and the event come on two connections):
                             // look again after a grace rather than re-read a topic that is about to be current.
-                            scheduler.schedule(() -> viewThread.execute(() -> resyncIfStillBehind(topic, stamp)),
-                                    RECONCILE_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+                            clock.schedule(() -> viewThread.execute(() -> resyncIfStillBehind(topic, stamp)),
+                                    limits.reconcileGrace().toMillis(), TimeUnit.MILLISECONDS);
                         } else {
                             resyncAfterReconcile(topic, stamp);
                         }
@@ -1433,13 +1121,17 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
+
     /** Redis holds a later revision of the same incarnation than the topic, and nothing says the topic is forged. */
     private boolean aheadInRedis(Topic topic, Versioned<Void> stamp) {
         return !topic.untrusted && stamp.revision() > topic.current.revision
                 && !topic.current.otherIncarnation(stamp.incarnation());
     }
 
-    /** View thread, {@link #RECONCILE_GRACE} after a reconcile found Redis ahead: resyncs if no event caught up. */
+    /**
+     * View thread, {@link ViewLimits#reconcileGrace} after a reconcile found Redis ahead: resyncs if no event caught
+     * up.
+     */
     private void resyncIfStillBehind(Topic topic, Versioned<Void> stamp) {
         if (topics.isLive(topic) && !topic.syncing && topic.current != null
                 && topic.current.revision < stamp.revision()) {
@@ -1478,7 +1170,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     private void drop(Topic topic) {
-        if (topics.unfollow(topic) && !closed) {
+        if (router.unfollow(topic.channel, topic) && !closed) {
             backend.unsubscribe(topic.channel).whenComplete((ok, failure) -> {
                 if (failure != null) {
                     log.debug("Could not unsubscribe {}: {}", topic.channel, failure.toString());
@@ -1493,9 +1185,11 @@ final class SyncedView<V, E> implements AutoCloseable {
         topics.close();
     }
 
+
     // ---------------------------------------------------------------- state of one topic
 
-    private final class Topic extends TopicTable.Entry implements ViewListener.Topic<V, E> {
+    private final class Topic extends TopicTable.Entry implements ViewListener.Topic<V, E>, ChannelRouter.Route,
+            Inbox.Receiver<Message> {
         final List<ViewListener<V, E>> listeners = new CopyOnWriteArrayList<>();
         /** Written on the view thread only (through {@link #hold}), read anywhere. */
         volatile Versioned<V> current;
@@ -1504,9 +1198,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
         final List<Message> buffer = new ArrayList<>();
         /** Events handed over by the I/O thread, waiting for the view thread to apply them (any thread). */
-        final Queue<Message> inbox = new ConcurrentLinkedQueue<>();
-        /** A drain of {@link #inbox} is queued on, or running on, the view thread (any thread). */
-        final AtomicBoolean draining = new AtomicBoolean();
+        final Inbox.Mailbox<Message> mailbox = inbox.mailbox(this);
         /** How many of {@link #buffer} were heard before the current load started. */
         int heardBeforeLoad;
         /**
@@ -1514,18 +1206,16 @@ final class SyncedView<V, E> implements AutoCloseable {
          * while it was under way (either way it may have missed events).
          */
         boolean syncAgain;
-        /** Events of this topic were dropped because the view thread was far behind (any thread). */
-        final AtomicBoolean overflowed = new AtomicBoolean();
         final RevisionWaiters waiters = new RevisionWaiters();
         int failures;
         /**
          * Set when the held value proved to be one Redis never had (a forged event), or was restored from a local
-         * copy Redis may no longer hold ({@link Source#restore}): the next sync loads whole.
+         * copy Redis may no longer hold ({@link ViewSource#restore}): the next sync loads whole.
          */
         boolean untrusted;
         /** The disconnect count when its last successful load started; -1 while it has none from Redis. */
         long loadedEpoch = -1;
-        /** Its {@link Source#group}: null when the source loads one topic at a time. */
+        /** Its {@link ViewSource#group}: null when the source loads one topic at a time. */
         final Object group;
         /** Preloads waiting for this topic's batch to start (null: none). */
         List<CompletableFuture<Versioned<V>>> waiting;
@@ -1535,6 +1225,32 @@ final class SyncedView<V, E> implements AutoCloseable {
         Topic(String id) {
             super(id, source.channel(id));
             this.group = source.group(id);
+        }
+
+        /** A PubSub message of its channel (Redis' I/O thread): read by the view's source, then handed over. */
+        @Override
+        public void offer(String message) {
+            SyncedView.this.offer(this, source.read(message));
+        }
+
+        @Override
+        public void resubscribed() {
+            SyncedView.this.resubscribed(this);
+        }
+
+        @Override
+        public void onMessages(List<Message> messages) {
+            SyncedView.this.onMessages(this, messages);
+        }
+
+        /** Events were dropped for the view's inbox bound (view thread): re-read instead. */
+        @Override
+        public void onInboxOverflow() {
+            log.warn("{} '{}': more than {} events wait for the view thread; dropping them and re-reading the"
+                    + " topic instead", name, id, limits.maxInbox());
+            if (!closed && topics.isLive(this) && current != null) {
+                sync(this);
+            }
         }
 
         /**

@@ -5,7 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Scheduler;
-import com.github.benmanes.caffeine.cache.Ticker;
+import io.lodestar.redis.internal.time.Clock;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -16,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -25,7 +23,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * The topics a {@link SyncedView} holds, by id and by channel, their values for the read path, their idle
+ * The topics a {@link SyncedView} holds, by id, their values for the read path, their idle
  * expiry and their limit: topics nobody read for the idle timeout are dropped (Caffeine's variable expiry), and past
  * the limit the topic read least recently is dropped when a new one comes; pinned ones (with listeners) never are.
  * Thread-safe.
@@ -114,39 +112,38 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
      * holds for it too): a read lands on the value with no map node in between ({@link ReadTable}).
      */
     private final ReadTable<V> served = new ReadTable<>();
-    private final Map<String, T> byChannel = new ConcurrentHashMap<>();
     private final Object limitLock = new Object();
-    private final ScheduledExecutorService scheduler;
+    private final Clock clock;
     private final long tickNanos;
     private final long longestTickNanos;
     /** The bit set reads mark now. */
     private volatile Reads reads;
     /** The bit set retired at the last tick: reported at the next one (tick thread only, under this lock). */
     private Reads retired;
-    private ScheduledFuture<?> ticking; // under this lock
+    private Clock.Scheduled ticking; // under this lock
     private boolean closed; // under this lock
 
     /**
      * @param factory         makes a topic (called atomically per id)
      * @param idleTimeout     how long an unpinned topic nobody reads is kept
      * @param limit           how many topics are held before a new one drops the one read least recently
-     * @param ticker          the clock of idle expiry (a fake one in unit tests)
+     * @param clock           the clock of idle expiry, and what runs the read path's tick (a manual one in unit
+     *                        tests)
      * @param expiryScheduler when Caffeine looks for idle topics on its own; {@link Scheduler#disabledScheduler()}
      *                        leaves it to {@link #cleanUp()}
-     * @param scheduler       runs the read path's tick
      * @param onRemoved       told of every topic removed (expired, removed, or on close), on Caffeine's executor
      * @param onDropped       told of every topic dropped for the limit (after it was removed), on the thread
      *                        whose new topic passed the limit
      */
-    TopicTable(Function<String, T> factory, Duration idleTimeout, int limit, Ticker ticker, Scheduler expiryScheduler,
-               ScheduledExecutorService scheduler, Consumer<T> onRemoved, Consumer<T> onDropped) {
+    TopicTable(Function<String, T> factory, Duration idleTimeout, int limit, Clock clock, Scheduler expiryScheduler,
+               Consumer<T> onRemoved, Consumer<T> onDropped) {
         this.factory = factory;
         this.limit = limit;
         this.onDropped = onDropped;
         long idleNanos = idleTimeout.toNanos();
         this.topics = Caffeine.newBuilder()
                 .scheduler(expiryScheduler)
-                .ticker(ticker)
+                .ticker(clock::nanoTime)
                 .expireAfter(new Expiry<String, T>() {
                     @Override
                     public long expireAfterCreate(String id, T topic, long now) {
@@ -170,12 +167,12 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
                     }
                 })
                 .build();
-        this.scheduler = scheduler;
+        this.clock = clock;
         this.tickNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(10, Math.min(1000, idleTimeout.toMillis() / 8)));
         this.longestTickNanos = Math.max(tickNanos, idleNanos / 4);
         this.reads = new Reads(0);
         synchronized (this) {
-            this.ticking = scheduler.schedule(this::tickAndReschedule, tickNanos, TimeUnit.NANOSECONDS);
+            this.ticking = clock.schedule(this::tickAndReschedule, tickNanos, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -339,16 +336,16 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
     }
 
     private void tickAndReschedule() {
-        long start = System.nanoTime();
+        long start = clock.nanoTime();
         try {
             tick();
         } finally {
-            long took = System.nanoTime() - start;
+            long took = clock.nanoTime() - start;
             synchronized (this) {
                 if (!closed) { // the scan takes at most 1/20 of the time between ticks
                     long next = Math.max(tickNanos, Math.min(longestTickNanos, took * 20));
                     try {
-                        ticking = scheduler.schedule(this::tickAndReschedule, next, TimeUnit.NANOSECONDS);
+                        ticking = clock.schedule(this::tickAndReschedule, next, TimeUnit.NANOSECONDS);
                     } catch (RejectedExecutionException e) { // the client is shutting down
                         closed = true;
                     }
@@ -380,27 +377,12 @@ final class TopicTable<T extends TopicTable.Entry, V> implements AutoCloseable {
         topics.cleanUp();
     }
 
-    /** Routes the topic's channel to it. */
-    void follow(T topic) {
-        byChannel.put(topic.channel, topic);
-    }
-
-    /** The topic following a channel, or null. */
-    T following(String channel) {
-        return byChannel.get(channel);
-    }
-
-    /** Stops routing the topic's channel to it; false when the channel already routes elsewhere or nowhere. */
-    boolean unfollow(T topic) {
-        return byChannel.remove(topic.channel, topic);
-    }
-
     /** Drops every topic (each is reported as removed). */
     @Override
     public void close() {
         synchronized (this) {
             closed = true;
-            ticking.cancel(false);
+            ticking.cancel();
         }
         topics.invalidateAll();
         readable.clear();

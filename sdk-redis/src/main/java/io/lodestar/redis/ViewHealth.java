@@ -1,7 +1,7 @@
 package io.lodestar.redis;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.lodestar.core.ViewStatus;
+import io.lodestar.redis.internal.time.Clock;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -14,16 +14,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * view thread and the connection's threads write it, any thread reads it.
  */
 final class ViewHealth {
-    private final Ticker ticker;
-    private volatile long staleSinceNanos;
-    private volatile long lastSyncNanos;
+    /** "Not stale" and "never" in the two times below: a clock can read 0 (a manual one starts there). */
+    private static final long NEVER = Long.MIN_VALUE;
+    private final Clock clock;
+    private volatile long staleSinceNanos = NEVER;
+    private volatile long lastSyncNanos = NEVER;
     private volatile boolean restoredFromDisk;
     /** +1 per disconnect: a topic loaded since the last one missed nothing and needs no resync on reconnect. */
     private final AtomicLong disconnects = new AtomicLong();
 
-    /** @param ticker the clock of staleness (a fake one in unit tests) */
-    ViewHealth(Ticker ticker) {
-        this.ticker = ticker;
+    /** @param clock the clock of staleness (a manual one in unit tests) */
+    ViewHealth(Clock clock) {
+        this.clock = clock;
     }
 
     /** The status of two views read together: the staler one, restored from disk if either is. */
@@ -36,9 +38,9 @@ final class ViewHealth {
     ViewStatus status() {
         long staleSince = staleSinceNanos;
         long lastSync = lastSyncNanos;
-        long now = ticker.read();
-        Instant lastSyncAt = lastSync == 0 ? null : Instant.now().minusNanos(now - lastSync);
-        return staleSince == 0
+        long now = clock.nanoTime();
+        Instant lastSyncAt = lastSync == NEVER ? null : clock.instant().minusNanos(now - lastSync);
+        return staleSince == NEVER
                 ? new ViewStatus(false, Duration.ZERO, lastSyncAt, restoredFromDisk)
                 : new ViewStatus(true, Duration.ofNanos(now - staleSince), lastSyncAt, restoredFromDisk);
     }
@@ -46,12 +48,12 @@ final class ViewHealth {
     /** Nanoseconds since the view last heard from Redis, or -1 if never. */
     long nanosSinceLastSync() {
         long lastSync = lastSyncNanos;
-        return lastSync == 0 ? -1 : ticker.read() - lastSync;
+        return lastSync == NEVER ? -1 : clock.nanoTime() - lastSync;
     }
 
     /** The view just heard from Redis (an event, a load, a reconcile's read). */
     void heard() {
-        lastSyncNanos = ticker.read();
+        lastSyncNanos = clock.nanoTime();
     }
 
     /** The number of disconnects so far: a load notes it when it starts. */
@@ -62,14 +64,14 @@ final class ViewHealth {
     /** A connection the view needs was lost: stale from now on (if not already), and one more disconnect. */
     void markStale() {
         disconnects.incrementAndGet();
-        if (staleSinceNanos == 0) {
-            staleSinceNanos = ticker.read();
+        if (staleSinceNanos == NEVER) {
+            staleSinceNanos = clock.nanoTime();
         }
     }
 
     /** Every topic is current again. */
     void markFresh() {
-        staleSinceNanos = 0;
+        staleSinceNanos = NEVER;
     }
 
     void markRestoredFromDisk() {

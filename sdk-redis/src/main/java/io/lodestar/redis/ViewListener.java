@@ -1,5 +1,6 @@
 package io.lodestar.redis;
 
+import io.lodestar.redis.internal.view.ViewLimits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,9 +11,9 @@ import java.util.function.Consumer;
 
 /**
  * One listener of a topic of a {@link SyncedView}: events reach it in order on its own serial executor, from the
- * value it started at. Its queue is bounded ({@link SyncedView#MAX_LISTENER_QUEUE}): a listener that falls that far
+ * value it started at. Its queue is bounded ({@link ViewLimits#maxListenerQueue}): a listener that falls that far
  * behind (stuck, or far too slow) gets no more single events; once it has worked off its queue it gets one event
- * from the state it last had queued to the current one ({@link SyncedView.Source#resynced}), so it is never left
+ * from the state it last had queued to the current one ({@link ViewSource#resynced}), so it is never left
  * wrong and never holds up the view. Its state is confined to the view thread; only its executor runs elsewhere.
  *
  * @param <V> the value of the topic
@@ -47,6 +48,7 @@ final class ViewListener<V, E> {
     private final Consumer<E> consumer;
     private final Consumer<SyncedView.Versioned<V>> onStart;
     private final SerialExecutor executor;
+    private final int maxQueue;
     // view thread only:
     /** Events are dispatched once the listener knows the value they follow. */
     private boolean started;
@@ -58,13 +60,15 @@ final class ViewListener<V, E> {
     /**
      * @param onStart  called first, on the listener's executor, with the value it starts from; or null
      * @param executor where the listener runs (serially)
+     * @param maxQueue most events that wait for it
      */
     ViewListener(Topic<V, E> topic, Consumer<E> consumer, Consumer<SyncedView.Versioned<V>> onStart,
-                 Executor executor) {
+                 Executor executor, int maxQueue) {
         this.topic = topic;
         this.consumer = consumer;
         this.onStart = onStart;
-        this.executor = new SerialExecutor(executor, SyncedView.MAX_LISTENER_QUEUE,
+        this.maxQueue = maxQueue;
+        this.executor = new SerialExecutor(executor, maxQueue,
                 () -> topic.onViewThread(this::catchUp));
     }
 
@@ -101,7 +105,7 @@ final class ViewListener<V, E> {
             lagging = true;
             topic.overflowed();
             log.warn("{}: a listener is {} events behind (stuck or too slow); it gets the current state in one event"
-                    + " once it catches up", topic.describe(), SyncedView.MAX_LISTENER_QUEUE);
+                    + " once it catches up", topic.describe(), maxQueue);
         }
     }
 

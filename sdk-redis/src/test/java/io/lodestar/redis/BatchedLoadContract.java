@@ -96,10 +96,10 @@ abstract class BatchedLoadContract extends NamespaceTest {
                 held(viewer, services))).isEmpty());
         assertThat(viewer.serviceView.resyncs.sum()).as("services resynced").isGreaterThan(resyncsBefore);
         assertThat(viewer.reads.batchReads.sum()).as("resynced in batches").isGreaterThan(batchReadsBefore);
-        assertThat(viewer.serviceView.peakBatchesInFlight).as("batches in flight at once")
-                .isBetween(1, SyncedView.MAX_CONCURRENT_BATCHES);
-        assertThat(viewer.serviceView.peakBatchTopicsInFlight).as("topics of batches in flight at once")
-                .isLessThan(SyncedView.MAX_TOPICS_IN_FLIGHT + SyncedView.MAX_BATCH_TOPICS);
+        assertThat(viewer.serviceView.peakBatchesInFlight()).as("batches in flight at once")
+                .isBetween(1, SyncedView.LIMITS.maxConcurrentBatches());
+        assertThat(viewer.serviceView.peakBatchTopicsInFlight()).as("topics of batches in flight at once")
+                .isLessThan(SyncedView.LIMITS.maxTopicsInFlight() + SyncedView.LIMITS.maxBatchTopics());
     }
 
     @Test
@@ -140,10 +140,10 @@ abstract class BatchedLoadContract extends NamespaceTest {
         }
         assertThat(viewer.reads.batchReads.sum() - batchReadsBefore).as("read_services calls")
                 .isBetween(1L, (long) SERVICES / 4);
-        assertThat(viewer.serviceView.peakBatchesInFlight).as("batches in flight at once")
-                .isBetween(1, SyncedView.MAX_CONCURRENT_BATCHES);
-        assertThat(viewer.serviceView.peakBatchTopicsInFlight).as("topics of batches in flight at once")
-                .isLessThan(SyncedView.MAX_TOPICS_IN_FLIGHT + SyncedView.MAX_BATCH_TOPICS);
+        assertThat(viewer.serviceView.peakBatchesInFlight()).as("batches in flight at once")
+                .isBetween(1, SyncedView.LIMITS.maxConcurrentBatches());
+        assertThat(viewer.serviceView.peakBatchTopicsInFlight()).as("topics of batches in flight at once")
+                .isLessThan(SyncedView.LIMITS.maxTopicsInFlight() + SyncedView.LIMITS.maxBatchTopics());
         // and every service is subscribed again: a write to each reaches the view
         join(services.stream().map(service -> register(writer, expected, service, service + "-new", 2000)));
         await().atMost(BOUND).untilAsserted(() -> assertThat(difference(expected(expected, services),

@@ -110,9 +110,9 @@ class EventJsonTest {
                 .secure(true).weight(250).status(InstanceStatus.DOWN).ttl(Duration.ofSeconds(15))
                 .metadata("zone", "eu-1").metadata("version", "2")
                 .registeredAt(java.time.Instant.ofEpochMilli(1764000000123L)).build();
-        SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch = source.batch("orders",
+        ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = source.batch("orders",
                 new SyncedView.Versioned<>(41, new ServiceSnapshot("orders", 41, List.of())));
-        batch.apply(new SyncedView.Message(42, source.read(EVENT)));
+        batch.apply(new ViewSource.Message(42, source.read(EVENT)));
 
         assertThat(batch.value().instances()).containsExactly(expected);
         assertThat(batch.events()).containsExactly(new InstanceRegistered("orders", 42, expected));
@@ -125,12 +125,12 @@ class EventJsonTest {
                 EVENT.replaceFirst("\"instance\":\\{.*},\"digest\"", "\"instance\":\"text\",\"digest\""),
                 EVENT.replaceFirst("\"instance\":\\{.*},\"digest\"", "\"digest\""),
                 EVENT.replace("\"10.0.0.7\"", "\"bad host\""), EVENT.replace("\"port\":8443", "\"port\":\"8443\""))) {
-            SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch = source.batch("orders",
+            ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = source.batch("orders",
                     new SyncedView.Versioned<>(41, new ServiceSnapshot("orders", 41, List.of())));
 
-            assertThatThrownBy(() -> batch.apply(new SyncedView.Message(42, source.read(json)))).as(json)
+            assertThatThrownBy(() -> batch.apply(new ViewSource.Message(42, source.read(json)))).as(json)
                     .isInstanceOf(RuntimeException.class);
-            assertThatThrownBy(() -> batch.apply(new SyncedView.Message(42, Json.read(json)))).as("Jackson: " + json)
+            assertThatThrownBy(() -> batch.apply(new ViewSource.Message(42, Json.read(json)))).as("Jackson: " + json)
                     .isInstanceOf(RuntimeException.class);
         }
     }

@@ -17,7 +17,7 @@ class IndexSourceTest {
 
     @Test
     void aBatchAnnouncesWhatItAddedAndRemovedInOneEvent() {
-        SyncedView.Batch<Set<String>, ServicesChanged> batch = source.batch(IndexSource.TOPIC, held("orders"));
+        ViewSource.Batch<Set<String>, ServicesChanged> batch = source.batch(IndexSource.TOPIC, held("orders"));
 
         batch.apply(event(2, "added", "billing"));
         batch.apply(event(3, "added", "stock"));
@@ -33,7 +33,7 @@ class IndexSourceTest {
     @Test
     void aBatchThatChangesNothingKeepsTheHeldSetAndAnnouncesNothing() {
         Set<String> held = set("orders");
-        SyncedView.Batch<Set<String>, ServicesChanged> batch = source.batch(IndexSource.TOPIC,
+        ViewSource.Batch<Set<String>, ServicesChanged> batch = source.batch(IndexSource.TOPIC,
                 new SyncedView.Versioned<>(1, held));
 
         batch.apply(event(2, "added", "orders"));
@@ -51,7 +51,7 @@ class IndexSourceTest {
         return Collections.unmodifiableSet(new TreeSet<>(Set.of(members)));
     }
 
-    private static SyncedView.Message event(long revision, String type, String member) {
-        return new SyncedView.Message(revision, Map.of("type", type, "id", member));
+    private static ViewSource.Message event(long revision, String type, String member) {
+        return new ViewSource.Message(revision, Map.of("type", type, "id", member));
     }
 }

@@ -10,24 +10,24 @@ import java.util.concurrent.CompletionStage;
  * and is heard as {@code "revision:v"}, an event with a {@code type} is one this version does not know. Subclasses
  * decide how loads complete.
  */
-abstract class ListSource implements SyncedView.Source<List<String>, String> {
+abstract class ListSource implements ViewSource<List<String>, String> {
     @Override
     public String channel(String id) {
         return "channel:" + id;
     }
 
     @Override
-    public CompletionStage<Long> revision(String id) {
-        return CompletableFuture.completedFuture(0L);
+    public CompletionStage<SyncedView.Versioned<Void>> stamp(String id) {
+        return CompletableFuture.completedFuture(new SyncedView.Versioned<>(0, null));
     }
 
     @Override
-    public SyncedView.Batch<List<String>, String> batch(String id, SyncedView.Versioned<List<String>> current) {
+    public ViewSource.Batch<List<String>, String> batch(String id, SyncedView.Versioned<List<String>> current) {
         List<String> values = new ArrayList<>(current.value());
         List<String> events = new ArrayList<>();
-        return new SyncedView.Batch<>() {
+        return new ViewSource.Batch<>() {
             @Override
-            public void apply(SyncedView.Message message) {
+            public void apply(ViewSource.Message message) {
                 if (message.fields().containsKey("type")) {
                     throw new IllegalArgumentException("unknown event type " + message.fields().get("type"));
                 }

@@ -25,7 +25,7 @@ import static org.awaitility.Awaitility.await;
 class ListenerIsolationIT extends NamespaceTest {
     private static final Duration BOUND = Duration.ofSeconds(30);
     /** Enough versions to overflow one listener's queue. */
-    private static final int VERSIONS = SyncedView.MAX_LISTENER_QUEUE + 200;
+    private static final int VERSIONS = SyncedView.LIMITS.maxListenerQueue() + 200;
 
     @Override
     String redisUri() {
@@ -62,7 +62,7 @@ class ListenerIsolationIT extends NamespaceTest {
         long current = reader.config().get("app").orElseThrow().version();
         await().atMost(BOUND).untilAsserted(() -> assertThat(stuckSaw).last().isEqualTo(current));
         // the event it was stuck in, its full queue, and the one catch-up event
-        assertThat(stuckSaw).hasSizeLessThanOrEqualTo(1 + SyncedView.MAX_LISTENER_QUEUE + 1).isSorted();
+        assertThat(stuckSaw).hasSizeLessThanOrEqualTo(1 + SyncedView.LIMITS.maxListenerQueue() + 1).isSorted();
     }
 
     @Test

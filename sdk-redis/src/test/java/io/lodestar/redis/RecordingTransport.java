@@ -4,15 +4,18 @@ import io.lodestar.core.ClientClosedException;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /** The view unit tests' connection to Redis: always connected, every (un)subscribe succeeds at once and is recorded. */
 final class RecordingTransport implements SyncedView.Transport {
     /** The channels of every subscribe call, in order (a single channel as a list of one). */
     final List<List<String>> subscribes = new CopyOnWriteArrayList<>();
-    final List<String> unsubscribed = new CopyOnWriteArrayList<>();
+    /** The channel of every unsubscribe call, in order. */
+    final BlockingQueue<String> unsubscribes = new LinkedBlockingQueue<>();
 
     @Override
     public CompletionStage<Void> subscribe(String channel) {
@@ -28,7 +31,7 @@ final class RecordingTransport implements SyncedView.Transport {
 
     @Override
     public CompletionStage<Void> unsubscribe(String channel) {
-        unsubscribed.add(channel);
+        unsubscribes.add(channel);
         return CompletableFuture.completedFuture(null);
     }
 

@@ -84,10 +84,10 @@ class RecoveryIT extends PrivateRedisTest {
 
         await().atMost(Duration.ofSeconds(20)).until(() -> services.stream()
                 .allMatch(service -> reader.discovery().getInstances(service).isEmpty()));
-        assertThat(reader.serviceView.peakBatchesInFlight).as("batches of resyncs in flight at once")
-                .isBetween(1, SyncedView.MAX_CONCURRENT_BATCHES);
-        assertThat(reader.serviceView.peakBatchTopicsInFlight).as("topics of batches in flight at once")
-                .isLessThan(SyncedView.MAX_TOPICS_IN_FLIGHT + SyncedView.MAX_BATCH_TOPICS);
+        assertThat(reader.serviceView.peakBatchesInFlight()).as("batches of resyncs in flight at once")
+                .isBetween(1, SyncedView.LIMITS.maxConcurrentBatches());
+        assertThat(reader.serviceView.peakBatchTopicsInFlight()).as("topics of batches in flight at once")
+                .isLessThan(SyncedView.LIMITS.maxTopicsInFlight() + SyncedView.LIMITS.maxBatchTopics());
     }
 
     private static boolean tryRegister(LodestarClient client, ServiceInstance instance) {

@@ -28,7 +28,7 @@ class ServiceSourceTest {
 
     @Test
     void theExpiryOfAnInstanceTheViewHoldsIsAnnounced() {
-        SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch = apply(held(4, one), expired(5, "orders-1"));
+        ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = apply(held(4, one), expired(5, "orders-1"));
 
         assertThat(batch.value().instances()).isEmpty();
         assertThat(batch.events()).containsExactly(new InstanceExpired("orders", 5, "orders-1"));
@@ -37,8 +37,8 @@ class ServiceSourceTest {
     @Test
     void theRemovalOfAnInstanceTheViewDoesNotHoldIsNotAnnouncedButMovesTheRevision() {
         for (String type : List.of("expired", "deregistered")) {
-            SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch = apply(held(4, one),
-                    new SyncedView.Message(5, Map.of("type", type, "id", "orders-2")));
+            ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = apply(held(4, one),
+                    new ViewSource.Message(5, Map.of("type", type, "id", "orders-2")));
 
             assertThat(batch.value()).as(type).isEqualTo(new ServiceSnapshot("orders", 5, List.of(one)));
             assertThat(batch.events()).as(type).isEmpty();
@@ -52,10 +52,10 @@ class ServiceSourceTest {
         ServiceInstance two = Clients.instance("orders", "orders-2");
         ServiceInstance four = Clients.instance("orders", "orders-4");
 
-        SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch = apply(held(4, one, three),
+        ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = apply(held(4, one, three),
                 registered(5, "registered", two),
                 registered(6, "updated", threeMoved),
-                new SyncedView.Message(7, Map.of("type", "deregistered", "id", "orders-1")),
+                new ViewSource.Message(7, Map.of("type", "deregistered", "id", "orders-1")),
                 registered(8, "registered", four),
                 expired(9, "orders-4"),
                 expired(10, "orders-1")); // no longer held: changes nothing a listener knows
@@ -79,7 +79,7 @@ class ServiceSourceTest {
         ServiceInstance last = Clients.instance("orders", "orders-9999");
         ServiceInstance middle = Clients.instance("orders", "orders-0501");
 
-        SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch = apply(
+        ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = apply(
                 held(1, instances.toArray(ServiceInstance[]::new)),
                 registered(2, "registered", last), registered(3, "registered", middle),
                 registered(4, "registered", first), expired(5, "orders-0998"));
@@ -93,12 +93,12 @@ class ServiceSourceTest {
     @Test
     void anEventThatCannotBeAppliedLeavesTheBatchAsItWas() {
         ServiceInstance two = Clients.instance("orders", "orders-2");
-        SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch = source.batch("orders", held(4, one));
+        ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = source.batch("orders", held(4, one));
         batch.apply(registered(5, "registered", two));
 
-        assertThatThrownBy(() -> batch.apply(new SyncedView.Message(6, Map.of("type", "registered", "id", "orders-1",
+        assertThatThrownBy(() -> batch.apply(new ViewSource.Message(6, Map.of("type", "registered", "id", "orders-1",
                 "instance", Map.of("host", List.of("not", "a", "host"))))));
-        assertThatThrownBy(() -> batch.apply(new SyncedView.Message(6, Map.of("type", "from-a-newer-client",
+        assertThatThrownBy(() -> batch.apply(new ViewSource.Message(6, Map.of("type", "from-a-newer-client",
                 "id", "orders-1")))).hasMessageContaining("unknown event type");
 
         assertThat(batch.value()).isEqualTo(new ServiceSnapshot("orders", 5, List.of(one, two)));
@@ -112,22 +112,22 @@ class ServiceSourceTest {
                 new ServiceResynced("orders", 9, new ServiceSnapshot("orders", 9, List.of())));
     }
 
-    private SyncedView.Batch<ServiceSnapshot, ServiceEvent> apply(SyncedView.Versioned<ServiceSnapshot> held,
-                                                                  SyncedView.Message... messages) {
-        SyncedView.Batch<ServiceSnapshot, ServiceEvent> batch = source.batch("orders", held);
-        for (SyncedView.Message message : messages) {
+    private ViewSource.Batch<ServiceSnapshot, ServiceEvent> apply(SyncedView.Versioned<ServiceSnapshot> held,
+                                                                  ViewSource.Message... messages) {
+        ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = source.batch("orders", held);
+        for (ViewSource.Message message : messages) {
             batch.apply(message);
         }
         return batch;
     }
 
-    private static SyncedView.Message registered(long revision, String type, ServiceInstance instance) {
-        return new SyncedView.Message(revision, Map.of("type", type, "id", instance.instanceId(),
+    private static ViewSource.Message registered(long revision, String type, ServiceInstance instance) {
+        return new ViewSource.Message(revision, Map.of("type", type, "id", instance.instanceId(),
                 "instance", new InstanceReader.Nested(Json.instance(instance))));
     }
 
-    private static SyncedView.Message expired(long revision, String instanceId) {
-        return new SyncedView.Message(revision, Map.of("type", "expired", "id", instanceId));
+    private static ViewSource.Message expired(long revision, String instanceId) {
+        return new ViewSource.Message(revision, Map.of("type", "expired", "id", instanceId));
     }
 
     private static SyncedView.Versioned<ServiceSnapshot> held(long revision, ServiceInstance... instances) {

@@ -2,6 +2,8 @@ package io.lodestar.redis;
 
 import com.github.benmanes.caffeine.cache.Scheduler;
 import io.lodestar.core.LodestarOptions;
+import io.lodestar.redis.internal.time.ManualClock;
+import io.lodestar.redis.internal.view.ChannelRouter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -12,30 +14,30 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The view engine with a source that loads in batches ({@link SyncedView.Source#group}): a fake source whose batched
- * loads the test completes by hand, a transport that records each subscribe, the view thread on the test's thread.
+ * The view engine with a source that loads in batches ({@link ViewSource#group}): a fake source whose batched
+ * loads the test completes by hand, a transport that records each subscribe, the view thread on the test's thread and
+ * a manual clock nothing moves.
  * Topics are grouped by their first letter. A topic's value is the list of the values its events carried.
  */
 class SyncedViewBatchTest {
     private final BatchSource source = new BatchSource();
     private final RecordingTransport transport = new RecordingTransport();
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-    private final SyncedView<List<String>, String> view = new SyncedView<>("test", source, transport, Runnable::run,
-            scheduler, Runnable::run, Duration.ofMinutes(10), LodestarOptions.DEFAULT_VIEW_TOPIC_LIMIT, () -> 1L,
-            Scheduler.disabledScheduler());
+    private final ChannelRouter router = new ChannelRouter();
+    private final SyncedView<List<String>, String> view = new SyncedView<>("test", source, new SyncedView.Shared(
+            transport, router, Runnable::run, Runnable::run, new ManualClock(), new SplittableRandom(1),
+            SyncedView.LIMITS, Duration.ofMinutes(10), LodestarOptions.DEFAULT_VIEW_TOPIC_LIMIT,
+            Scheduler.disabledScheduler()));
 
     @AfterEach
     void stop() {
         view.close();
-        scheduler.shutdownNow();
     }
 
     @Test
@@ -45,25 +47,26 @@ class SyncedViewBatchTest {
         CompletableFuture<Void> preload = view.preload(ids);
 
         assertThat(source.pending.stream().mapToInt(batch -> batch.ids().size()).sum()).as("topics loading at once")
-                .isBetween(SyncedView.MAX_TOPICS_IN_FLIGHT,
-                        SyncedView.MAX_TOPICS_IN_FLIGHT + SyncedView.MAX_BATCH_TOPICS - 1);
+                .isBetween(SyncedView.LIMITS.maxTopicsInFlight(),
+                        SyncedView.LIMITS.maxTopicsInFlight() + SyncedView.LIMITS.maxBatchTopics() - 1);
         assertThat(transport.subscribes).as("one subscribe per batch, each of one group, before its load")
                 .hasSize(source.pending.size())
-                .allSatisfy(channels -> assertThat(channels).hasSizeLessThanOrEqualTo(SyncedView.MAX_BATCH_TOPICS)
+                .allSatisfy(channels -> assertThat(channels)
+                        .hasSizeLessThanOrEqualTo(SyncedView.LIMITS.maxBatchTopics())
                         .allMatch(channel -> channel.charAt(8) == channels.get(0).charAt(8)));
         int batches = 0;
         while (!source.pending.isEmpty()) {
             assertThat(source.pending.stream().mapToInt(batch -> batch.ids().size()).sum()).as("topics in flight")
-                    .isLessThan(SyncedView.MAX_TOPICS_IN_FLIGHT + SyncedView.MAX_BATCH_TOPICS);
+                    .isLessThan(SyncedView.LIMITS.maxTopicsInFlight() + SyncedView.LIMITS.maxBatchTopics());
             source.completeNext(1);
             batches++;
         }
         assertThat(preload).isCompleted();
         assertThat(batches).as("batches for 2 groups of 2,000").isEqualTo(2 * (int) Math.ceil(2000.0
-                / SyncedView.MAX_BATCH_TOPICS));
+                / SyncedView.LIMITS.maxBatchTopics()));
         assertThat(ids).allSatisfy(id -> assertThat(view.getIfHeld(id)).containsExactly(id + "@1"));
-        assertThat(view.peakBatchTopicsInFlight).isBetween(SyncedView.MAX_TOPICS_IN_FLIGHT,
-                SyncedView.MAX_TOPICS_IN_FLIGHT + SyncedView.MAX_BATCH_TOPICS - 1);
+        assertThat(view.peakBatchTopicsInFlight()).isBetween(SyncedView.LIMITS.maxTopicsInFlight(),
+                SyncedView.LIMITS.maxTopicsInFlight() + SyncedView.LIMITS.maxBatchTopics() - 1);
     }
 
     @Test
@@ -73,13 +76,13 @@ class SyncedViewBatchTest {
 
         view.preload(ids);
 
-        assertThat(source.pending).as("batches loading at once").hasSize(SyncedView.MAX_CONCURRENT_BATCHES);
+        assertThat(source.pending).as("batches loading at once").hasSize(SyncedView.LIMITS.maxConcurrentBatches());
         while (!source.pending.isEmpty()) {
-            assertThat(source.pending.size()).isLessThanOrEqualTo(SyncedView.MAX_CONCURRENT_BATCHES);
+            assertThat(source.pending.size()).isLessThanOrEqualTo(SyncedView.LIMITS.maxConcurrentBatches());
             source.completeNext(1);
         }
         assertThat(ids).allSatisfy(id -> assertThat(view.getIfHeld(id)).containsExactly(id + "@1"));
-        assertThat(view.peakBatchesInFlight).isEqualTo(SyncedView.MAX_CONCURRENT_BATCHES);
+        assertThat(view.peakBatchesInFlight()).isEqualTo(SyncedView.LIMITS.maxConcurrentBatches());
     }
 
     @Test
@@ -131,7 +134,7 @@ class SyncedViewBatchTest {
 
         // when a reconnect resyncs them and the source answers with what it was handed (Redis unchanged)
         view.resyncAll();
-        Batch resync = source.pending.poll();
+        BatchLoad resync = source.pending.poll();
         assertThat(resync.known()).extracting(SyncedView.Versioned::value)
                 .containsExactly(List.of("a1@1"), List.of("a2@1"));
         for (int i = 0; i < resync.ids().size(); i++) {
@@ -145,20 +148,21 @@ class SyncedViewBatchTest {
     }
 
     private void offer(String id, long revision, String value) {
-        assertThat(view.offer("channel:" + id, Map.of("rev", revision, "value", value))).as("routed").isTrue();
+        assertThat(router.offer("channel:" + id, Json.write(Map.of("rev", revision, "value", value)))).as("routed")
+                .isTrue();
     }
 
     /** A batch of loads, completed when the test says so. */
-    private record Batch(List<String> ids, List<SyncedView.Versioned<List<String>>> known,
+    private record BatchLoad(List<String> ids, List<SyncedView.Versioned<List<String>>> known,
                          List<CompletableFuture<SyncedView.Versioned<List<String>>>> loads) {
     }
 
     private static final class BatchSource extends ListSource {
-        final Deque<Batch> pending = new ArrayDeque<>();
+        final Deque<BatchLoad> pending = new ArrayDeque<>();
 
         /** Completes the oldest batch: each topic at that revision, its value "id@revision". */
         void completeNext(long revision) {
-            Batch batch = pending.poll();
+            BatchLoad batch = pending.poll();
             for (int i = 0; i < batch.ids().size(); i++) {
                 batch.loads().get(i).complete(new SyncedView.Versioned<>(revision,
                         List.of(batch.ids().get(i) + "@" + revision)));
@@ -175,7 +179,7 @@ class SyncedViewBatchTest {
                 List<SyncedView.Versioned<List<String>>> known) {
             List<CompletableFuture<SyncedView.Versioned<List<String>>>> loads = new ArrayList<>();
             ids.forEach(id -> loads.add(new CompletableFuture<>()));
-            pending.add(new Batch(List.copyOf(ids), new ArrayList<>(known), loads));
+            pending.add(new BatchLoad(List.copyOf(ids), new ArrayList<>(known), loads));
             return loads;
         }
 

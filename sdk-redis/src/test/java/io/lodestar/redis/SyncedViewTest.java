@@ -1,10 +1,11 @@
 package io.lodestar.redis;
 
 import com.github.benmanes.caffeine.cache.Scheduler;
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.lodestar.core.ClientClosedException;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.UnavailableException;
+import io.lodestar.redis.internal.time.ManualClock;
+import io.lodestar.redis.internal.view.ChannelRouter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -13,22 +14,21 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The view engine on its own: a fake source whose loads the test completes by hand, a fake transport, the view
- * thread and the listeners on the test's thread, and a clock the test moves. Each test is one rule that makes a
- * view converge, driven step by step in the order that used to break it.
+ * thread and the listeners on the test's thread, and a manual clock the test moves (retries, graces and idle expiry
+ * come when it says, never by waiting). Each test is one rule that makes a view converge, driven step by step in the
+ * order that used to break it.
  *
  * <p>A topic's value is the list of the values its events carried; an event {@code {rev: n, value: x}} appends
  * {@code x}; a listener hears {@code "n:x"} per event and {@code "resynced@n"} when the view re-read the topic.
@@ -39,8 +39,8 @@ class SyncedViewTest {
 
     private final FakeSource source = new FakeSource();
     private final RecordingTransport transport = new RecordingTransport();
-    private final AtomicLong nanos = new AtomicLong(1);
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private final ManualClock clock = new ManualClock();
+    private final ChannelRouter router = new ChannelRouter();
     private final Deque<Runnable> listenerTasks = new ArrayDeque<>();
     private final Deque<Runnable> viewTasks = new ArrayDeque<>();
     private Executor listeners = Runnable::run;
@@ -49,7 +49,6 @@ class SyncedViewTest {
     @AfterEach
     void stop() {
         view.close();
-        scheduler.shutdownNow();
     }
 
     @Test
@@ -89,8 +88,9 @@ class SyncedViewTest {
         view.reconcile();
         offer(2, "b"); // ... and arrives
 
-        await().during(SyncedView.RECONCILE_GRACE.multipliedBy(2)).atMost(Duration.ofSeconds(5))
-                .untilAsserted(() -> assertThat(source.pendingLoads()).as("no re-read").isZero());
+        clock.advance(SyncedView.LIMITS.reconcileGrace().multipliedBy(2));
+
+        assertThat(source.pendingLoads()).as("no re-read").isZero();
         assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b");
         assertThat(heard).containsExactly("2:b");
     }
@@ -104,7 +104,8 @@ class SyncedViewTest {
         view.reconcile();
 
         assertThat(source.pendingLoads()).as("not at once: its event may be on the way").isZero();
-        await().atMost(Duration.ofSeconds(5)).until(() -> source.pendingLoads() == 1);
+        clock.advance(SyncedView.LIMITS.reconcileGrace());
+        assertThat(source.pendingLoads()).as("a re-read after the grace").isEqualTo(1);
         source.completeLoad(2, "a", "b");
         assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b");
         assertThat(heard).containsExactly("resynced@2");
@@ -144,10 +145,10 @@ class SyncedViewTest {
         List<String> heard = subscribe();
         source.completeLoad(2, "a", "b");
 
-        assertThat(view.offer("channel:not-followed", "not JSON")).as("another view's: not read").isFalse();
-        assertThatThrownBy(() -> view.offer(CHANNEL, "{\"rev\":3,")).as("unreadable: dropped by the caller")
+        assertThat(router.offer("channel:not-followed", "not JSON")).as("no topic's: not read").isFalse();
+        assertThatThrownBy(() -> router.offer(CHANNEL, "{\"rev\":3,")).as("unreadable: dropped by the caller")
                 .isInstanceOf(RuntimeException.class);
-        assertThat(view.offer(CHANNEL, "{\"rev\":3,\"value\":\"c\"}")).as("routed").isTrue();
+        assertThat(router.offer(CHANNEL, "{\"rev\":3,\"value\":\"c\"}")).as("routed").isTrue();
 
         assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c");
         assertThat(heard).containsExactly("3:c");
@@ -190,7 +191,9 @@ class SyncedViewTest {
 
         assertThat(read).isCompletedExceptionally();
         assertThat(view.held()).as("the listener keeps the topic").containsExactly(TOPIC);
-        await().atMost(Duration.ofSeconds(5)).until(() -> source.pendingLoads() == 1); // retried with backoff
+        assertThat(source.pendingLoads()).as("not at once").isZero();
+        clock.advance(firstRetryBound());
+        assertThat(source.pendingLoads()).as("retried with backoff").isEqualTo(1);
         source.completeLoad(1, "a");
         offer(2, "b");
         assertThat(heard).containsExactly("2:b");
@@ -207,7 +210,7 @@ class SyncedViewTest {
         assertThat(view.getIfHeld(TOPIC)).as("served from the local copy").containsExactly("on-disk");
 
         // when Redis answers the retry with other content at the same revision (it lost its data, was written again)
-        await().atMost(Duration.ofSeconds(5)).until(() -> source.pendingLoads() == 1); // retried with backoff
+        clock.advance(firstRetryBound()); // retried with backoff
         source.completeLoad(1, "in-redis");
 
         // then the view read it whole, not as a replay from the local copy, and the listener heard the change
@@ -231,7 +234,7 @@ class SyncedViewTest {
         view = newView(Runnable::run, Duration.ofSeconds(1));
         view.loadAsync(TOPIC);
         source.completeLoad(1, "a");
-        nanos.addAndGet(Duration.ofSeconds(2).toNanos()); // idle for longer than the timeout
+        clock.advance(Duration.ofSeconds(2)); // idle for longer than the timeout
 
         List<String> heard = subscribe(); // attaches before Caffeine's clean-up saw the expiry
         view.cleanUp();
@@ -245,18 +248,18 @@ class SyncedViewTest {
     }
 
     @Test
-    void anIdleTopicWithoutListenersIsDroppedAndUnsubscribed() {
+    void anIdleTopicWithoutListenersIsDroppedAndUnsubscribed() throws InterruptedException {
         view = newView(Runnable::run, Duration.ofSeconds(1));
         view.loadAsync(TOPIC);
         source.completeLoad(1, "a");
 
-        nanos.addAndGet(Duration.ofSeconds(2).toNanos());
+        clock.advance(Duration.ofSeconds(2));
         view.cleanUp();
 
         assertThat(view.held()).isEmpty();
-        // Caffeine tells of the removal on its own executor
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                assertThat(transport.unsubscribed).containsExactly(CHANNEL));
+        // Caffeine tells of the removal on its own executor: a bounded wait for that thread, not for time to pass
+        assertThat(transport.unsubscribes.poll(5, TimeUnit.SECONDS)).isEqualTo(CHANNEL);
+        assertThat(router.route(CHANNEL)).as("no longer routed").isNull();
     }
 
     @Test
@@ -264,7 +267,7 @@ class SyncedViewTest {
         List<String> heard = subscribe();
         source.completeLoad(1, "a");
 
-        view.offer(CHANNEL, Map.of("rev", 2L, "value", "b", "type", "from-a-newer-client"));
+        offer(Map.of("rev", 2L, "value", "b", "type", "from-a-newer-client"));
 
         assertThat(view.rejected.sum()).isEqualTo(1);
         assertThat(source.pendingLoads()).isEqualTo(1);
@@ -276,7 +279,7 @@ class SyncedViewTest {
     @Test
     void aFullLoadBufferIsDroppedAndTheTopicLoadsOnceMore() {
         subscribe();
-        for (int rev = 1; rev <= SyncedView.MAX_BUFFER + 1; rev++) {
+        for (int rev = 1; rev <= SyncedView.LIMITS.maxBuffer() + 1; rev++) {
             offer(rev, "x");
         }
 
@@ -294,15 +297,15 @@ class SyncedViewTest {
         source.completeLoad(0);
         runListenerTasks();
 
-        int events = SyncedView.MAX_LISTENER_QUEUE + 10;
+        int events = SyncedView.LIMITS.maxListenerQueue() + 10;
         for (int rev = 1; rev <= events; rev++) {
             offer(rev, "v" + rev);
         }
         runListenerTasks();
 
-        assertThat(heard).hasSize(SyncedView.MAX_LISTENER_QUEUE + 1);
-        assertThat(heard.subList(0, SyncedView.MAX_LISTENER_QUEUE)).startsWith("1:v1")
-                .endsWith(SyncedView.MAX_LISTENER_QUEUE + ":v" + SyncedView.MAX_LISTENER_QUEUE);
+        assertThat(heard).hasSize(SyncedView.LIMITS.maxListenerQueue() + 1);
+        assertThat(heard.subList(0, SyncedView.LIMITS.maxListenerQueue())).startsWith("1:v1")
+                .endsWith(SyncedView.LIMITS.maxListenerQueue() + ":v" + SyncedView.LIMITS.maxListenerQueue());
         assertThat(heard).last().isEqualTo("resynced@" + events);
         assertThat(view.overflows.sum()).isEqualTo(1);
     }
@@ -313,14 +316,14 @@ class SyncedViewTest {
         source.completeLoad("keys-a", 5, "a", "b", "c", "d", "e");
 
         // the keys were lost and written again: revision 1 of new keys, no duplicate of the held revision 1
-        assertThat(view.offer(CHANNEL, Map.of("rev", 1L, "value", "x", "inc", "keys-b"))).isTrue();
+        offer(Map.of("rev", 1L, "value", "x", "inc", "keys-b"));
 
         assertThat(view.incarnations.sum()).isEqualTo(1);
         assertThat(source.pendingLoads()).as("a reload").isEqualTo(1);
         source.completeLoad("keys-b", 1, "x");
         assertThat(view.getIfHeld(TOPIC)).containsExactly("x");
         assertThat(heard).containsExactly("resynced@1");
-        assertThat(view.offer(CHANNEL, Map.of("rev", 2L, "value", "y", "inc", "keys-b"))).isTrue();
+        offer(Map.of("rev", 2L, "value", "y", "inc", "keys-b"));
         assertThat(view.getIfHeld(TOPIC)).containsExactly("x", "y");
         assertThat(heard).containsExactly("resynced@1", "2:y");
     }
@@ -343,7 +346,7 @@ class SyncedViewTest {
         List<String> heard = subscribe();
         source.completeLoad("keys-a", 2, "a", "b");
 
-        assertThat(view.offer(CHANNEL, Map.of("rev", 2L, "type", "purged", "inc", "keys-a"))).isTrue();
+        offer(Map.of("rev", 2L, "type", "purged", "inc", "keys-a"));
 
         assertThat(source.pendingLoads()).as("a reload").isEqualTo(1);
         source.completeLoad(0);
@@ -394,7 +397,7 @@ class SyncedViewTest {
         List<String> heard = subscribeStepByStep(() -> source.completeLoad(1, "a"));
 
         offer(2, "b");
-        view.offer(CHANNEL, Map.of("rev", 3L, "value", "c", "type", "from-a-newer-client"));
+        offer(Map.of("rev", 3L, "value", "c", "type", "from-a-newer-client"));
         offer(4, "d");
         runViewTasks();
 
@@ -412,9 +415,9 @@ class SyncedViewTest {
     void anEventOfOtherKeysEndsABatchAndMakesTheTopicReloadWhole() {
         List<String> heard = subscribeStepByStep(() -> source.completeLoad("keys-a", 1, "a"));
 
-        view.offer(CHANNEL, Map.of("rev", 2L, "value", "b", "inc", "keys-a"));
-        view.offer(CHANNEL, Map.of("rev", 3L, "value", "c")); // an older writer's event: no incarnation
-        view.offer(CHANNEL, Map.of("rev", 4L, "value", "x", "inc", "keys-b")); // the keys were lost and written again
+        offer(Map.of("rev", 2L, "value", "b", "inc", "keys-a"));
+        offer(Map.of("rev", 3L, "value", "c")); // an older writer's event: no incarnation
+        offer(Map.of("rev", 4L, "value", "x", "inc", "keys-b")); // the keys were lost and written again
         runViewTasks();
 
         assertThat(view.getIfHeld(TOPIC)).as("the events of the held keys").containsExactly("a", "b", "c");
@@ -444,7 +447,7 @@ class SyncedViewTest {
     void aLongQueueOfEventsIsAppliedInBatchesOfAtMostTheBound() {
         List<String> heard = subscribeStepByStep(() -> source.completeLoad(0));
 
-        int events = SyncedView.MAX_BATCH + 10;
+        int events = SyncedView.LIMITS.maxBatch() + 10;
         for (int rev = 1; rev <= events; rev++) {
             offer(rev, "v" + rev);
         }
@@ -472,9 +475,14 @@ class SyncedViewTest {
     }
 
     private SyncedView<List<String>, String> newView(Executor viewThread, Duration idle) {
-        Ticker ticker = nanos::get;
-        return new SyncedView<>("test", source, transport, viewThread, scheduler, task -> listeners.execute(task),
-                idle, LodestarOptions.DEFAULT_VIEW_TOPIC_LIMIT, ticker, Scheduler.disabledScheduler());
+        return new SyncedView<>("test", source, new SyncedView.Shared(transport, router, viewThread,
+                task -> listeners.execute(task), clock, new SplittableRandom(1), SyncedView.LIMITS, idle,
+                LodestarOptions.DEFAULT_VIEW_TOPIC_LIMIT, Scheduler.disabledScheduler()));
+    }
+
+    /** The longest the first retry of a failed load waits. */
+    private static Duration firstRetryBound() {
+        return Duration.ofMillis(SyncedView.LIMITS.retry().boundMillis(1));
     }
 
     /**
@@ -497,7 +505,12 @@ class SyncedViewTest {
     }
 
     private void offer(long revision, String value) {
-        assertThat(view.offer(CHANNEL, Map.of("rev", revision, "value", value))).as("routed").isTrue();
+        offer(Map.of("rev", revision, "value", value));
+    }
+
+    /** An event as Redis delivers it: JSON text on the topic's channel, read by the view's source. */
+    private void offer(Map<String, Object> fields) {
+        assertThat(router.offer(CHANNEL, Json.write(fields))).as("routed").isTrue();
     }
 
     private void runViewTasks() {
@@ -532,18 +545,18 @@ class SyncedViewTest {
         }
 
         @Override
-        public CompletionStage<SyncedView.Reloaded<List<String>, String>> reload(
+        public CompletionStage<ViewSource.Reloaded<List<String>, String>> reload(
                 String id, SyncedView.Versioned<List<String>> held) {
             if (!replays) {
                 return super.reload(id, held);
             }
             reloads++;
-            return load(id).thenApply(loaded -> new SyncedView.Reloaded<>(loaded, List.of()));
+            return load(id).thenApply(loaded -> new ViewSource.Reloaded<>(loaded, List.of()));
         }
 
         @Override
-        public CompletionStage<Long> revision(String id) {
-            return CompletableFuture.completedFuture(redisRevision);
+        public CompletionStage<SyncedView.Versioned<Void>> stamp(String id) {
+            return CompletableFuture.completedFuture(new SyncedView.Versioned<>(redisRevision, null));
         }
 
         int pendingLoads() {

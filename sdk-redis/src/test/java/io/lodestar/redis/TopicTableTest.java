@@ -1,52 +1,54 @@
 package io.lodestar.redis;
 
 import com.github.benmanes.caffeine.cache.Scheduler;
+import io.lodestar.redis.internal.time.Clock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** A view's table of topics on its own: idle expiry with a clock the test moves, pins, channels. */
+/** A view's table of topics on its own: idle expiry with a clock the test moves, pins. */
 class TopicTableTest {
     private static final Duration IDLE = Duration.ofSeconds(1);
 
     private final AtomicLong nanos = new AtomicLong(1);
-    /** The scheduler's one thread waits until the test ends: the table's own ticks never run, the test ticks it. */
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-    private final CountDownLatch paused = new CountDownLatch(1);
+    /** Time the test moves; what the table schedules never runs: the table's own ticks never come, the test ticks. */
+    private final Clock clock = new Clock() {
+        @Override
+        public long nanoTime() {
+            return nanos.get();
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.EPOCH.plusNanos(nanos.get());
+        }
+
+        @Override
+        public Scheduled schedule(Runnable task, long delay, TimeUnit unit) {
+            return () -> true;
+        }
+    };
     private final List<String> removed = new CopyOnWriteArrayList<>();
     private final List<String> dropped = new CopyOnWriteArrayList<>();
     private final TopicTable<FakeTopic, String> table = table(IDLE, 1_000);
 
-    {
-        scheduler.execute(() -> {
-            try {
-                paused.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-    }
-
     private TopicTable<FakeTopic, String> table(Duration idle, int limit) {
-        return new TopicTable<>(FakeTopic::new, idle, limit, nanos::get, Scheduler.disabledScheduler(), scheduler,
+        return new TopicTable<>(FakeTopic::new, idle, limit, clock, Scheduler.disabledScheduler(),
                 topic -> removed.add(topic.id), topic -> dropped.add(topic.id));
     }
 
     @AfterEach
     void stop() {
         table.close();
-        paused.countDown();
-        scheduler.shutdownNow();
     }
 
     @Test
@@ -148,18 +150,6 @@ class TopicTableTest {
         table.removeIf("orders", topic, held -> true);
         assertThat(table.live("orders")).isNull();
         assertThat(table.size()).isZero();
-    }
-
-    @Test
-    void aChannelRoutesToTheTopicThatFollowsIt() {
-        FakeTopic topic = table.getOrCreate("orders");
-
-        table.follow(topic);
-
-        assertThat(table.following("channel:orders")).isSameAs(topic);
-        assertThat(table.unfollow(topic)).isTrue();
-        assertThat(table.following("channel:orders")).isNull();
-        assertThat(table.unfollow(topic)).as("already unfollowed").isFalse();
     }
 
     @Test

@@ -1,22 +1,22 @@
 package io.lodestar.redis;
 
 import io.lodestar.core.ViewStatus;
+import io.lodestar.redis.internal.time.ManualClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A view's freshness on its own, with a clock the test moves. */
 class ViewHealthTest {
-    private final AtomicLong nanos = new AtomicLong(1);
-    private final ViewHealth health = new ViewHealth(nanos::get);
+    private final ManualClock clock = new ManualClock();
+    private final ViewHealth health = new ViewHealth(clock);
 
     @Test
     void aViewIsStaleFromItsFirstDisconnectUntilItIsFreshAgain() {
         health.markStale();
-        nanos.addAndGet(Duration.ofSeconds(3).toNanos());
+        clock.advance(Duration.ofSeconds(3));
         health.markStale(); // a second disconnect does not restart the clock
 
         assertThat(health.status().stale()).isTrue();
@@ -36,7 +36,7 @@ class ViewHealthTest {
         assertThat(health.status().lastSyncAt()).isNull();
 
         health.heard();
-        nanos.addAndGet(500);
+        clock.advance(Duration.ofNanos(500));
 
         assertThat(health.nanosSinceLastSync()).isEqualTo(500);
         assertThat(health.status().lastSyncAt()).isNotNull();

@@ -19,7 +19,7 @@ class ViewListenerTest {
     private final List<String> heard = new ArrayList<>();
     private final List<Long> startedAt = new ArrayList<>();
     private final ViewListener<Long, String> listener = new ViewListener<>(topic, heard::add,
-            start -> startedAt.add(start.value()), pool::add);
+            start -> startedAt.add(start.value()), pool::add, SyncedView.LIMITS.maxListenerQueue());
 
     @Test
     void aListenerHearsNothingBeforeItStartsThenItsStartValueThenEveryEventInOrder() {
@@ -39,23 +39,23 @@ class ViewListenerTest {
     void aListenerThatFallsBehindGetsOneEventToTheCurrentValueOnceItCatchesUp() {
         listener.start(versioned(0));
         runPool();
-        for (long v = 1; v <= SyncedView.MAX_LISTENER_QUEUE + 5; v++) {
+        for (long v = 1; v <= SyncedView.LIMITS.maxListenerQueue() + 5; v++) {
             listener.deliver(List.of(Long.toString(v)), versioned(v));
         }
-        topic.value = versioned(SyncedView.MAX_LISTENER_QUEUE + 5);
+        topic.value = versioned(SyncedView.LIMITS.maxListenerQueue() + 5);
 
         runPool();
 
         assertThat(topic.overflows).isEqualTo(1);
-        assertThat(heard).hasSize(SyncedView.MAX_LISTENER_QUEUE + 1);
-        assertThat(heard).last().isEqualTo("resynced@" + (SyncedView.MAX_LISTENER_QUEUE + 5));
+        assertThat(heard).hasSize(SyncedView.LIMITS.maxListenerQueue() + 1);
+        assertThat(heard).last().isEqualTo("resynced@" + (SyncedView.LIMITS.maxListenerQueue() + 5));
     }
 
     @Test
     void aBatchThatDoesNotFitTheQueueIsNotDeliveredInPartButCaughtUpFromTheStateBeforeIt() {
         listener.start(versioned(0));
         runPool();
-        long queued = SyncedView.MAX_LISTENER_QUEUE - 2;
+        long queued = SyncedView.LIMITS.maxListenerQueue() - 2;
         for (long v = 1; v <= queued; v++) {
             listener.deliver(List.of(Long.toString(v)), versioned(v));
         }
@@ -75,14 +75,15 @@ class ViewListenerTest {
     void aDetachedListenerDoesNotCatchUp() {
         listener.start(versioned(0));
         runPool();
-        for (long v = 1; v <= SyncedView.MAX_LISTENER_QUEUE + 1; v++) {
+        for (long v = 1; v <= SyncedView.LIMITS.maxListenerQueue() + 1; v++) {
             listener.deliver(List.of(Long.toString(v)), versioned(v));
         }
         topic.attached = false; // its subscription was closed meanwhile
 
         runPool();
 
-        assertThat(heard).hasSize(SyncedView.MAX_LISTENER_QUEUE).doesNotContain("resynced@" + topic.value.revision());
+        assertThat(heard).hasSize(SyncedView.LIMITS.maxListenerQueue())
+                .doesNotContain("resynced@" + topic.value.revision());
     }
 
     private void runPool() {
