@@ -107,7 +107,7 @@ final class RedisLodestarClient implements LodestarClient {
                 options.idleViewTimeout(), options.viewTopicLimit(), Scheduler.systemScheduler());
         this.serviceView = new SyncedView<>("service", new ServiceSource(keys, reads), views);
         this.indexView = new SyncedView<>("service index", new IndexSource(keys, reads), views);
-        this.registry = new RedisServiceRegistry(backend, keys, serviceView, scheduler, listenerPool, ns);
+        this.registry = new RedisServiceRegistry(backend, keys, serviceView, views, scheduler, listenerPool, ns);
         this.discovery = new LocalServiceDiscovery(serviceView, indexView, listenerPool, backend);
         this.directDiscovery = new DirectServiceDiscovery(reads, backend, discovery, listenerPool);
         this.sweeper = new Sweeper(backend, keys, registry, reads, serviceView::held, options.sweepInterval());

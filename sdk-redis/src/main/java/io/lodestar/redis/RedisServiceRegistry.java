@@ -40,7 +40,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -71,14 +70,14 @@ final class RedisServiceRegistry implements ServiceRegistry {
     private static final String ANY_OWNER = "";
     /** registerWhenAvailable's waits between attempts: 50-100 ms at first, doubling up to 1-2 s. */
     private static final Backoff REGISTER_RETRY = new Backoff(100, 2_000);
-    /** Jitter of leases and retries; any thread may draw from it (it asks the calling thread's generator). */
-    private static final RandomGenerator RANDOM = () -> ThreadLocalRandom.current().nextLong();
 
     private final RedisBackend backend;
     private final Keys keys;
     private final SyncedView<ServiceSnapshot, ServiceEvent> view;
-    /** Times registerWhenAvailable's retries. */
+    /** Times registerWhenAvailable's retries: the views' clock, so the client has one source of time. */
     private final Clock clock;
+    /** Jitter of leases and retries: the views' generator. */
+    private final RandomGenerator random;
     private final String namespace;
     private final Calls calls;
     private final Leases leases;
@@ -95,14 +94,16 @@ final class RedisServiceRegistry implements ServiceRegistry {
     private volatile boolean closing;
 
     RedisServiceRegistry(RedisBackend backend, Keys keys, SyncedView<ServiceSnapshot, ServiceEvent> view,
-                         ScheduledExecutorService scheduler, Executor callbacks, String namespace) {
+                         SyncedView.Shared views, ScheduledExecutorService scheduler, Executor callbacks,
+                         String namespace) {
         this.backend = backend;
         this.keys = keys;
         this.view = view;
-        this.clock = Clock.system(scheduler);
+        this.clock = views.clock();
+        this.random = views.random();
         this.namespace = namespace;
         this.calls = new Calls(backend, callbacks);
-        this.leases = new Leases(new WheelClock(backend.timer(), scheduler), RANDOM, new Renewal(), () -> closing,
+        this.leases = new Leases(new WheelClock(backend.timer(), scheduler), random, new Renewal(), () -> closing,
                 callbacks);
         backend.addConnectionListener(new RedisBackend.ConnectionListener() {
             @Override
@@ -598,7 +599,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     REGISTER_RETRY.boundMillis(attempt));
             try {
                 clock.schedule(() -> retryUntilAvailable(instance, register0(instance), attempt + 1, registered),
-                        REGISTER_RETRY.delayMillis(attempt, RANDOM), TimeUnit.MILLISECONDS);
+                        REGISTER_RETRY.delayMillis(attempt, random), TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException closed) {
                 registered.completeExceptionally(backend.closedException());
             }
