@@ -24,11 +24,13 @@ import reactor.core.publisher.Mono;
 
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class LodestarLoadBalancerAutoConfigurationIT {
     /** Chi-square with one degree of freedom at p = 0.001. */
@@ -73,6 +75,48 @@ class LodestarLoadBalancerAutoConfigurationIT {
                         assertThat(context.getBean(LoadBalancerClient.class).choose("orders").getInstanceId())
                                 .isEqualTo("b");
                     }
+                });
+    }
+
+    @Test
+    void theMetadataPropertiesKeepOnlyInstancesWithThoseEntries() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-metadata", "lodestar.loadbalancer.metadata.version=2",
+                "lodestar.loadbalancer.services.orders.metadata.tier=gold").run(context -> {
+                    LodestarClient lodestar = context.getBean(LodestarClient.class);
+                    lodestar.registry().register(instance("a", 1000, InstanceStatus.UP).metadata("version", "1")
+                            .metadata("tier", "gold").build());
+                    lodestar.registry().register(instance("b", 1000, InstanceStatus.UP).metadata("version", "2")
+                            .metadata("tier", "silver").build());
+                    lodestar.registry().register(instance("c", 1, InstanceStatus.UP).metadata("version", "2")
+                            .metadata("tier", "gold").build());
+                    LoadBalancerClient balancer = context.getBean(LoadBalancerClient.class);
+
+                    for (int i = 0; i < 50; i++) {
+                        assertThat(balancer.choose("orders").getInstanceId()).isEqualTo("c");
+                    }
+                });
+    }
+
+    @Test
+    void theSlowStartPropertyRampsANewInstanceUp() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-slow-start",
+                "lodestar.loadbalancer.strategy=weighted-round-robin", "lodestar.loadbalancer.slow-start=3s")
+                .run(context -> {
+                    LodestarClient lodestar = context.getBean(LodestarClient.class);
+                    // given an instance older than the window
+                    register(lodestar, "a", 100, InstanceStatus.UP);
+                    await().atMost(Duration.ofSeconds(10)).until(() -> registeredBefore(lodestar, "a",
+                            Instant.now().minusSeconds(3)));
+                    // when one of the same weight registers
+                    register(lodestar, "b", 100, InstanceStatus.UP);
+                    LoadBalancerClient balancer = context.getBean(LoadBalancerClient.class);
+                    Map<String, Integer> counts = new TreeMap<>();
+                    for (int i = 0; i < 101; i++) {
+                        counts.merge(balancer.choose("orders").getInstanceId(), 1, Integer::sum);
+                    }
+
+                    // then it gets a small share of the calls (at its full weight it would get half: 50 or 51)
+                    assertThat(counts.getOrDefault("b", 0)).isBetween(1, 33);
                 });
     }
 
@@ -233,6 +277,11 @@ class LodestarLoadBalancerAutoConfigurationIT {
 
     static double chiSquare(int observedA, double expectedA, int observedB, double expectedB) {
         return Math.pow(observedA - expectedA, 2) / expectedA + Math.pow(observedB - expectedB, 2) / expectedB;
+    }
+
+    private static boolean registeredBefore(LodestarClient lodestar, String id, Instant instant) {
+        return lodestar.discovery().getInstances("orders").stream().anyMatch(instance ->
+                instance.instanceId().equals(id) && instance.registeredAt().isBefore(instant));
     }
 
     private static void register(LodestarClient lodestar, String id, int weight, InstanceStatus status) {
