@@ -151,6 +151,21 @@ class LodestarLoadBalancerAutoConfigurationIT {
     }
 
     @Test
+    void everyBadBalancerPropertyIsNamedAsTheMicronautModuleNamesIt() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-bad-both",
+                "lodestar.loadbalancer.services.orders.slow-start=25h", "lodestar.loadbalancer.canary.percent=150")
+                .run(context -> {
+                    FailureAnalysis analysis = new LodestarFailureAnalyzer().analyze(context.getStartupFailure());
+
+                    assertThat(analysis.getDescription())
+                            .contains("lodestar.loadbalancer.services.orders.slow-start must be at most PT24H, "
+                                    + "but was PT25H")
+                            .contains("lodestar.loadbalancer.canary.percent must be between 0 and 100, "
+                                    + "but was 150.0");
+                });
+    }
+
+    @Test
     void theCanaryShareSendsThatPartOfTheCallsToCanaryInstances() {
         runner.withPropertyValues("lodestar.namespace=spring-lb-canary", "lodestar.loadbalancer.canary.percent=25")
                 .run(context -> {
