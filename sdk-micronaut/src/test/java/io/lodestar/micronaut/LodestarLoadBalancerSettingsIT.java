@@ -3,6 +3,7 @@ package io.lodestar.micronaut;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.model.ServiceInstance;
 import io.micronaut.context.ApplicationContext;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.client.LoadBalancer;
 import io.micronaut.http.client.loadbalance.DiscoveryClientLoadBalancerFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -54,6 +55,19 @@ class LodestarLoadBalancerSettingsIT {
         LoadBalancer orders = balancer(Map.of("lodestar.loadbalancer.canary.percent", "100"));
 
         assertThat(count(50, orders)).isEqualTo(Map.of("b", 50));
+    }
+
+    @Test
+    void theCanaryHintHeaderSendsARequestSelectedWithItToTheCanaries() {
+        register("a", 100);
+        register("b", 1, "canary", "true");
+        LoadBalancer orders = balancer(Map.of("lodestar.loadbalancer.canary.hint-header", "X-Canary"));
+        HttpRequest<?> hinted = HttpRequest.GET("/").header("X-Canary", "true");
+
+        for (int i = 0; i < 20; i++) {
+            assertThat(Reactive.single(orders.select(hinted), WAIT).getInstanceId()).contains("b");
+            assertThat(Reactive.single(orders.select(null), WAIT).getInstanceId()).contains("a");
+        }
     }
 
     @Test
