@@ -1,51 +1,47 @@
 package io.lodestar.micronaut;
 
-import io.lodestar.loadbalancer.Strategy;
+import io.lodestar.loadbalancer.LoadBalancerSettings;
+import io.micronaut.context.annotation.ConfigurationBuilder;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.context.annotation.Requires;
-import io.micronaut.core.annotation.Nullable;
 
-/** The {@code lodestar.loadbalancer.*} properties: how {@code @Client(id = …)} chooses an instance. */
-@ConfigurationProperties(LodestarLoadBalancerConfiguration.PREFIX)
+import java.util.List;
+
+/**
+ * The {@code lodestar.loadbalancer.*} properties: how {@code @Client(id = …)} chooses an instance. The settings,
+ * their defaults and their validation are {@link LoadBalancerSettings}' (the Spring starter binds the same class);
+ * {@code services.<id>.*} arrive as {@link LodestarServiceLoadBalancerConfiguration} beans.
+ */
+// services.<id>.* are the @EachProperty beans the constructor takes; bound as a map here as well, they would replace
+// them with whatever Micronaut's map conversion makes of the nested properties.
+@ConfigurationProperties(value = LodestarLoadBalancerConfiguration.PREFIX, excludes = "services")
 @Requires(property = LodestarConfiguration.ENABLED, notEquals = "false")
 @Requires(property = LodestarLoadBalancerConfiguration.ENABLED, notEquals = "false")
-public class LodestarLoadBalancerConfiguration {
+public class LodestarLoadBalancerConfiguration extends LoadBalancerSettings {
     /** The prefix of the load-balancer properties. */
     public static final String PREFIX = LodestarConfiguration.PREFIX + ".loadbalancer";
     /** {@code false} leaves Micronaut's own round robin over the discovery client. */
     public static final String ENABLED = PREFIX + ".enabled";
 
-    private Strategy strategy = Strategy.WEIGHTED_RANDOM;
-    private @Nullable String zone;
-    private @Nullable Long seed;
-
-    /** @return the strategy (default {@code WEIGHTED_RANDOM}) */
-    public Strategy getStrategy() {
-        return strategy;
+    /** @param services the {@code services.<id>.*} settings, one bean per service id */
+    public LodestarLoadBalancerConfiguration(List<LodestarServiceLoadBalancerConfiguration> services) {
+        services.forEach(service -> getServices().put(service.getServiceId(), service));
     }
 
-    /** @param strategy the strategy */
-    public void setStrategy(Strategy strategy) {
-        this.strategy = strategy;
+    /** @return the canary split, bound from {@code canary.*} in place */
+    @Override
+    @ConfigurationBuilder(configurationPrefix = "canary")
+    public Canary getCanary() {
+        return super.getCanary();
     }
 
-    /** @return the preferred zone, or null for none */
-    public @Nullable String getZone() {
-        return zone;
-    }
-
-    /** @param zone instances in this zone (metadata {@code zone}) are preferred while any is up; null for none */
-    public void setZone(@Nullable String zone) {
-        this.zone = zone;
-    }
-
-    /** @return the seed, or null */
-    public @Nullable Long getSeed() {
-        return seed;
-    }
-
-    /** @param seed makes every choice reproducible (tests, reproductions; not for production), or null */
-    public void setSeed(@Nullable Long seed) {
-        this.seed = seed;
+    /**
+     * @param zone the preferred zone
+     * @deprecated the Micronaut module's former name of {@code prefer-zone}; use {@code prefer-zone}, as the Spring
+     *     starter does
+     */
+    @Deprecated
+    public void setZone(String zone) {
+        setPreferZone(zone);
     }
 }

@@ -2,8 +2,10 @@ package io.lodestar.micronaut;
 
 import io.lodestar.core.AsyncServiceDiscovery;
 import io.lodestar.loadbalancer.LoadBalancer;
+import io.lodestar.loadbalancer.RequestContext;
 import io.micronaut.core.async.publisher.Publishers;
 import io.micronaut.discovery.DiscoveryClient;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.client.loadbalance.DiscoveryClientLoadBalancerFactory;
 
 import java.util.function.Function;
@@ -33,7 +35,17 @@ final class LodestarLoadBalancerFactory extends DiscoveryClientLoadBalancerFacto
         LoadBalancer balancer = balancers.apply(serviceId);
         // Every status: the balancer filters health itself, and counts what it filtered for its error message.
         return discriminator -> Publishers.fromCompletableFuture(() -> discovery.getInstances(serviceId)
-                .thenApply(instances -> LodestarDiscoveryClient.toMicronaut(balancer.choose(instances)))
+                .thenApply(instances -> LodestarDiscoveryClient.toMicronaut(
+                        balancer.choose(instances, requestContext(discriminator))))
                 .toCompletableFuture());
+    }
+
+    /**
+     * The canary hint's source: the headers of a request given as the discriminator. Micronaut's own client passes
+     * null ({@code DefaultHttpClient.getLoadBalancerDiscriminator()}), so only a caller that selects with the
+     * request (or a client that overrides that method) gets hinted routing.
+     */
+    static RequestContext requestContext(Object discriminator) {
+        return discriminator instanceof HttpRequest<?> request ? request.getHeaders()::get : RequestContext.NONE;
     }
 }

@@ -1,19 +1,16 @@
 package io.lodestar.micronaut;
 
-import io.lodestar.loadbalancer.Strategy;
+import io.lodestar.loadbalancer.LoadBalancerSettings;
 import io.micronaut.context.annotation.EachProperty;
 import io.micronaut.context.annotation.Parameter;
-import io.micronaut.core.annotation.Nullable;
 
 /**
- * Per-service overrides under {@code lodestar.loadbalancer.services.<service-id>.*}; what is unset here comes
- * from {@code lodestar.loadbalancer.*}.
+ * Per-service settings under {@code lodestar.loadbalancer.services.<service-id>.*} ({@link LoadBalancerSettings.Service}:
+ * strategy, prefer-zone, slow-start replace the global value, metadata is added to the global entries).
  */
 @EachProperty(LodestarLoadBalancerConfiguration.PREFIX + ".services")
-public class LodestarServiceLoadBalancerConfiguration {
+public class LodestarServiceLoadBalancerConfiguration extends LoadBalancerSettings.Service {
     private final String serviceId;
-    private @Nullable Strategy strategy;
-    private @Nullable String zone;
 
     /** @param serviceId the service these settings are for (the property key) */
     public LodestarServiceLoadBalancerConfiguration(@Parameter String serviceId) {
@@ -25,23 +22,13 @@ public class LodestarServiceLoadBalancerConfiguration {
         return serviceId;
     }
 
-    /** @return the strategy for this service, or null for the global one */
-    public @Nullable Strategy getStrategy() {
-        return strategy;
-    }
-
-    /** @param strategy the strategy for this service, or null for the global one */
-    public void setStrategy(@Nullable Strategy strategy) {
-        this.strategy = strategy;
-    }
-
-    /** @return the preferred zone for this service, or null for the global one */
-    public @Nullable String getZone() {
-        return zone;
-    }
-
-    /** @param zone the preferred zone for this service, or null for the global one */
-    public void setZone(@Nullable String zone) {
-        this.zone = zone;
+    /**
+     * @param zone the preferred zone of this service
+     * @deprecated the Micronaut module's former name of {@code prefer-zone}; use {@code prefer-zone}, as the Spring
+     *     starter does
+     */
+    @Deprecated
+    public void setZone(String zone) {
+        setPreferZone(zone);
     }
 }

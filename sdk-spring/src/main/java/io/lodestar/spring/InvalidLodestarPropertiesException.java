@@ -5,6 +5,7 @@ import io.lodestar.core.LodestarException;
 import io.lodestar.core.Violation;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -26,8 +27,23 @@ final class InvalidLodestarPropertiesException extends LodestarException {
      * @return the same violations, with property names as fields
      */
     static InvalidLodestarPropertiesException of(String prefix, InvalidArgumentException cause) {
+        return renamed(cause, field -> prefix + "." + kebab(field));
+    }
+
+    /**
+     * @param prefix the property prefix of settings whose violations name properties already, e.g.
+     *               {@code lodestar.loadbalancer} ({@link io.lodestar.loadbalancer.LoadBalancerSettings})
+     * @param cause  what the settings threw
+     * @return the same violations, each field under the prefix
+     */
+    static InvalidLodestarPropertiesException ofProperties(String prefix, InvalidArgumentException cause) {
+        return renamed(cause, field -> prefix + "." + field);
+    }
+
+    private static InvalidLodestarPropertiesException renamed(InvalidArgumentException cause,
+                                                              UnaryOperator<String> property) {
         List<Violation> renamed = cause.violations().stream()
-                .map(v -> new Violation(prefix + "." + kebab(v.field()), v.value(), v.rule()))
+                .map(v -> new Violation(property.apply(v.field()), v.value(), v.rule()))
                 .toList();
         return new InvalidLodestarPropertiesException(renamed, cause);
     }

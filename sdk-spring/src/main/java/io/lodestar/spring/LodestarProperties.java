@@ -1,7 +1,7 @@
 package io.lodestar.spring;
 
 import io.lodestar.core.LodestarSettings;
-import io.lodestar.loadbalancer.Strategy;
+import io.lodestar.loadbalancer.LoadBalancerSettings;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
@@ -208,29 +208,13 @@ public class LodestarProperties extends LodestarSettings {
     }
 
     /**
-     * {@code lodestar.loadbalancer.*}: how {@code @LoadBalanced} {@code RestClient}s and {@code RestTemplate}s choose
-     * an instance (Spring Cloud's {@code LoadBalancerClient}, backed by Lodestar's balancers over the local view).
+     * {@code lodestar.loadbalancer.*}: how {@code @LoadBalanced} {@code RestClient}s, {@code RestTemplate}s and
+     * {@code WebClient}s choose an instance. The settings, their defaults and their validation are
+     * {@link LoadBalancerSettings}' (the Micronaut module binds the same class); Spring adds only the switch.
      */
-    public static class Balancing {
+    public static class Balancing extends LoadBalancerSettings {
         /** Whether Lodestar chooses the instance of @LoadBalanced calls. */
         private boolean enabled = true;
-
-        /** How an instance is chosen among the UP ones. */
-        private Strategy strategy = Strategy.WEIGHTED_RANDOM;
-
-        /** A zone whose instances are preferred while it has any (the "zone" metadata entry). */
-        private String preferZone;
-
-        /** Ramps a new instance's share of traffic up over this window (weighted strategies only); off by default. */
-        private Duration slowStart;
-
-        /** Seeds the random strategies, for reproducible choices (tests); random by default. */
-        private Long seed;
-
-        /** Per-service overrides of strategy, prefer-zone and slow-start, by service id. */
-        private Map<String, ServiceBalancing> services = new LinkedHashMap<>();
-
-        private final Canary canary = new Canary();
 
         /** @return whether Lodestar chooses the instance of @LoadBalanced calls */
         public boolean isEnabled() {
@@ -240,151 +224,6 @@ public class LodestarProperties extends LodestarSettings {
         /** @param enabled whether Lodestar chooses the instance of @LoadBalanced calls */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
-        }
-
-        /** @return the strategy */
-        public Strategy getStrategy() {
-            return strategy;
-        }
-
-        /** @param strategy the strategy */
-        public void setStrategy(Strategy strategy) {
-            this.strategy = strategy;
-        }
-
-        /** @return the preferred zone, or null */
-        public String getPreferZone() {
-            return preferZone;
-        }
-
-        /** @param preferZone the preferred zone */
-        public void setPreferZone(String preferZone) {
-            this.preferZone = preferZone;
-        }
-
-        /** @return the slow-start window, or null */
-        public Duration getSlowStart() {
-            return slowStart;
-        }
-
-        /** @param slowStart the slow-start window */
-        public void setSlowStart(Duration slowStart) {
-            this.slowStart = slowStart;
-        }
-
-        /** @return the seed, or null */
-        public Long getSeed() {
-            return seed;
-        }
-
-        /** @param seed the seed */
-        public void setSeed(Long seed) {
-            this.seed = seed;
-        }
-
-        /** @return the canary split */
-        public Canary getCanary() {
-            return canary;
-        }
-
-        /** @return the per-service overrides, by service id */
-        public Map<String, ServiceBalancing> getServices() {
-            return services;
-        }
-
-        /** @param services the per-service overrides */
-        public void setServices(Map<String, ServiceBalancing> services) {
-            this.services = services;
-        }
-    }
-
-    /**
-     * {@code lodestar.loadbalancer.canary.*}: sends a share of the requests to canary instances (metadata
-     * {@code canary=true}), the rest to the others.
-     */
-    public static class Canary {
-        /** The share of requests, 0-100, that go to canary instances; no split when unset. */
-        private Double percent;
-
-        /** A request header that sends a request to the canaries when it has the hint value, e.g. X-Canary. */
-        private String hintHeader;
-
-        /** The value of the hint header that asks for a canary. */
-        private String hintValue = "true";
-
-        /** @return the share, or null for no split */
-        public Double getPercent() {
-            return percent;
-        }
-
-        /** @param percent the share, 0-100 */
-        public void setPercent(Double percent) {
-            this.percent = percent;
-        }
-
-        /** @return the hint header, or null for none */
-        public String getHintHeader() {
-            return hintHeader;
-        }
-
-        /** @param hintHeader the hint header */
-        public void setHintHeader(String hintHeader) {
-            this.hintHeader = hintHeader;
-        }
-
-        /** @return the hint value */
-        public String getHintValue() {
-            return hintValue;
-        }
-
-        /** @param hintValue the hint value */
-        public void setHintValue(String hintValue) {
-            this.hintValue = hintValue;
-        }
-    }
-
-    /**
-     * {@code lodestar.loadbalancer.services.<service-id>.*}: what differs for one service; unset values are the
-     * global ones.
-     */
-    public static class ServiceBalancing {
-        /** How an instance of this service is chosen. */
-        private Strategy strategy;
-
-        /** A zone whose instances of this service are preferred. */
-        private String preferZone;
-
-        /** The slow-start window of this service. */
-        private Duration slowStart;
-
-        /** @return the strategy, or null for the global one */
-        public Strategy getStrategy() {
-            return strategy;
-        }
-
-        /** @param strategy the strategy */
-        public void setStrategy(Strategy strategy) {
-            this.strategy = strategy;
-        }
-
-        /** @return the preferred zone, or null for the global one */
-        public String getPreferZone() {
-            return preferZone;
-        }
-
-        /** @param preferZone the preferred zone */
-        public void setPreferZone(String preferZone) {
-            this.preferZone = preferZone;
-        }
-
-        /** @return the slow-start window, or null for the global one */
-        public Duration getSlowStart() {
-            return slowStart;
-        }
-
-        /** @param slowStart the slow-start window */
-        public void setSlowStart(Duration slowStart) {
-            this.slowStart = slowStart;
         }
     }
 }

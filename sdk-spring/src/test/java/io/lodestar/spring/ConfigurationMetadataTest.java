@@ -34,6 +34,17 @@ class ConfigurationMetadataTest {
         assertThat(properties.get("lodestar.namespace")).containsEntry("defaultValue", "default");
     }
 
+    @Test
+    void inheritedLoadBalancerSettingsAreListedWithTheirDefaults() throws IOException {
+        Map<String, Map<String, Object>> properties = properties();
+
+        assertThat(properties).containsKeys("lodestar.loadbalancer.prefer-zone", "lodestar.loadbalancer.slow-start",
+                "lodestar.loadbalancer.metadata", "lodestar.loadbalancer.canary.percent",
+                "lodestar.loadbalancer.canary.hint-header", "lodestar.loadbalancer.services");
+        assertThat(properties.get("lodestar.loadbalancer.strategy")).containsEntry("defaultValue", "weighted-random");
+        assertThat(properties.get("lodestar.loadbalancer.canary.hint-value")).containsEntry("defaultValue", "true");
+    }
+
     /** The starter's own entries: test classes with {@code @ConfigurationProperties} generate a file of their own. */
     @SuppressWarnings("unchecked")
     private static Map<String, Map<String, Object>> properties() throws IOException {

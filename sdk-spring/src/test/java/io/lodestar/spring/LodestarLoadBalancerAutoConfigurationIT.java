@@ -24,11 +24,13 @@ import reactor.core.publisher.Mono;
 
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class LodestarLoadBalancerAutoConfigurationIT {
     /** Chi-square with one degree of freedom at p = 0.001. */
@@ -77,6 +79,48 @@ class LodestarLoadBalancerAutoConfigurationIT {
     }
 
     @Test
+    void theMetadataPropertiesKeepOnlyInstancesWithThoseEntries() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-metadata", "lodestar.loadbalancer.metadata.version=2",
+                "lodestar.loadbalancer.services.orders.metadata.tier=gold").run(context -> {
+                    LodestarClient lodestar = context.getBean(LodestarClient.class);
+                    lodestar.registry().register(instance("a", 1000, InstanceStatus.UP).metadata("version", "1")
+                            .metadata("tier", "gold").build());
+                    lodestar.registry().register(instance("b", 1000, InstanceStatus.UP).metadata("version", "2")
+                            .metadata("tier", "silver").build());
+                    lodestar.registry().register(instance("c", 1, InstanceStatus.UP).metadata("version", "2")
+                            .metadata("tier", "gold").build());
+                    LoadBalancerClient balancer = context.getBean(LoadBalancerClient.class);
+
+                    for (int i = 0; i < 50; i++) {
+                        assertThat(balancer.choose("orders").getInstanceId()).isEqualTo("c");
+                    }
+                });
+    }
+
+    @Test
+    void theSlowStartPropertyRampsANewInstanceUp() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-slow-start",
+                "lodestar.loadbalancer.strategy=weighted-round-robin", "lodestar.loadbalancer.slow-start=3s")
+                .run(context -> {
+                    LodestarClient lodestar = context.getBean(LodestarClient.class);
+                    // given an instance older than the window
+                    register(lodestar, "a", 100, InstanceStatus.UP);
+                    await().atMost(Duration.ofSeconds(10)).until(() -> registeredBefore(lodestar, "a",
+                            Instant.now().minusSeconds(3)));
+                    // when one of the same weight registers
+                    register(lodestar, "b", 100, InstanceStatus.UP);
+                    LoadBalancerClient balancer = context.getBean(LoadBalancerClient.class);
+                    Map<String, Integer> counts = new TreeMap<>();
+                    for (int i = 0; i < 101; i++) {
+                        counts.merge(balancer.choose("orders").getInstanceId(), 1, Integer::sum);
+                    }
+
+                    // then it gets a small share of the calls (at its full weight it would get half: 50 or 51)
+                    assertThat(counts.getOrDefault("b", 0)).isBetween(1, 33);
+                });
+    }
+
+    @Test
     void aServicesOwnPropertiesOverrideTheGlobalOnes() {
         runner.withPropertyValues("lodestar.namespace=spring-lb-per-service",
                 "lodestar.loadbalancer.services.orders.strategy=round-robin").run(context -> {
@@ -103,6 +147,21 @@ class LodestarLoadBalancerAutoConfigurationIT {
                     assertThat(analysis).isNotNull();
                     assertThat(analysis.getDescription())
                             .contains("lodestar.loadbalancer.services.orders.slow-start must be ");
+                });
+    }
+
+    @Test
+    void everyBadBalancerPropertyIsNamedAsTheMicronautModuleNamesIt() {
+        runner.withPropertyValues("lodestar.namespace=spring-lb-bad-both",
+                "lodestar.loadbalancer.services.orders.slow-start=25h", "lodestar.loadbalancer.canary.percent=150")
+                .run(context -> {
+                    FailureAnalysis analysis = new LodestarFailureAnalyzer().analyze(context.getStartupFailure());
+
+                    assertThat(analysis.getDescription())
+                            .contains("lodestar.loadbalancer.services.orders.slow-start must be at most PT24H, "
+                                    + "but was PT25H")
+                            .contains("lodestar.loadbalancer.canary.percent must be between 0 and 100, "
+                                    + "but was 150.0");
                 });
     }
 
@@ -233,6 +292,11 @@ class LodestarLoadBalancerAutoConfigurationIT {
 
     static double chiSquare(int observedA, double expectedA, int observedB, double expectedB) {
         return Math.pow(observedA - expectedA, 2) / expectedA + Math.pow(observedB - expectedB, 2) / expectedB;
+    }
+
+    private static boolean registeredBefore(LodestarClient lodestar, String id, Instant instant) {
+        return lodestar.discovery().getInstances("orders").stream().anyMatch(instance ->
+                instance.instanceId().equals(id) && instance.registeredAt().isBefore(instant));
     }
 
     private static void register(LodestarClient lodestar, String id, int weight, InstanceStatus status) {
