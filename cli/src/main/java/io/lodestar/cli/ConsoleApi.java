@@ -2,6 +2,7 @@ package io.lodestar.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarException;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.ViewStatus;
 import io.lodestar.core.model.ConfigEntry;
@@ -12,12 +13,10 @@ import io.lodestar.core.model.ServiceSnapshot;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The console's JSON endpoints over the SDK's local view, without HTTP: each read answers a path and its query
@@ -31,16 +30,13 @@ final class ConsoleApi {
 
     private final LodestarClient client;
     private final boolean readOnly;
-    private final Supplier<Collection<String>> services;
     private final AuditLog audit;
     /** Read on every event of every watched service: from Redis at most once a second per service. */
     private final TtlLeft ttlLeft;
 
-    /** @param services the services the state lists, sorted */
-    ConsoleApi(LodestarClient client, boolean readOnly, Supplier<Collection<String>> services, AuditLog audit) {
+    ConsoleApi(LodestarClient client, boolean readOnly, AuditLog audit) {
         this.client = client;
         this.readOnly = readOnly;
-        this.services = services;
         this.audit = audit;
         this.ttlLeft = new TtlLeft(client);
     }
@@ -113,8 +109,20 @@ final class ConsoleApi {
         state.put("stale", discovery.stale() || config.stale());
         state.put("staleForSeconds", Math.max(discovery.staleFor().toSeconds(), config.staleFor().toSeconds()));
         state.put("lastSyncAt", discovery.lastSyncAt() == null ? null : discovery.lastSyncAt().toString());
-        state.put("services", Instances.serviceRows(client.discovery(), services.get()));
+        state.put("services", Instances.serviceRows(client.discovery(), services()));
         return state;
+    }
+
+    /**
+     * From the service index the view follows, not from the services the console subscribed to: those are only
+     * followed while a page watches, and the state is asked for also without one.
+     */
+    private List<String> services() {
+        try {
+            return client.discovery().getServices().stream().sorted().toList();
+        } catch (LodestarException offline) {
+            return List.of(); // Redis unreachable since the start: the staleness banner says so
+        }
     }
 
     /** For the event stream: a service that lost its last instance is shown empty. */

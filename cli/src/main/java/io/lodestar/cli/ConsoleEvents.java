@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -34,13 +35,16 @@ final class ConsoleEvents implements AutoCloseable {
 
     /**
      * @param state the state a page shows, as {@code /api/state} answers it
-     * @param stale whether the console's view is stale now (Redis unreachable)
+     * @param stale   whether the console's view is stale now (Redis unreachable)
+     * @param watched hears {@code true} when the first page connects and {@code false} when the last one leaves
+     *                (see {@link EventStreams}); it must not wait
      */
-    ConsoleEvents(Supplier<Map<String, Object>> state, BooleanSupplier stale, PrintStream log) {
+    ConsoleEvents(Supplier<Map<String, Object>> state, BooleanSupplier stale, PrintStream log,
+                  Consumer<Boolean> watched) {
         this.state = state;
         this.stale = stale;
         this.log = log;
-        this.streams = new EventStreams(Threads.daemon("lodestar-console-sse"), log);
+        this.streams = new EventStreams(Threads.daemon("lodestar-console-sse"), log, watched);
     }
 
     /** Ticks once a second on {@code ticks}: the staleness banner changes without an event, and SSE needs a keep-alive. */
@@ -63,7 +67,11 @@ final class ConsoleEvents implements AutoCloseable {
         }
     }
 
+    /** Without a page there is nobody to tell: the state is not read (reading a service would keep it in the view). */
     void pushState() {
+        if (streams.open() == 0) {
+            return; // a page that connects gets the state first
+        }
         pushes.execute(() -> {
             try {
                 send("state", state.get());

@@ -53,10 +53,10 @@ final class ConsoleServer implements AutoCloseable {
         this.client = client;
         this.log = log;
         this.guard = new RequestGuard(access);
-        this.events = new ConsoleEvents(this::state, this::stale, log);
+        this.events = new ConsoleEvents(this::state, this::stale, log, this::watched);
         this.audit = new AuditLog(log, entry -> events.push("audit", entry));
         this.services = new ServiceWatch(client, ticks, id -> event -> serviceChanged(id));
-        this.api = new ConsoleApi(client, access.readOnly(), services::services, audit);
+        this.api = new ConsoleApi(client, access.readOnly(), audit);
         this.server = HttpServer.create(address, 64);
         this.handlers = Executors.newFixedThreadPool(8, Threads.daemon("lodestar-console-http"));
         server.setExecutor(handlers);
@@ -69,6 +69,15 @@ final class ConsoleServer implements AutoCloseable {
 
     private boolean stale() {
         return client.discovery().status().stale() || client.config().status().stale();
+    }
+
+    /** Services are followed over Redis only while a page watches; one that connects gets a fresh read. */
+    private void watched(boolean watched) {
+        if (watched) {
+            services.watchAll();
+        } else {
+            services.releaseAll();
+        }
     }
 
     private void serviceChanged(String service) {

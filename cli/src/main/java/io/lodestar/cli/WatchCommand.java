@@ -98,6 +98,7 @@ final class WatchCommand implements Callable<Integer> {
                 lastEvent = describe(change.added(), change.removed());
                 changed = true;
             });
+            services.watchAll();
         }
         screen.scheduleWithFixedDelay(() -> draw(client, out, terminal), 0, 250, TimeUnit.MILLISECONDS);
         stopped.await();
