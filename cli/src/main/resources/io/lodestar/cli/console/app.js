@@ -68,6 +68,37 @@ async function write(url, payload) {
   return body;
 }
 
+// Destructive writes (evict, roll back) are confirmed first, in the page's own dialog, which names what changes.
+// Resolves true when the operator confirms; false on Cancel or Escape.
+function confirmAction(text, action) {
+  const dialog = $('#confirm');
+  $('#confirm-text').textContent = text;
+  $('#confirm-yes').textContent = action;
+  return new Promise((resolve) => {
+    const answer = (yes) => { dialog.close(); resolve(yes); };
+    $('#confirm-yes').onclick = () => answer(true);
+    $('#confirm-no').onclick = () => answer(false);
+    dialog.oncancel = () => resolve(false);
+    dialog.showModal();
+  });
+}
+
+// ---- the address: the service and config on screen, so a reload or a shared link opens them again
+
+function remember() {
+  const params = new URLSearchParams();
+  if (state.service) params.set('service', state.service);
+  if (state.config) params.set('config', state.config);
+  const hash = params.toString();
+  history.replaceState(null, '', hash ? '#' + hash : location.pathname);
+}
+
+function restore() {
+  const params = new URLSearchParams(location.hash.substring(1));
+  if (params.get('service')) selectService(params.get('service'));
+  if (params.get('config')) openConfig(params.get('config')).catch((e) => message(e.message, 'error'));
+}
+
 // ---- services and instances
 
 function renderState(s) {
@@ -88,6 +119,7 @@ function renderState(s) {
 async function selectService(id) {
   state.service = id;
   state.known = new Set();
+  remember();
   document.querySelectorAll('#services tr').forEach((tr) => tr.classList.toggle('selected', tr.dataset.service === id));
   try {
     renderService(await getJson('/api/service?id=' + encodeURIComponent(id)));
@@ -143,6 +175,8 @@ async function setStatus(id, status) {
 }
 
 async function evict(id) {
+  if (!await confirmAction('Evict ' + id + ' from ' + state.service + '? It leaves the registry at once, and its'
+    + ' owner stops renewing it instead of registering it again.', 'Evict')) return;
   await write('/api/instance/evict?service=' + encodeURIComponent(state.service) + '&id=' + encodeURIComponent(id),
     {}).then(() => message(id + ' evicted', 'ok'), () => {});
 }
@@ -166,6 +200,7 @@ async function loadConfigs() {
 async function openConfig(id) {
   const changedId = state.config !== id;
   state.config = id;
+  if (changedId) remember();
   document.querySelectorAll('#configs tr').forEach((tr) => tr.classList.toggle('selected', tr.dataset.config === id));
   const view = await getJson('/api/config?id=' + encodeURIComponent(id));
   $('#config-panel').hidden = false;
@@ -214,6 +249,10 @@ async function showDiff(id, from) {
 
 async function rollback(id, version) {
   const expected = Number($('#config-version').dataset.version);
+  if (!await confirmAction('Make the content of version ' + version + ' of ' + id + ' current again? It becomes'
+    + ' a new version after version ' + expected + ', which every client of the config receives.', 'Roll back')) {
+    return;
+  }
   await write('/api/config/rollback?id=' + encodeURIComponent(id), { version, expectedVersion: expected })
     .then((entry) => {
       state.written.add(entry.version);
@@ -327,6 +366,7 @@ function useToken() {
   connect();
   loadConfigs();
   loadAudit();
+  restore();
 }
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -339,6 +379,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('#config-content').addEventListener('input', () => { $('#config-content').dataset.dirty = 'yes'; });
   $('#config-save').addEventListener('click', save);
   $('#config-discard').addEventListener('click', discard);
+  window.addEventListener('hashchange', restore);
   if ($('#token').value) {
     useToken();
   } else {
