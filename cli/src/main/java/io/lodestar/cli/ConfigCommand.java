@@ -1,8 +1,6 @@
 package io.lodestar.cli;
 
-import io.lodestar.core.ConfigService;
 import io.lodestar.core.LodestarClient;
-import io.lodestar.core.NotFoundException;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
@@ -90,7 +88,8 @@ final class ConfigCommand {
     @Command(name = "list", description = "List the configs of the namespace with their current versions.")
     int list() {
         try (LodestarClient client = root.connect()) {
-            out().table(Configs.list(client.config()), Views.CONFIG_COLUMNS, "no configs in namespace " + root.namespace);
+            out().table(Configs.list(client.config()), Views.CONFIG_COLUMNS,
+                    "no configs in namespace " + root.namespace);
             return ExitCodes.OK;
         }
     }

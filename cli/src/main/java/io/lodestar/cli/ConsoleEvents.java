@@ -47,7 +47,10 @@ final class ConsoleEvents implements AutoCloseable {
         this.streams = new EventStreams(Threads.daemon("lodestar-console-sse"), log, watched);
     }
 
-    /** Ticks once a second on {@code ticks}: the staleness banner changes without an event, and SSE needs a keep-alive. */
+    /**
+     * Ticks once a second on {@code ticks}: the staleness banner changes without an event, and SSE needs a
+     * keep-alive.
+     */
     void start(ScheduledExecutorService ticks) {
         ticks.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
     }

@@ -1,7 +1,5 @@
 package io.lodestar.cli;
 
-import com.sun.net.httpserver.HttpExchange;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
@@ -13,7 +11,10 @@ import java.security.MessageDigest;
  * writes; writes are refused in read-only mode.
  */
 final class RequestGuard {
-    private static final String TOKEN_HEADER = "X-Lodestar-Token";
+    /** The header that carries the token. */
+    static final String TOKEN_HEADER = "X-Lodestar-Token";
+    /** The header that carries the operator's name for the audit log. */
+    static final String OPERATOR_HEADER = "X-Lodestar-Operator";
 
     private final Access access;
 
@@ -51,10 +52,13 @@ final class RequestGuard {
         return access.readOnly();
     }
 
-    /** @return null when the request is addressed to, and comes from, a name the console answers to */
-    Refusal checkOrigin(HttpExchange exchange) {
-        String origin = exchange.getRequestHeaders().getFirst("Origin");
-        if (!access.hosts().allowsHostHeader(exchange.getRequestHeaders().getFirst("Host"))
+    /**
+     * @param host   the request's {@code Host} header
+     * @param origin its {@code Origin} header, null when it has none
+     * @return null when the request is addressed to, and comes from, a name the console answers to
+     */
+    Refusal checkOrigin(String host, String origin) {
+        if (!access.hosts().allowsHostHeader(host)
                 || origin != null && !access.hosts().allowsOrigin(origin)) {
             return new Refusal(403, "forbidden", "this console answers only to the host names it was given"
                     + " (--allow-host) and to pages it served itself", "foreign host or origin");
@@ -62,36 +66,49 @@ final class RequestGuard {
         return null;
     }
 
-    /** Every read shows the registry or config contents: it needs the read or the write token. */
-    Refusal checkRead(HttpExchange exchange) {
-        String given = exchange.getRequestHeaders().getFirst(TOKEN_HEADER);
+    /**
+     * Every read shows the registry or config contents: it needs the read or the write token.
+     *
+     * @param given the request's {@link #TOKEN_HEADER}, null when it has none
+     * @return null when the read may go on
+     */
+    Refusal checkRead(String given) {
         if (!matches(given, access.readToken()) && !matches(given, access.writeToken())) {
             return new Refusal(401, "token", "reading needs the console's read or write token", "no token");
         }
         return null;
     }
 
-    /** A write needs the write token, and a console that is not read-only. */
-    Refusal checkWrite(HttpExchange exchange) {
+    /**
+     * A write needs the write token, and a console that is not read-only.
+     *
+     * @param given the request's {@link #TOKEN_HEADER}, null when it has none
+     * @return null when the write may go on
+     */
+    Refusal checkWrite(String given) {
         if (access.readOnly()) {
             return new Refusal(403, "read_only", "this console is read-only (--read-only)", "read-only");
         }
-        if (!matches(exchange.getRequestHeaders().getFirst(TOKEN_HEADER), access.writeToken())) {
+        if (!matches(given, access.writeToken())) {
             return new Refusal(401, "token", "a write needs the console's write token (a read token only reads)",
                     "no valid token");
         }
         return null;
     }
 
-    /** The operator's name as the page sends it (unverified, for the log) and the address the request came from. */
-    static String who(HttpExchange exchange) {
-        String operator = exchange.getRequestHeaders().getFirst("X-Lodestar-Operator");
+    /**
+     * The operator's name as the page sends it (unverified, for the log: letters, digits and {@code ._@-} only, at
+     * most 64 of them) and the address the request came from.
+     *
+     * @param operator the request's {@link #OPERATOR_HEADER}, null when it has none
+     */
+    static String who(String operator, String address) {
         String name = operator == null || operator.isBlank() ? "anonymous"
                 : operator.replaceAll("[^\\p{Alnum}._@-]", "_");
         if (name.length() > 64) {
             name = name.substring(0, 64);
         }
-        return name + "@" + exchange.getRemoteAddress().getAddress().getHostAddress();
+        return name + "@" + address;
     }
 
     /** Constant time: how much of a token a guess got right does not show in the answer's timing. */
