@@ -46,7 +46,7 @@ final class ConsoleServer implements AutoCloseable {
     private final AuditLog audit;
     private final ConsoleApi api;
     private final ServiceWatch services;
-    private Subscription configs;
+    private volatile Subscription configs;
 
     ConsoleServer(LodestarClient client, InetSocketAddress address, RequestGuard.Access access, PrintStream log)
             throws IOException {
@@ -206,9 +206,11 @@ final class ConsoleServer implements AutoCloseable {
         if (configs != null) {
             configs.close();
         }
+        // services before events (their events are pushed), events before ticks (a page leaving releases services
+        // on the tick thread; once the streams are closed, none does)
         services.close();
-        ticks.shutdownNow();
         events.close();
+        ticks.shutdownNow();
         server.stop(0);
         handlers.shutdownNow();
     }

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -102,10 +103,15 @@ final class EventStreams implements AutoCloseable {
         }
     }
 
+    /** Ends every stream; whoever made them hears nothing more (they are closing too). */
     @Override
     public void close() {
-        streams.forEach(Stream::close);
-        streams.clear();
+        List<Stream> open;
+        synchronized (this) {
+            open = List.copyOf(streams);
+            streams.clear();
+        }
+        open.forEach(Stream::close);
         writers.shutdownNow();
     }
 

@@ -28,6 +28,8 @@ final class ServiceWatch implements AutoCloseable {
     private final Map<String, Subscription> watched = new ConcurrentHashMap<>();
     /** Only on the subscriber thread: whether services are followed now. */
     private boolean active;
+    /** Once closed, a late {@link #watchAll()} (a page connecting while the console stops) subscribes nothing. */
+    private volatile boolean closed;
     private volatile Subscription index;
 
     /**
@@ -60,7 +62,10 @@ final class ServiceWatch implements AutoCloseable {
      */
     void watchAll() {
         subscriber.execute(() -> {
-            active = true;
+            active = !closed;
+            if (!active) {
+                return;
+            }
             try {
                 client.discovery().getServices().forEach(this::watch);
             } catch (LodestarException offline) {
@@ -96,6 +101,7 @@ final class ServiceWatch implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         Subscription following = index;
         if (following != null) {
             following.close();
