@@ -351,6 +351,30 @@ class ConsoleBrowserIT {
         assertThat(awaitElement("#config-content").getAttribute("value")).isEqualTo("max-requests: 100");
     }
 
+    @Test
+    void theListsKeepTheIdsThatContainTheFiltersText() {
+        startConsole(TestRedis.standalone());
+        register("orders-1", 8080, "eu-1");
+        sdk.registry().register(ServiceInstance.builder("billing", "billing-1").host("10.0.2.4").port(9090).build());
+        sdk.config().set("orders/limits", "max-requests: 100", ConfigFormat.YAML);
+        sdk.config().set("billing/rates", "{\"vat\": 0.2}", ConfigFormat.JSON);
+        openWithToken(READ_TOKEN);
+        awaitElement("#services tr[data-service='billing']");
+        awaitElement("#configs tr[data-config='billing/rates']");
+
+        chrome.findElement(By.id("service-filter")).sendKeys("BILL");
+        chrome.findElement(By.id("config-filter")).sendKeys("orders");
+
+        await("the filtered lists").atMost(UI).untilAsserted(() -> {
+            assertThat(ids("#services tr[data-service]", "data-service")).containsExactly("billing");
+            assertThat(ids("#configs tr[data-config]", "data-config")).containsExactly("orders/limits");
+        });
+    }
+
+    private List<String> ids(String rows, String attribute) {
+        return chrome.findElements(By.cssSelector(rows)).stream().map(row -> row.getAttribute(attribute)).toList();
+    }
+
     @ParameterizedTest
     @EnumSource(RedisFault.class)
     void aBannerSaysSoWhileRedisIsUnreachableAndGoesWhenItAnswersAgain(RedisFault fault) {

@@ -7,7 +7,14 @@
 const $ = (selector) => document.querySelector(selector);
 // written: config versions this page made (its own rollbacks: no warning about them); warned: the last version
 // the operator was warned about while editing (once per version, not on every refresh)
-const state = { service: null, config: null, readOnly: true, known: new Set(), written: new Set(), warned: null };
+// last: the last state and config list received, shown again when a filter changes
+const state = { service: null, config: null, readOnly: true, known: new Set(), written: new Set(), warned: null,
+  last: null, configs: [] };
+
+// A list's filter keeps the rows whose id contains its text, in any case.
+function kept(filter, id) {
+  return id.toLowerCase().includes($(filter).value.trim().toLowerCase());
+}
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -102,13 +109,14 @@ function restore() {
 // ---- services and instances
 
 function renderState(s) {
+  state.last = s;
   $('#namespace').textContent = s.namespace;
   state.readOnly = s.readOnly;
   $('#mode').textContent = s.readOnly ? 'read-only' : 'writes need the token';
   $('#stale-banner').hidden = !s.stale;
   $('#stale-for').textContent = s.staleForSeconds;
   const body = $('#services tbody');
-  body.replaceChildren(...s.services.map((row) => el('tr', {
+  body.replaceChildren(...s.services.filter((row) => kept('#service-filter', row.service)).map((row) => el('tr', {
     class: 'clickable' + (row.service === state.service ? ' selected' : ''),
     'data-service': row.service,
     onclick: () => selectService(row.service),
@@ -185,16 +193,20 @@ async function evict(id) {
 
 async function loadConfigs() {
   try {
-    const configs = await getJson('/api/configs');
-    $('#configs tbody').replaceChildren(...configs.map((c) => el('tr', {
-      class: 'clickable' + (c.id === state.config ? ' selected' : ''),
-      'data-config': c.id,
-      onclick: () => openConfig(c.id),
-    }, el('td', {}, c.id), el('td', {}, c.version), el('td', {}, c.format),
-    el('td', {}, new Date(c.updatedAt).toLocaleString()))));
+    state.configs = await getJson('/api/configs');
+    renderConfigs();
   } catch (e) {
     if ($('#token').value) message('Configs: ' + e.message, 'error');
   }
+}
+
+function renderConfigs() {
+  $('#configs tbody').replaceChildren(...state.configs.filter((c) => kept('#config-filter', c.id)).map((c) => el('tr', {
+    class: 'clickable' + (c.id === state.config ? ' selected' : ''),
+    'data-config': c.id,
+    onclick: () => openConfig(c.id),
+  }, el('td', {}, c.id), el('td', {}, c.version), el('td', {}, c.format),
+  el('td', {}, new Date(c.updatedAt).toLocaleString()))));
 }
 
 async function openConfig(id) {
@@ -380,6 +392,8 @@ document.addEventListener('DOMContentLoaded', () => {
   $('#config-save').addEventListener('click', save);
   $('#config-discard').addEventListener('click', discard);
   window.addEventListener('hashchange', restore);
+  $('#service-filter').addEventListener('input', () => { if (state.last) renderState(state.last); });
+  $('#config-filter').addEventListener('input', renderConfigs);
   if ($('#token').value) {
     useToken();
   } else {
