@@ -1,8 +1,6 @@
 package io.lodestar.cli;
 
-import io.lodestar.core.ConfigService;
 import io.lodestar.core.LodestarClient;
-import io.lodestar.core.NotFoundException;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
@@ -39,7 +37,8 @@ final class ConfigCommand {
             @Option(names = "--version", paramLabel = "N", description = "a version from history instead")
             Long version) {
         try (LodestarClient client = root.connect()) {
-            ConfigEntry entry = version == null ? current(client.config(), id) : version(client.config(), id, version);
+            ConfigEntry entry = version == null ? Configs.current(client.config(), id)
+                    : Configs.version(client.config(), id, version);
             Output out = out();
             if (out.structured()) {
                 out.value(Views.config(entry, true));
@@ -56,7 +55,7 @@ final class ConfigCommand {
     int set(@Parameters(index = "0", paramLabel = "ID") String id,
             @Parameters(index = "1", arity = "0..1", paramLabel = "FILE",
                     description = "the content; '-' or none: standard input") String file,
-            @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", converter = FormatConverter.class,
+            @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", converter = Converters.Format.class,
                     description = "properties, yaml, json or text (default: from the file name, else text)")
             ConfigFormat format,
             @Option(names = "--if-version", paramLabel = "N", description = "compare-and-set on version N")
@@ -76,7 +75,7 @@ final class ConfigCommand {
     int rm(@Parameters(paramLabel = "ID") String id) {
         try (LodestarClient client = root.connect()) {
             if (!client.config().remove(id)) {
-                throw notFound(id);
+                throw Configs.notFound(id);
             }
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("id", id);
@@ -89,11 +88,8 @@ final class ConfigCommand {
     @Command(name = "list", description = "List the configs of the namespace with their current versions.")
     int list() {
         try (LodestarClient client = root.connect()) {
-            List<Map<String, Object>> rows = new ArrayList<>();
-            for (String id : client.config().list().stream().sorted().toList()) {
-                client.config().get(id).ifPresent(entry -> rows.add(Views.config(entry, false)));
-            }
-            out().table(rows, Views.CONFIG_COLUMNS, "no configs in namespace " + root.namespace);
+            out().table(Configs.list(client.config()), Views.CONFIG_COLUMNS,
+                    "no configs in namespace " + root.namespace);
             return ExitCodes.OK;
         }
     }
@@ -103,7 +99,7 @@ final class ConfigCommand {
         try (LodestarClient client = root.connect()) {
             List<ConfigEntry> versions = client.config().history(id);
             if (versions.isEmpty()) {
-                throw notFound(id);
+                throw Configs.notFound(id);
             }
             List<Map<String, Object>> rows = new ArrayList<>();
             versions.forEach(entry -> rows.add(Views.config(entry, false)));
@@ -117,26 +113,15 @@ final class ConfigCommand {
              @Parameters(index = "1", paramLabel = "FROM") long from,
              @Parameters(index = "2", arity = "0..1", paramLabel = "TO") Long to) {
         try (LodestarClient client = root.connect()) {
-            ConfigEntry before = version(client.config(), id, from);
-            ConfigEntry after = to == null ? current(client.config(), id) : version(client.config(), id, to);
-            List<Diff.Line> lines = Diff.lines(before.content(), after.content());
+            Configs.Compared diff = Configs.diff(client.config(), id, from, to);
             Output out = out();
             if (out.structured()) {
-                Map<String, Object> result = new LinkedHashMap<>();
-                result.put("id", id);
-                result.put("from", before.version());
-                result.put("to", after.version());
-                List<Map<String, Object>> rendered = new ArrayList<>();
-                for (Diff.Line line : lines) {
-                    rendered.add(Map.of("op", String.valueOf(line.op()), "text", line.text()));
-                }
-                result.put("lines", rendered);
-                out.value(result);
+                out.value(Views.diff(diff));
             } else {
                 StringBuilder text = new StringBuilder();
-                text.append("--- ").append(id).append(" version ").append(before.version()).append('\n');
-                text.append("+++ ").append(id).append(" version ").append(after.version()).append('\n');
-                lines.forEach(line -> text.append(line).append('\n'));
+                text.append("--- ").append(id).append(" version ").append(diff.from().version()).append('\n');
+                text.append("+++ ").append(id).append(" version ").append(diff.to().version()).append('\n');
+                diff.lines().forEach(line -> text.append(line).append('\n'));
                 out.text(text.toString());
             }
             return ExitCodes.OK;
@@ -150,36 +135,11 @@ final class ConfigCommand {
                  @Option(names = "--if-version", paramLabel = "N", description = "compare-and-set on version N")
                  Long ifVersion) {
         try (LodestarClient client = root.connect()) {
-            ConfigEntry entry = rollback(client.config(), id, version, ifVersion);
+            ConfigEntry entry = Configs.rollback(client.config(), id, version, ifVersion);
             out().message(Views.config(entry, false), id + ": version " + entry.version() + " (content of version "
                     + version + ")");
             return ExitCodes.OK;
         }
-    }
-
-    /**
-     * A rollback; with an expected version it is a compare-and-set of the old version's content, so that it
-     * cannot overwrite a change it did not see (the SDK's rollback has no expected version).
-     */
-    static ConfigEntry rollback(ConfigService config, String id, long version, Long expectedVersion) {
-        if (expectedVersion == null) {
-            return config.rollback(id, version);
-        }
-        ConfigEntry old = version(config, id, version);
-        return config.compareAndSet(id, old.content(), old.format(), expectedVersion);
-    }
-
-    static ConfigEntry current(ConfigService config, String id) {
-        return config.get(id).orElseThrow(() -> notFound(id));
-    }
-
-    static ConfigEntry version(ConfigService config, String id, long version) {
-        return config.getVersion(id, version).orElseThrow(() -> new NotFoundException("config version",
-                id + "@" + version, "No version " + version + " of config '" + id + "' in history"));
-    }
-
-    private static NotFoundException notFound(String id) {
-        return new NotFoundException("config", id, "No config '" + id + "'");
     }
 
     private Output out() {
@@ -218,18 +178,5 @@ final class ConfigCommand {
             return ConfigFormat.PROPERTIES;
         }
         return ConfigFormat.TEXT;
-    }
-
-    /** Config formats in any case. */
-    static final class FormatConverter implements CommandLine.ITypeConverter<ConfigFormat> {
-        @Override
-        public ConfigFormat convert(String value) {
-            try {
-                return ConfigFormat.valueOf(value.trim().toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException("format must be one of properties, yaml, json, text,"
-                        + " but was " + Validation.show(value));
-            }
-        }
     }
 }

@@ -82,7 +82,7 @@ final class ConsoleCommand implements Callable<Integer> {
         ConsoleServer server;
         try {
             server = new ConsoleServer(client, new InetSocketAddress(address, port),
-                    new ConsoleServer.Access(writeToken, readToken, readOnly, hosts), System.out);
+                    new RequestGuard.Access(writeToken, readToken, readOnly, hosts), System.out);
         } catch (java.io.IOException e) {
             client.close();
             throw new ExitCodes.UsageException("cannot listen on " + bind + ":" + port + ": " + e.getMessage());

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -14,12 +15,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * The pages' event streams, each written by its own thread from its own bounded queue, so a page that stops reading
  * holds up nobody: the one thread that makes the events only queues them. A stream whose queue would pass
  * {@link #MAX_QUEUED_BYTES}, or whose writer has been stuck in one write for {@link #WRITE_TIMEOUT}, is dropped
- * (counted and logged); a page that was only slow reconnects and starts again from the full state.
+ * (counted and logged); a page that was only slow reconnects and starts again from the full state. Whoever made
+ * the streams hears when the first one opens and when the last one ends, so it follows Redis only while a page
+ * watches.
  */
 final class EventStreams implements AutoCloseable {
     /** A page's console has one stream; more than this many at once are refused, each costs a thread. */
@@ -32,10 +36,16 @@ final class EventStreams implements AutoCloseable {
     private final ExecutorService writers;
     private final AtomicLong dropped = new AtomicLong();
     private final PrintStream log;
+    private final Consumer<Boolean> watched;
 
-    EventStreams(ThreadFactory threads, PrintStream log) {
+    /**
+     * @param watched hears {@code true} when the first stream opens and {@code false} when the last one ends (in
+     *                that order, under this object's lock: it must not wait)
+     */
+    EventStreams(ThreadFactory threads, PrintStream log, Consumer<Boolean> watched) {
         this.writers = Executors.newCachedThreadPool(threads);
         this.log = log;
+        this.watched = watched;
     }
 
     /**
@@ -50,8 +60,20 @@ final class EventStreams implements AutoCloseable {
         Stream stream = new Stream(exchange);
         stream.offer(first);
         streams.add(stream);
+        if (streams.size() == 1) {
+            watched.accept(true);
+        }
         writers.execute(stream);
         return true;
+    }
+
+    /** @return whether the stream was open until now */
+    private synchronized boolean remove(Stream stream) {
+        boolean removed = streams.remove(stream);
+        if (removed && streams.isEmpty()) {
+            watched.accept(false);
+        }
+        return removed;
     }
 
     /** Queues the event for every stream; never waits for one. Only from the one thread that makes the events. */
@@ -72,7 +94,7 @@ final class EventStreams implements AutoCloseable {
     }
 
     private void drop(Stream stream, String why) {
-        if (streams.remove(stream)) {
+        if (remove(stream)) {
             stream.close();
             log.println(Instant.now() + " console dropped the event stream of "
                     + stream.exchange.getRemoteAddress().getAddress().getHostAddress() + ": " + why + " ("
@@ -81,10 +103,15 @@ final class EventStreams implements AutoCloseable {
         }
     }
 
+    /** Ends every stream; whoever made them hears nothing more (they are closing too). */
     @Override
     public void close() {
-        streams.forEach(Stream::close);
-        streams.clear();
+        List<Stream> open;
+        synchronized (this) {
+            open = List.copyOf(streams);
+            streams.clear();
+        }
+        open.forEach(Stream::close);
         writers.shutdownNow();
     }
 
@@ -146,7 +173,7 @@ final class EventStreams implements AutoCloseable {
             } catch (IOException | InterruptedException gone) {
                 // the page left, or was dropped
             } finally {
-                streams.remove(this);
+                remove(this);
                 // a dropped page may not read the stream's last chunk: with the interrupt set, closing closes the
                 // connection at once instead of waiting to write it
                 synchronized (this) {

@@ -2,7 +2,6 @@ package io.lodestar.cli;
 
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
-import io.lodestar.core.NotFoundException;
 import io.lodestar.core.StartupMode;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.InstanceStatus;
@@ -207,10 +206,7 @@ public final class LodestarCli {
     int instances(@Parameters(paramLabel = "SERVICE", description = "the service id") String service) {
         try (LodestarClient client = connect()) {
             ServiceSnapshot snapshot = client.directDiscovery().getSnapshot(service);
-            if (snapshot.instances().isEmpty()) {
-                throw new NotFoundException("service", service, "No instances of '" + service
-                        + "' in namespace '" + namespace + "'");
-            }
+            Instances.requireSome(snapshot, namespace);
             Map<String, Duration> ttlLeft = client.registry().timeToLive(service);
             Output out = output();
             if (out.structured()) {
@@ -227,10 +223,7 @@ public final class LodestarCli {
     int evict(@Parameters(index = "0", paramLabel = "SERVICE") String service,
               @Parameters(index = "1", paramLabel = "INSTANCE") String instance) {
         try (LodestarClient client = connect()) {
-            if (!client.registry().evict(service, instance)) {
-                throw new NotFoundException("instance", service + "/" + instance,
-                        "No instance '" + instance + "' of '" + service + "' in namespace '" + namespace + "'");
-            }
+            Instances.evict(client, service, instance);
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("service", service);
             result.put("instance", instance);
@@ -243,26 +236,13 @@ public final class LodestarCli {
     @Command(name = "status", description = "Set an instance's status: up, down, out-of-service or starting.")
     int status(@Parameters(index = "0", paramLabel = "SERVICE") String service,
                @Parameters(index = "1", paramLabel = "INSTANCE") String instance,
-               @Parameters(index = "2", paramLabel = "STATUS", converter = StatusConverter.class,
+               @Parameters(index = "2", paramLabel = "STATUS", converter = Converters.Status.class,
                        description = "up, down, out-of-service or starting") InstanceStatus status) {
         try (LodestarClient client = connect()) {
             ServiceInstance changed = client.registry().setStatus(service, instance, status);
             output().message(Views.instance(changed, 0, Instant.now(), null),
                     service + "/" + instance + " is now " + Views.statusName(changed.status()));
             return ExitCodes.OK;
-        }
-    }
-
-    /** {@code out-of-service}, {@code OUT_OF_SERVICE} and {@code Out_Of_Service} all name the same status. */
-    static final class StatusConverter implements CommandLine.ITypeConverter<InstanceStatus> {
-        @Override
-        public InstanceStatus convert(String value) {
-            try {
-                return InstanceStatus.valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException("status must be one of up, down, out-of-service,"
-                        + " starting, but was " + Validation.show(value));
-            }
         }
     }
 

@@ -27,9 +27,9 @@ final class TtlLeft {
     private final LongSupplier nanoTime;
     private final Map<String, Read> last = new ConcurrentHashMap<>();
 
-    /** Reads through {@link Views#ttlLeft} (empty while Redis cannot be asked). */
+    /** Reads through {@link Instances#ttlLeft} (empty while Redis cannot be asked). */
     TtlLeft(LodestarClient client) {
-        this(service -> Views.ttlLeft(client, service), System::nanoTime);
+        this(service -> Instances.ttlLeft(client, service), System::nanoTime);
     }
 
     TtlLeft(Function<String, Map<String, Duration>> read, LongSupplier nanoTime) {

@@ -1,7 +1,5 @@
 package io.lodestar.cli;
 
-import io.lodestar.core.LodestarClient;
-import io.lodestar.core.LodestarException;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
@@ -88,18 +86,6 @@ final class Views {
         return row;
     }
 
-    /**
-     * Time left per ephemeral instance, read from Redis (no view knows deadlines); empty while Redis cannot be
-     * asked, which the staleness banner or line already says.
-     */
-    static Map<String, Duration> ttlLeft(LodestarClient client, String service) {
-        try {
-            return client.registry().timeToLive(service);
-        } catch (LodestarException unavailable) {
-            return Map.of();
-        }
-    }
-
     static String address(ServiceInstance instance) {
         String host = instance.host().indexOf(':') >= 0 && !instance.host().startsWith("[")
                 ? "[" + instance.host() + "]" : instance.host();
@@ -123,6 +109,20 @@ final class Views {
             row.put("content", entry.content());
         }
         return row;
+    }
+
+    /** A diff of two versions of a config: one line per element, {@code op} being ' ', '+' or '-'. */
+    static Map<String, Object> diff(Configs.Compared diff) {
+        List<Map<String, Object>> lines = new ArrayList<>();
+        for (Diff.Line line : diff.lines()) {
+            lines.add(Map.of("op", String.valueOf(line.op()), "text", line.text()));
+        }
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("id", diff.to().id());
+        result.put("from", diff.from().version());
+        result.put("to", diff.to().version());
+        result.put("lines", lines);
+        return result;
     }
 
     /** 42s, 3m12s, 2h05m, 3d04h: precise enough to read at a glance. */

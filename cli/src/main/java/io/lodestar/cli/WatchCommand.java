@@ -2,7 +2,6 @@ package io.lodestar.cli;
 
 import io.lodestar.core.Initial;
 import io.lodestar.core.LodestarClient;
-import io.lodestar.core.LodestarException;
 import io.lodestar.core.StartupMode;
 import io.lodestar.core.Subscription;
 import io.lodestar.core.ViewStatus;
@@ -66,11 +65,7 @@ final class WatchCommand implements Callable<Integer> {
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
                 StandardCharsets.UTF_8);
         LodestarClient client = root.connect(StartupMode.OFFLINE);
-        ScheduledExecutorService screen = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "lodestar-watch");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService screen = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lodestar-watch"));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             screen.shutdownNow();
@@ -103,6 +98,7 @@ final class WatchCommand implements Callable<Integer> {
                 lastEvent = describe(change.added(), change.removed());
                 changed = true;
             });
+            services.watchAll();
         }
         screen.scheduleWithFixedDelay(() -> draw(client, out, terminal), 0, 250, TimeUnit.MILLISECONDS);
         stopped.await();
@@ -165,16 +161,11 @@ final class WatchCommand implements Callable<Integer> {
         List<Map<String, Object>> rows = new ArrayList<>();
         long revision = 0;
         if (service != null) {
-            ServiceSnapshot snapshot = snapshot(client, service);
+            ServiceSnapshot snapshot = Instances.snapshot(client.discovery(), service);
             revision = snapshot.revision();
             rows.addAll(Views.instances(snapshot, now, ttlLeft(client).of(snapshot)));
         } else {
-            for (String id : services.services()) {
-                ServiceSnapshot snapshot = snapshot(client, id);
-                if (!snapshot.instances().isEmpty()) {
-                    rows.add(Views.service(snapshot));
-                }
-            }
+            rows.addAll(Instances.serviceRows(client.discovery(), services.services()));
         }
         frame.append(ESC).append("1mlodestar watch ").append(title).append(ESC).append("0m")
                 .append("   namespace ").append(root.namespace);
@@ -190,14 +181,6 @@ final class WatchCommand implements Callable<Integer> {
         frame.append('\n').append("last event: ").append(lastEvent).append('\n');
         frame.append(ESC).append("2mCtrl-C to quit").append(ESC).append("0m");
         return frame.toString();
-    }
-
-    private static ServiceSnapshot snapshot(LodestarClient client, String id) {
-        try {
-            return client.discovery().getSnapshot(id);
-        } catch (LodestarException offline) {
-            return ServiceSnapshot.empty(id);
-        }
     }
 
     static String describe(ServiceEvent event) {

@@ -158,6 +158,7 @@ class ConsoleBrowserIT {
         assertThat(awaitElement("#diff").getText()).contains("- max-requests: 100", "+ max-requests: 5");
 
         awaitElement("#history button[data-rollback='1']").click();
+        awaitElement("#confirm-yes").click();
 
         await("the rollback in Redis").atMost(UI).untilAsserted(() -> {
             ConfigEntry current = sdk.config().get("orders/limits").orElseThrow();
@@ -204,6 +205,7 @@ class ConsoleBrowserIT {
         awaitElement("#configs tr[data-config='orders/limits']").click();
 
         awaitElement("#history button[data-rollback='1']").click();
+        awaitElement("#confirm-yes").click();
 
         assertThat(awaitElement("#message").getText()).startsWith("Refused:").contains("token");
         await("the refusal in the audit log").atMost(UI).untilAsserted(() -> assertThat(console.output())
@@ -257,6 +259,7 @@ class ConsoleBrowserIT {
         editor.sendKeys("0");
 
         awaitElement("#history button[data-rollback='1']").click();
+        awaitElement("#confirm-yes").click();
 
         await("version 3 on the page").atMost(UI).untilAsserted(() -> assertThat(
                 chrome.findElement(By.id("config-version")).getText()).isEqualTo("version 3"));
@@ -285,6 +288,91 @@ class ConsoleBrowserIT {
         await("the current content").atMost(UI).until(() -> editor.getAttribute("value")
                 .equals("max-requests: 300"));
         assertThat(chrome.findElement(By.id("save-version")).getText()).isEqualTo("2");
+    }
+
+    @Test
+    void anEvictionIsConfirmedFirst() {
+        startConsole(TestRedis.standalone());
+        register("orders-1", 8080, "eu-1");
+        openWithToken(TOKEN);
+        awaitElement("#services tr[data-service='orders']").click();
+
+        awaitElement("#instances button[data-evict='orders-1']").click();
+
+        assertThat(awaitElement("#confirm").getText()).contains("Evict orders-1 from orders?");
+        chrome.findElement(By.id("confirm-yes")).click();
+        await("orders-1 evicted").atMost(UI).until(() -> sdk.directDiscovery().getInstance("orders", "orders-1")
+                .isEmpty());
+    }
+
+    @Test
+    void aCancelledEvictionLeavesTheInstance() {
+        startConsole(TestRedis.standalone());
+        register("orders-1", 8080, "eu-1");
+        openWithToken(TOKEN);
+        awaitElement("#services tr[data-service='orders']").click();
+        awaitElement("#instances button[data-evict='orders-1']").click();
+
+        awaitElement("#confirm-no").click();
+
+        await("the dialog closed").atMost(UI).until(() -> !chrome.findElement(By.id("confirm")).isDisplayed());
+        await("orders-1 still registered").during(Duration.ofSeconds(1)).atMost(UI).untilAsserted(() -> assertThat(
+                sdk.directDiscovery().getInstance("orders", "orders-1")).isPresent());
+        assertThat(console.output()).doesNotContain("action=instance.evict");
+    }
+
+    @Test
+    void theServiceAndConfigOnScreenSurviveAReload() {
+        startConsole(TestRedis.standalone());
+        register("orders-1", 8080, "eu-1");
+        sdk.config().set("orders/limits", "max-requests: 100", ConfigFormat.YAML);
+        openWithToken(READ_TOKEN);
+        awaitElement("#services tr[data-service='orders']").click();
+        awaitElement("#configs tr[data-config='orders/limits']").click();
+        awaitElement("#config-panel");
+
+        chrome.navigate().refresh(); // the token stays for the browser tab
+
+        awaitElement("#instances tr[data-instance='orders-1']");
+        assertThat(awaitElement("#config-id").getText()).isEqualTo("orders/limits");
+        assertThat(chrome.getCurrentUrl()).endsWith("#service=orders&config=orders%2Flimits");
+    }
+
+    @Test
+    void aSharedLinkOpensItsServiceAndConfigOnceATokenIsGiven() {
+        startConsole(TestRedis.standalone());
+        register("orders-1", 8080, "eu-1");
+        sdk.config().set("orders/limits", "max-requests: 100", ConfigFormat.YAML);
+
+        chrome.get(console.url() + "#service=orders&config=orders%2Flimits");
+        awaitElement("#token").sendKeys(READ_TOKEN, Keys.ENTER);
+
+        awaitElement("#instances tr[data-instance='orders-1']");
+        assertThat(awaitElement("#config-content").getAttribute("value")).isEqualTo("max-requests: 100");
+    }
+
+    @Test
+    void theListsKeepTheIdsThatContainTheFiltersText() {
+        startConsole(TestRedis.standalone());
+        register("orders-1", 8080, "eu-1");
+        sdk.registry().register(ServiceInstance.builder("billing", "billing-1").host("10.0.2.4").port(9090).build());
+        sdk.config().set("orders/limits", "max-requests: 100", ConfigFormat.YAML);
+        sdk.config().set("billing/rates", "{\"vat\": 0.2}", ConfigFormat.JSON);
+        openWithToken(READ_TOKEN);
+        awaitElement("#services tr[data-service='billing']");
+        awaitElement("#configs tr[data-config='billing/rates']");
+
+        chrome.findElement(By.id("service-filter")).sendKeys("BILL");
+        chrome.findElement(By.id("config-filter")).sendKeys("orders");
+
+        await("the filtered lists").atMost(UI).untilAsserted(() -> {
+            assertThat(ids("#services tr[data-service]", "data-service")).containsExactly("billing");
+            assertThat(ids("#configs tr[data-config]", "data-config")).containsExactly("orders/limits");
+        });
+    }
+
+    private List<String> ids(String rows, String attribute) {
+        return chrome.findElements(By.cssSelector(rows)).stream().map(row -> row.getAttribute(attribute)).toList();
     }
 
     @ParameterizedTest

@@ -60,7 +60,7 @@ class OutputTest {
 
     @Test
     void outOfServiceIsWrittenAsOperatorsSayIt() {
-        assertThat(new LodestarCli.StatusConverter().convert("out-of-service"))
+        assertThat(new Converters.Status().convert("out-of-service"))
                 .isEqualTo(io.lodestar.core.model.InstanceStatus.OUT_OF_SERVICE);
         assertThat(Views.statusName(io.lodestar.core.model.InstanceStatus.OUT_OF_SERVICE)).isEqualTo("out-of-service");
     }

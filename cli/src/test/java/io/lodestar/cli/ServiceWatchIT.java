@@ -45,6 +45,7 @@ class ServiceWatchIT {
         redisCli = raw.connect();
         watch = new ServiceWatch(watching, subscriber, id -> event -> { });
         watch.start(change -> { });
+        watch.watchAll();
     }
 
     @AfterEach

@@ -7,7 +7,14 @@
 const $ = (selector) => document.querySelector(selector);
 // written: config versions this page made (its own rollbacks: no warning about them); warned: the last version
 // the operator was warned about while editing (once per version, not on every refresh)
-const state = { service: null, config: null, readOnly: true, known: new Set(), written: new Set(), warned: null };
+// last: the last state and config list received, shown again when a filter changes
+const state = { service: null, config: null, readOnly: true, known: new Set(), written: new Set(), warned: null,
+  last: null, configs: [] };
+
+// A list's filter keeps the rows whose id contains its text, in any case.
+function kept(filter, id) {
+  return id.toLowerCase().includes($(filter).value.trim().toLowerCase());
+}
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -68,16 +75,48 @@ async function write(url, payload) {
   return body;
 }
 
+// Destructive writes (evict, roll back) are confirmed first, in the page's own dialog, which names what changes.
+// Resolves true when the operator confirms; false on Cancel or Escape.
+function confirmAction(text, action) {
+  const dialog = $('#confirm');
+  $('#confirm-text').textContent = text;
+  $('#confirm-yes').textContent = action;
+  return new Promise((resolve) => {
+    const answer = (yes) => { dialog.close(); resolve(yes); };
+    $('#confirm-yes').onclick = () => answer(true);
+    $('#confirm-no').onclick = () => answer(false);
+    dialog.oncancel = () => resolve(false);
+    dialog.showModal();
+  });
+}
+
+// ---- the address: the service and config on screen, so a reload or a shared link opens them again
+
+function remember() {
+  const params = new URLSearchParams();
+  if (state.service) params.set('service', state.service);
+  if (state.config) params.set('config', state.config);
+  const hash = params.toString();
+  history.replaceState(null, '', hash ? '#' + hash : location.pathname);
+}
+
+function restore() {
+  const params = new URLSearchParams(location.hash.substring(1));
+  if (params.get('service')) selectService(params.get('service'));
+  if (params.get('config')) openConfig(params.get('config')).catch((e) => message(e.message, 'error'));
+}
+
 // ---- services and instances
 
 function renderState(s) {
+  state.last = s;
   $('#namespace').textContent = s.namespace;
   state.readOnly = s.readOnly;
   $('#mode').textContent = s.readOnly ? 'read-only' : 'writes need the token';
   $('#stale-banner').hidden = !s.stale;
   $('#stale-for').textContent = s.staleForSeconds;
   const body = $('#services tbody');
-  body.replaceChildren(...s.services.map((row) => el('tr', {
+  body.replaceChildren(...s.services.filter((row) => kept('#service-filter', row.service)).map((row) => el('tr', {
     class: 'clickable' + (row.service === state.service ? ' selected' : ''),
     'data-service': row.service,
     onclick: () => selectService(row.service),
@@ -88,6 +127,7 @@ function renderState(s) {
 async function selectService(id) {
   state.service = id;
   state.known = new Set();
+  remember();
   document.querySelectorAll('#services tr').forEach((tr) => tr.classList.toggle('selected', tr.dataset.service === id));
   try {
     renderService(await getJson('/api/service?id=' + encodeURIComponent(id)));
@@ -143,6 +183,8 @@ async function setStatus(id, status) {
 }
 
 async function evict(id) {
+  if (!await confirmAction('Evict ' + id + ' from ' + state.service + '? It leaves the registry at once, and its'
+    + ' owner stops renewing it instead of registering it again.', 'Evict')) return;
   await write('/api/instance/evict?service=' + encodeURIComponent(state.service) + '&id=' + encodeURIComponent(id),
     {}).then(() => message(id + ' evicted', 'ok'), () => {});
 }
@@ -151,21 +193,26 @@ async function evict(id) {
 
 async function loadConfigs() {
   try {
-    const configs = await getJson('/api/configs');
-    $('#configs tbody').replaceChildren(...configs.map((c) => el('tr', {
-      class: 'clickable' + (c.id === state.config ? ' selected' : ''),
-      'data-config': c.id,
-      onclick: () => openConfig(c.id),
-    }, el('td', {}, c.id), el('td', {}, c.version), el('td', {}, c.format),
-    el('td', {}, new Date(c.updatedAt).toLocaleString()))));
+    state.configs = await getJson('/api/configs');
+    renderConfigs();
   } catch (e) {
     if ($('#token').value) message('Configs: ' + e.message, 'error');
   }
 }
 
+function renderConfigs() {
+  $('#configs tbody').replaceChildren(...state.configs.filter((c) => kept('#config-filter', c.id)).map((c) => el('tr', {
+    class: 'clickable' + (c.id === state.config ? ' selected' : ''),
+    'data-config': c.id,
+    onclick: () => openConfig(c.id),
+  }, el('td', {}, c.id), el('td', {}, c.version), el('td', {}, c.format),
+  el('td', {}, new Date(c.updatedAt).toLocaleString()))));
+}
+
 async function openConfig(id) {
   const changedId = state.config !== id;
   state.config = id;
+  if (changedId) remember();
   document.querySelectorAll('#configs tr').forEach((tr) => tr.classList.toggle('selected', tr.dataset.config === id));
   const view = await getJson('/api/config?id=' + encodeURIComponent(id));
   $('#config-panel').hidden = false;
@@ -214,6 +261,10 @@ async function showDiff(id, from) {
 
 async function rollback(id, version) {
   const expected = Number($('#config-version').dataset.version);
+  if (!await confirmAction('Make the content of version ' + version + ' of ' + id + ' current again? It becomes'
+    + ' a new version after version ' + expected + ', which every client of the config receives.', 'Roll back')) {
+    return;
+  }
   await write('/api/config/rollback?id=' + encodeURIComponent(id), { version, expectedVersion: expected })
     .then((entry) => {
       state.written.add(entry.version);
@@ -327,6 +378,7 @@ function useToken() {
   connect();
   loadConfigs();
   loadAudit();
+  restore();
 }
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -339,6 +391,9 @@ document.addEventListener('DOMContentLoaded', () => {
   $('#config-content').addEventListener('input', () => { $('#config-content').dataset.dirty = 'yes'; });
   $('#config-save').addEventListener('click', save);
   $('#config-discard').addEventListener('click', discard);
+  window.addEventListener('hashchange', restore);
+  $('#service-filter').addEventListener('input', () => { if (state.last) renderState(state.last); });
+  $('#config-filter').addEventListener('input', renderConfigs);
   if ($('#token').value) {
     useToken();
   } else {

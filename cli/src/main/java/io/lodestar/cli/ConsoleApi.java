@@ -1,0 +1,149 @@
+package io.lodestar.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarException;
+import io.lodestar.core.NotFoundException;
+import io.lodestar.core.ViewStatus;
+import io.lodestar.core.model.ConfigEntry;
+import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.core.model.InstanceStatus;
+import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.core.model.ServiceSnapshot;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The console's JSON endpoints over the SDK's local view, without HTTP: each read answers a path and its query
+ * parameters with a value the server writes as JSON; each write says what it did, for the audit log. Failures are
+ * the SDK's exceptions ({@link NotFoundException}, conflicts, unavailability), which the server maps to statuses.
+ */
+final class ConsoleApi {
+    /** The paths a POST may name. */
+    static final Set<String> WRITES = Set.of("/api/config/set", "/api/config/rollback", "/api/instance/evict",
+            "/api/instance/status");
+
+    private final LodestarClient client;
+    private final boolean readOnly;
+    private final AuditLog audit;
+    /** Read on every event of every watched service: from Redis at most once a second per service. */
+    private final TtlLeft ttlLeft;
+
+    ConsoleApi(LodestarClient client, boolean readOnly, AuditLog audit) {
+        this.client = client;
+        this.readOnly = readOnly;
+        this.audit = audit;
+        this.ttlLeft = new TtlLeft(client);
+    }
+
+    /** A write done: its answer, and what the audit log says it did. */
+    record Written(Object result, String detail) {
+    }
+
+    /** @throws NotFoundException when there is no such page, or nothing under the id asked for */
+    Object read(String path, Map<String, String> query) {
+        return switch (path) {
+            case "/api/state" -> state();
+            case "/api/service" -> service(Instances.requireSome(client.discovery().getSnapshot(
+                    Http.required(query, "id")), client.namespace().name()));
+            case "/api/configs" -> Configs.list(client.config());
+            case "/api/config" -> config(Http.required(query, "id"));
+            case "/api/config/diff" -> Views.diff(Configs.diff(client.config(), Http.required(query, "id"),
+                    Long.parseLong(Http.required(query, "from")),
+                    query.containsKey("to") ? Long.parseLong(query.get("to")) : null));
+            case "/api/audit" -> audit.entries();
+            default -> throw new NotFoundException("page", path, "no such page: " + path);
+        };
+    }
+
+    /** One of {@link #WRITES}. */
+    Written write(String path, Map<String, String> query, JsonNode body) {
+        switch (path) {
+            case "/api/config/set" -> {
+                String id = Http.required(query, "id");
+                String content = Http.text(body, "content");
+                ConfigFormat format = new Converters.Format().convert(body.path("format").asText("TEXT"));
+                ConfigEntry entry = body.hasNonNull("expectedVersion")
+                        ? client.config().compareAndSet(id, content, format, body.get("expectedVersion").asLong())
+                        : client.config().set(id, content, format);
+                return new Written(Views.config(entry, true), id + " -> version " + entry.version());
+            }
+            case "/api/config/rollback" -> {
+                String id = Http.required(query, "id");
+                long version = body.path("version").asLong();
+                Long expected = body.hasNonNull("expectedVersion") ? body.get("expectedVersion").asLong() : null;
+                ConfigEntry entry = Configs.rollback(client.config(), id, version, expected);
+                return new Written(Views.config(entry, true), id + " version " + version + " -> version "
+                        + entry.version());
+            }
+            case "/api/instance/evict" -> {
+                String service = Http.required(query, "service");
+                String instance = Http.required(query, "id");
+                Instances.evict(client, service, instance);
+                return new Written(Map.of("evicted", true), service + "/" + instance);
+            }
+            case "/api/instance/status" -> {
+                String service = Http.required(query, "service");
+                String instance = Http.required(query, "id");
+                InstanceStatus status = new Converters.Status().convert(Http.text(body, "status"));
+                ServiceInstance changed = client.registry().setStatus(service, instance, status);
+                return new Written(Views.instance(changed, 0, Instant.now(), null),
+                        service + "/" + instance + " -> " + Views.statusName(status));
+            }
+            default -> throw new IllegalArgumentException("not a write: " + path);
+        }
+    }
+
+    /** The namespace, how current the view is, and a row per service that has an instance. */
+    Map<String, Object> state() {
+        ViewStatus discovery = client.discovery().status();
+        ViewStatus config = client.config().status();
+        Map<String, Object> state = new LinkedHashMap<>();
+        state.put("namespace", client.namespace().name());
+        state.put("readOnly", readOnly);
+        state.put("stale", discovery.stale() || config.stale());
+        state.put("staleForSeconds", Math.max(discovery.staleFor().toSeconds(), config.staleFor().toSeconds()));
+        state.put("lastSyncAt", discovery.lastSyncAt() == null ? null : discovery.lastSyncAt().toString());
+        state.put("services", Instances.serviceRows(client.discovery(), services()));
+        return state;
+    }
+
+    /**
+     * From the service index the view follows, not from the services the console subscribed to: those are only
+     * followed while a page watches, and the state is asked for also without one.
+     */
+    private List<String> services() {
+        try {
+            return client.discovery().getServices().stream().sorted().toList();
+        } catch (LodestarException offline) {
+            return List.of(); // Redis unreachable since the start: the staleness banner says so
+        }
+    }
+
+    /** For the event stream: a service that lost its last instance is shown empty. */
+    Map<String, Object> service(String service) {
+        return service(client.discovery().getSnapshot(service));
+    }
+
+    private Map<String, Object> service(ServiceSnapshot snapshot) {
+        return Views.serviceDetail(snapshot, Instant.now(), ttlLeft.of(snapshot));
+    }
+
+    private Map<String, Object> config(String id) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("id", id);
+        view.put("current", client.config().get(id).map(entry -> Views.config(entry, true)).orElse(null));
+        List<Map<String, Object>> history = new ArrayList<>();
+        client.config().history(id).forEach(entry -> history.add(Views.config(entry, true)));
+        view.put("history", history);
+        if (view.get("current") == null && history.isEmpty()) {
+            throw Configs.notFound(id); // a removed one keeps its history
+        }
+        return view;
+    }
+}
