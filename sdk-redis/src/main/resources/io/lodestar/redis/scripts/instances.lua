@@ -21,12 +21,6 @@ local function ttl_of(stored)
   return instance and tonumber(instance.ttl) or 0
 end
 
--- The TTL (ms) an instance was registered with, from its stored JSON; 0 when it is persistent, absent or unreadable.
-local function stored_ttl(instances, id)
-  local stored = redis.call('HGET', instances, id)
-  return stored and ttl_of(stored) or 0
-end
-
 -- The stored form of an instance: its public JSON (what events carry and readers read) with, last, the token of the
 -- client whose lease renews it ("owner", see renew_instance.lua), which readers skip and events never carry. A
 -- stored instance ends with owner_suffix(owner): renew_instance.lua compares that end only.
