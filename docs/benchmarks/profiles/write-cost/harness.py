@@ -1,4 +1,4 @@
-"""What write_cost.py and fcall_check.py share: a minimal RESP client, a free local port, and the scripts expanded as
+"""What write_cost.py and compare_scripts.py share: a minimal RESP client, a free local port, and the scripts expanded as
 LuaScript.java does (--#include, nested). Python 3 only, no dependency."""
 import os, socket
 

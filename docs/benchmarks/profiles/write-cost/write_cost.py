@@ -24,7 +24,7 @@ ROUNDS, PAIRS, CHUNK = (int(os.environ.get(k, d)) for k, d in (('ROUNDS', '6'), 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-import harness  # noqa: E402 (shared with fcall_check.py)
+import harness  # noqa: E402 (shared with compare_scripts.py)
 from harness import R, free_port  # noqa: E402
 
 
