@@ -9,6 +9,7 @@
 -- ARGV[1] instance id, ARGV[2] shortest time to keep the tombstone, in ms
 -- Returns {revision, removed (1/0), instance count}. Publishes "deregistered" when something was removed.
 --#include common.lua
+--#include stored.lua
 local instances, deadlines, tombstones = KEYS[1], KEYS[2], KEYS[5]
 local id, keep = ARGV[1], tonumber(ARGV[2])
 local now = now_ms()

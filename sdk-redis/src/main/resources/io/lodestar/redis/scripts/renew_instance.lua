@@ -17,7 +17,14 @@
 -- owner's to renew).
 --#include basics.lua
 --#include instances.lua
+--#include stored.lua
 --#include due.lua
+-- True while a deregistration or eviction of the instance is remembered; forgets tombstones that have run out.
+local function tombstoned(tombstones, id, now)
+  redis.call('ZREMRANGEBYSCORE', tombstones, '-inf', '(' .. now)
+  return redis.call('ZSCORE', tombstones, id) ~= false
+end
+
 local instances, deadlines = KEYS[1], KEYS[2]
 local id, owner = ARGV[1], ARGV[2] or '' -- no owner (an older caller): an explicit renewal
 

@@ -22,6 +22,7 @@
 -- (see replace_corrupt in sweep_state.lua) else '', the same for the master key}; expired + spared = ARGV[1] means more
 -- may be overdue, and the sweeper calls again. Publishes one "expired" event per removed instance.
 --#include common.lua
+--#include stored.lua
 --#include sweep_state.lua
 --#include checks.lua
 -- The sweep's own helpers (only this script calls them, so the write scripts do not define them on every call).
