@@ -16,7 +16,7 @@ Env: ROUNDS (6), PAIRS (16), CHUNK (25), REDIS (/usr/bin/redis-server), SET: uns
 Lua-only decomposition; renew for the renewals and the lean renewal given only its four keys; alone for register and
 renew with nothing else loaded in either Lua VM; sweep for one sweep_service call on a service with nothing
 overdue. No dependency beyond Python 3."""
-import json, os, re, socket, statistics, subprocess, sys, tempfile, time
+import json, os, re, statistics, subprocess, sys, tempfile, time
 
 SCRIPTS, FLOOR, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
 AOF = '--aof' in sys.argv
@@ -24,57 +24,17 @@ ROUNDS, PAIRS, CHUNK = (int(os.environ.get(k, d)) for k, d in (('ROUNDS', '6'), 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-class R:
-    def __init__(s, port):
-        s.sock = socket.create_connection(('127.0.0.1', port)); s.buf = b''
-
-    @staticmethod
-    def enc(args):
-        out = [b'*%d\r\n' % len(args)]
-        for a in args:
-            a = a if isinstance(a, bytes) else str(a).encode()
-            out.append(b'$%d\r\n%s\r\n' % (len(a), a))
-        return b''.join(out)
-
-    def line(s):
-        while b'\r\n' not in s.buf:
-            s.buf += s.sock.recv(1 << 20)
-        l, s.buf = s.buf.split(b'\r\n', 1); return l
-
-    def read(s):
-        l = s.line(); t = l[:1]
-        if t in (b'+', b':'): return l[1:].decode()
-        if t == b'-': return Exception(l[1:].decode())
-        if t == b'$':
-            n = int(l[1:])
-            if n < 0: return None
-            while len(s.buf) < n + 2: s.buf += s.sock.recv(1 << 20)
-            v, s.buf = s.buf[:n], s.buf[n + 2:]; return v.decode()
-        if t == b'*':
-            n = int(l[1:]); return None if n < 0 else [s.read() for _ in range(n)]
-        raise ValueError(l)
-
-    def pipe(s, cmds):
-        out = []
-        for i in range(0, len(cmds), 200):
-            batch = cmds[i:i + 200]
-            s.sock.sendall(b''.join(s.enc(c) for c in batch))
-            out += [s.read() for _ in batch]
-        errs = [o for o in out if isinstance(o, Exception)]
-        if errs: raise errs[0]
-        return out
-
-    def call(s, *a): return s.pipe([a])[0]
+import harness  # noqa: E402 (shared with compare_scripts.py)
+from harness import R, free_port  # noqa: E402
 
 
 # ---- the scripts, expanded as LuaScript.java does (--#include, nested) ----
 def source(name):
-    return open(os.path.join(SCRIPTS, name)).read()
+    return harness.source(SCRIPTS, name)
 
 
 def expand(text):
-    return '\n'.join(expand(source(l[len('--#include '):].strip())) if l.startswith('--#include ') else l
-                     for l in text.split('\n'))
+    return harness.expand(SCRIPTS, text)
 
 
 def body_of(text):
@@ -257,10 +217,6 @@ def main():
         run(r)
     finally:
         server.terminate(); server.wait(10)
-
-
-def free_port():
-    s = socket.socket(); s.bind(('127.0.0.1', 0)); p = s.getsockname()[1]; s.close(); return p
 
 
 def run(r):

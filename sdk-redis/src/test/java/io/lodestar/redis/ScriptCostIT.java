@@ -39,12 +39,12 @@ class ScriptCostIT extends PrivateRedisTest {
 
     /** Path, Redis commands it may run per call (beside its EVALSHA). */
     enum Path {
-        REGISTER_NEW(11),
+        REGISTER_NEW(10),
         REGISTER_UNCHANGED(6),
         REGISTER_CHANGED(8),
-        RENEW_LEASE(6),
-        RENEW_EXPLICIT(6),
-        DEREGISTER(12),
+        RENEW_LEASE(4),
+        RENEW_EXPLICIT(4),
+        DEREGISTER(11),
         SET_METADATA(7),
         CONFIG_SET(11),
         CONFIG_SET_UNCHANGED(1),

@@ -11,6 +11,7 @@
 -- another program corrupted must stop a script before it writes): a WRONGTYPE error stops it before anything is
 -- written. At most one key a script writes is not read first, and it is the script's first write. No TYPE call on
 -- the usual path: on a WRONGTYPE error the client looks up which key it was (LuaScript.java) and names it.
+-- (stored.lua, reading an instance's JSON back, is included only by the scripts that call it.)
 --#include basics.lua
 --#include instances.lua
 --#include due.lua

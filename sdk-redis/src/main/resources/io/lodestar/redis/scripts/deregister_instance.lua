@@ -9,14 +9,18 @@
 -- ARGV[1] instance id, ARGV[2] shortest time to keep the tombstone, in ms
 -- Returns {revision, removed (1/0), instance count}. Publishes "deregistered" when something was removed.
 --#include common.lua
+--#include stored.lua
 local instances, deadlines, tombstones = KEYS[1], KEYS[2], KEYS[5]
 local id, keep = ARGV[1], tonumber(ARGV[2])
 local now = now_ms()
 
--- Everything read before the first write (each read proves its key's type, see common.lua).
+-- Everything read before the first write (each read proves its key's type, see common.lua). The count is read
+-- before, so the due entry is read (and written) only by the deregistration that leaves the service empty.
 local stored = redis.call('HGET', instances, id)
 local deadline = redis.call('ZSCORE', deadlines, id)
-local filed = redis.call('ZSCORE', KEYS[8], instances)
+local count = redis.call('HLEN', instances)
+local vanishes = stored and count == 1
+local filed = vanishes and redis.call('ZSCORE', KEYS[8], instances)
 local stamp = read_stamp(KEYS[3], KEYS[7], KEYS[6])
 
 local keep_until = now + math.max(keep, 3 * (stored and ttl_of(stored) or 0))
@@ -31,11 +35,10 @@ if deadline then
   redis.call('ZREM', deadlines, id)
 end
 if not stored then
-  return {stamp.rev, 0, redis.call('HLEN', instances)}
+  return {stamp.rev, 0, count}
 end
 redis.call('HDEL', instances, id)
-local count = redis.call('HLEN', instances)
-if count == 0 then
+if vanishes then
   file_due(deadlines, filed, deadline, nil, now, true)
 end
-return {publish(stamp, KEYS[4], 'deregistered', id, ''), 1, count}
+return {publish(stamp, KEYS[4], 'deregistered', id, ''), 1, count - 1}

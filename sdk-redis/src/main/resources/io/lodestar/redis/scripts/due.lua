@@ -1,5 +1,4 @@
--- due: the deadlines, the bucket's due set and the tombstones (not a script of its own; see common.lua). Needs
--- basics.lua.
+-- due: the deadlines and the bucket's due set (not a script of its own; see common.lua). Needs basics.lua.
 
 -- Files the service in its bucket's due set (KEYS[8]) at its earliest deadline, or takes it out when it has no
 -- ephemeral instance left; filed: the entry's score read before (nil: read it), to write only what changed.
@@ -35,10 +34,4 @@ local function file_due(deadlines, filed, old, new, now, appeared_or_vanished)
   elseif not score or (old and tonumber(old) <= score) then
     refile_due(deadlines, filed) -- this instance held the earliest deadline (or the entry is missing)
   end
-end
-
--- True while a deregistration or eviction of the instance is remembered; forgets tombstones that have run out.
-local function tombstoned(tombstones, id, now)
-  redis.call('ZREMRANGEBYSCORE', tombstones, '-inf', '(' .. now)
-  return redis.call('ZSCORE', tombstones, id) ~= false
 end

@@ -22,21 +22,33 @@ if string.sub(json, 1, 1) ~= '{' or string.sub(json, -1) ~= '}' or json == '{}' 
 end
 local now = now_ms()
 
--- Everything read before the first write (each read proves its key's type, see common.lua). The due entry is read
--- when the instance count may change; a live instance registered again moves its deadline later (renewal-like) or
--- earlier, and only the latter needs the due entry, lowered by ZADD LT, the script's first write then.
+-- Everything read before the first write (each read proves its key's type, see common.lua). A live instance's
+-- deadline is read (is it overdue; does the due entry need lowering); a new instance's is written without reading it,
+-- as the script's first write (ZADD, or ZREM of a deadline left without its instance), and its tombstone is read
+-- instead, removed only when there is one. The due entry is read when the instance count may change; a live
+-- instance registered again moves its deadline later (renewal-like) or earlier, and only the latter needs the due
+-- entry, lowered by ZADD LT, the script's first write then.
 local existing = redis.call('HGET', instances, id)
-local deadline = redis.call('ZSCORE', deadlines, id)
-local overdue = existing and deadline and tonumber(deadline) < now
+local fresh = not existing -- no copy at all (an overdue copy is expired below and counts as new from there)
+local deadline = existing and redis.call('ZSCORE', deadlines, id)
+local overdue = deadline and tonumber(deadline) < now
+local tombstone = fresh and redis.call('ZSCORE', tombstones, id)
 local filed = (not existing or overdue) and redis.call('ZSCORE', KEYS[8], instances)
 local stamp = read_stamp(KEYS[3], KEYS[7], KEYS[6])
 local new_deadline = ttl > 0 and now + ttl or nil
 
-if not existing then
-  if mode == 'renewal' and tombstoned(tombstones, id, now) then
-    return {stamp.rev, 'deregistered', 0, 0}
+if fresh then
+  if mode == 'renewal' and tombstone and tonumber(tombstone) >= now then
+    return {stamp.rev, 'deregistered', 0, 0} -- deregistered or evicted while its owner's renewal found it gone
   end
-  redis.call('ZREM', tombstones, id) -- the first write: tombstones is the one key not read before
+  if new_deadline then
+    redis.call('ZADD', deadlines, new_deadline, id) -- the first write: deadlines is the one key not read before
+  else
+    redis.call('ZREM', deadlines, id)
+  end
+  if tombstone then
+    redis.call('ZREM', tombstones, id) -- a registration clears it (or it had run out)
+  end
 elseif overdue then
   redis.call('HDEL', instances, id) -- overdue: views see it expire before it comes back
   publish(stamp, channel, 'expired', id, '')
@@ -56,10 +68,12 @@ if not existing then
   count = redis.call('HLEN', instances) + 1
 end
 
-if new_deadline then
-  redis.call('ZADD', deadlines, new_deadline, id)
-elseif deadline then
-  redis.call('ZREM', deadlines, id)
+if not fresh then -- a live (or overdue) copy's deadline moves (a new instance's was the first write)
+  if new_deadline then
+    redis.call('ZADD', deadlines, new_deadline, id)
+  elseif deadline then
+    redis.call('ZREM', deadlines, id)
+  end
 end
 if not existing then
   file_due(deadlines, filed, nil, new_deadline, now, count == 1)

@@ -1,11 +1,11 @@
 -- renew_instance: moves an ephemeral instance's deadline to now + its TTL: a lease's renewal only while the stored
 -- registration is its client's (the owner token, see with_owner in instances.lua), an explicit renewal whichever
 -- registration the id holds. Publishes nothing (heartbeats would flood every view), so a view keeps an instance
--- until an "expired" or "deregistered" event says otherwise. Touches only the deadline and, when this instance held
--- the service's earliest deadline, the due set: the cheapest write, as renewals are most of a fleet's steady writes
--- (it includes only the helpers it calls). An instance past its deadline that the sweep has not removed yet is
--- renewed too: no view dropped it (views drop an instance on its event only), and after an outage this is how
--- owners keep what the sweep's grace spared (see sweep_service.lua).
+-- until an "expired" or "deregistered" event says otherwise. Renewals are most of a fleet's steady writes, so this is
+-- the cheapest write (it includes only the helpers it calls): its usual path runs HGET, ZSCORE (the due entry), TIME
+-- and ZADD, and leaves the due set alone while its entry is at least half a TTL ahead (see below). An instance past
+-- its deadline that the sweep has not removed yet is renewed too: no view dropped it (views drop an instance on its
+-- event only), and after an outage this is how owners keep what the sweep's grace spared (see sweep_service.lua).
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
 -- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see stamps.lua),
 -- KEYS[8] the bucket's due set (see file_due in due.lua)
@@ -17,7 +17,14 @@
 -- owner's to renew).
 --#include basics.lua
 --#include instances.lua
+--#include stored.lua
 --#include due.lua
+-- True while a deregistration or eviction of the instance is remembered; forgets tombstones that have run out.
+local function tombstoned(tombstones, id, now)
+  redis.call('ZREMRANGEBYSCORE', tombstones, '-inf', '(' .. now)
+  return redis.call('ZSCORE', tombstones, id) ~= false
+end
+
 local instances, deadlines = KEYS[1], KEYS[2]
 local id, owner = ARGV[1], ARGV[2] or '' -- no owner (an older caller): an explicit renewal
 
@@ -47,8 +54,13 @@ end
 if ttl > 0 then
   local now = now_ms()
   redis.call('ZADD', deadlines, now + ttl, id) -- the first write: deadlines is the one key not read before
-  -- the earliest deadline only moves when it was this instance's: refile_due writes only when it did
-  if not filed or tonumber(filed) > now then
+  -- The due entry may stay early, never late (see file_due in due.lua): in a steady fleet the instance renewing is
+  -- mostly the one holding the earliest deadline, and refiling the entry on each renewal cost every renewal a ZRANGE
+  -- and often a ZADD. It is refiled only when it is less than half a TTL ahead, so the sweep still never looks at a
+  -- service whose instances keep renewing (renewals come every third of a TTL); or when it is missing or later than
+  -- the new deadline. An entry already due is left for the sweep, which files it again when it has looked.
+  local score = filed and tonumber(filed)
+  if not score or (score > now and (score < now + ttl / 2 or score > now + ttl)) then
     refile_due(deadlines, filed)
   end
 end

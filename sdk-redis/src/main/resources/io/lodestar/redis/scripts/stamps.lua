@@ -1,26 +1,16 @@
 -- stamps: a topic's revision, incarnation and digest, and its events (not a script of its own; see common.lua).
 -- Needs basics.lua.
 
--- A new incarnation id for key (see incarnation below). Unique without math.random (the same sequence in every script
--- run on older Redis): the server's clock in microseconds and the key name; scripts replicate their effects, so a
--- replica stores the same id.
-local function new_incarnation(key)
-  local t = redis.call('TIME')
-  return string.sub(redis.sha1hex(key .. ':' .. t[1] .. ':' .. t[2]), 1, 16)
-end
-
 -- The incarnation of a topic's keys (a service's, a config entry's, an index's): an id made by the first write that
 -- finds the key missing, kept next to the revision counter, carried by every event ("inc") and returned by every
 -- read. Keys that were lost (deleted, restored from an old backup, a failover to a replica that never had them) and
 -- written again count their revision from 1 under a new incarnation, so a view holding a higher revision of the old
--- one can tell "a duplicate" from "another history" and re-read.
-local function incarnation(key)
-  local id = redis.call('GET', key)
-  if not id then
-    id = new_incarnation(key)
-    redis.call('SET', key, id)
-  end
-  return id
+-- one can tell "a duplicate" from "another history" and re-read. A new one is unique without math.random (the same
+-- sequence in every script run on older Redis): the server's clock in microseconds and the key name; scripts
+-- replicate their effects, so a replica stores the same id.
+local function new_incarnation(key)
+  local t = redis.call('TIME')
+  return string.sub(redis.sha1hex(key .. ':' .. t[1] .. ':' .. t[2]), 1, 16)
 end
 
 -- A topic's stamp: its revision counter, incarnation and (for a service) digest, read in one MGET before the
@@ -83,19 +73,4 @@ local function publish(stamp, channel, kind, id, body)
   save_stamp(stamp)
   redis.call('SPUBLISH', channel, event .. ',"digest":"' .. stamp.digest .. '","inc":"' .. stamp.inc .. '"}')
   return rev
-end
-
--- publish, reading the stamp first (for a script that announces without having read it).
-local function announce(rev_key, channel, kind, id, body)
-  return publish(read_stamp(rev_key, KEYS[7], KEYS[6]), channel, kind, id, body)
-end
-
--- Removes an instance whose deadline has passed and announces it as expired (a deadline left without its instance
--- is only dropped: there is nothing to announce). Returns the revision after it.
-local function expire(instances, deadlines, rev_key, channel, id)
-  redis.call('ZREM', deadlines, id)
-  if redis.call('HDEL', instances, id) == 0 then
-    return current_revision(rev_key)
-  end
-  return announce(rev_key, channel, 'expired', id, '')
 end

@@ -12,7 +12,7 @@
 -- was live then cannot be told, so every overdue instance of the bucket is spared until the first sweep on the new
 -- master + the allowance + its TTL: time for its owner to renew there.
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see announce in common.lua),
+-- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see stamps.lua),
 -- KEYS[8] the bucket's due set (see file_due in common.lua), KEYS[9] the bucket's master key (see above)
 -- ARGV[1] most overdue instances to look at in one call (bounds the script's run time), ARGV[2] the namespace's
 -- outages (see outages_of in sweep_state.lua), ARGV[3] the allowance for owners to reconnect after an outage, in ms,
@@ -22,8 +22,31 @@
 -- (see replace_corrupt in sweep_state.lua) else '', the same for the master key}; expired + spared = ARGV[1] means more
 -- may be overdue, and the sweeper calls again. Publishes one "expired" event per removed instance.
 --#include common.lua
+--#include stored.lua
 --#include sweep_state.lua
 --#include checks.lua
+-- The sweep's own helpers (only this script calls them, so the write scripts do not define them on every call).
+-- The TTL (ms) an instance was registered with, from its stored JSON; 0 when it is persistent, absent or unreadable.
+local function stored_ttl(instances, id)
+  local stored = redis.call('HGET', instances, id)
+  return stored and ttl_of(stored) or 0
+end
+
+-- publish (stamps.lua), reading the stamp first (for a script that announces without having read it).
+local function announce(rev_key, channel, kind, id, body)
+  return publish(read_stamp(rev_key, KEYS[7], KEYS[6]), channel, kind, id, body)
+end
+
+-- Removes an instance whose deadline has passed and announces it as expired (a deadline left without its instance
+-- is only dropped: there is nothing to announce). Returns the revision after it.
+local function expire(instances, deadlines, rev_key, channel, id)
+  redis.call('ZREM', deadlines, id)
+  if redis.call('HDEL', instances, id) == 0 then
+    return current_revision(rev_key)
+  end
+  return announce(rev_key, channel, 'expired', id, '')
+end
+
 local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 -- the sweep's own state: not the service's concern
 local replaced_due, replaced_master = replace_corrupt(KEYS[8], 'zset') or '', replace_corrupt(KEYS[9], 'hash') or ''

@@ -8,6 +8,7 @@
 -- when the instance is not registered (an overdue one is expired and announced first). Publishes "updated" when
 -- what readers see changed; nothing is written otherwise.
 --#include common.lua
+--#include stored.lua
 local instances, deadlines, channel = KEYS[1], KEYS[2], KEYS[4]
 local id, mode = ARGV[1], ARGV[2]
 

@@ -1,0 +1,127 @@
+"""The five benchmarked writes of two versions of the scripts, and the newer as Redis Functions, in one run (issue 27:
+a before/after that a loaded machine cannot skew, since every chunk is paired with a floor chunk just before it,
+and the decision on FCALL): each write by EVALSHA from the "before" and the "after" scripts directory, and the
+"after" script, unchanged, as the body of a function of one library (redis.register_function(name, function(KEYS,
+ARGV) <the expanded script> end)), each measured beside the fixed floor (jmh/.../floor_register.lua by EVALSHA).
+
+Method: a private redis-server on a free port (--save '' --appendonly no); each write and mode has its own service
+(10 instances, the due entry filed at the earliest deadline) or config; then ROUNDS rounds of, for every write and
+mode, 3 pairs of a chunk of CHUNK floor calls and a chunk of CHUNK calls of the write. Redis µs per call of a chunk:
+INFO commandstats usec / calls of its outer command (evalsha or fcall). A write's ratio is the median over its pairs
+of (its chunk ÷ the floor chunk just before it); q1 and q3 are the quartiles of those ratios.
+
+Usage: compare_scripts.py <before scripts dir> <after scripts dir> <floor_register.lua> > out.txt
+Env: ROUNDS (6), CHUNK (100), REDIS (redis-server)."""
+import json, os, re, statistics, subprocess, sys, time
+
+from harness import R, free_port, expand, source
+
+BEFORE, AFTER, FLOOR = sys.argv[1], sys.argv[2], sys.argv[3]
+MODES = ('before', 'after', 'fcall')
+ROUNDS, CHUNK = int(os.environ.get('ROUNDS', '6')), int(os.environ.get('CHUNK', '100'))
+WRITES = {'register': 'register_instance.lua', 'renew': 'renew_instance.lua',
+          'deregister': 'deregister_instance.lua', 'update': 'update_instance.lua', 'setconfig': 'set_config.lua'}
+INSTANCE = ('{"serviceId":"orders","instanceId":"%s","host":"10.0.0.1","port":8080,"weight":100,"status":"UP",'
+            '"metadata":{"zone":"eu-west-1a","version":"1.4.2"},"ttl":30000}')
+OWNER = '0123456789abcdef'
+
+
+def service_keys(tag):
+    t = 'lodestar:{t}:svc:{%s}' % tag
+    return [t + ':instances', t + ':deadlines', t + ':rev', t + ':events', t + ':tomb', t + ':digest', t + ':inc',
+            'lodestar:{t}:due:{%s}' % tag]
+
+
+def main():
+    port = free_port()
+    server = subprocess.Popen([os.environ.get('REDIS', 'redis-server'), '--port', str(port), '--save', '',
+                               '--appendonly', 'no'], stdout=subprocess.DEVNULL)
+    time.sleep(0.5)
+    try:
+        run(R(port))
+    finally:
+        server.terminate()
+
+
+def run(r):
+    scripts = {name: expand(AFTER, source(AFTER, file)) for name, file in WRITES.items()}
+    sha = {(name, 'after'): r.call('SCRIPT', 'LOAD', text) for name, text in scripts.items()}
+    sha.update({(name, 'before'): r.call('SCRIPT', 'LOAD', expand(BEFORE, source(BEFORE, file)))
+                for name, file in WRITES.items()})
+    sha[('floor', 'before')] = r.call('SCRIPT', 'LOAD', open(FLOOR).read())
+    r.call('FUNCTION', 'LOAD', 'REPLACE', '#!lua name=lodestar_check\n' + ''.join(
+        "redis.register_function('%s', function(KEYS, ARGV)\n%s\nend)\n" % item for item in scripts.items()))
+    counter = [0]
+
+    def register(keys, id):  # set-up, by the "after" script (both versions keep the same data layout)
+        r.call('EVALSHA', sha[('register', 'after')], 8, *keys, id, INSTANCE % id, 30000, 'register', OWNER)
+
+    for name in WRITES:
+        for mode in MODES:
+            keys = service_keys(name + mode)
+            for i in range(10):
+                register(keys, 'i%d' % i)
+            first = r.call('ZRANGE', keys[1], 0, 0, 'WITHSCORES')
+            r.call('ZADD', keys[7], first[1], keys[0])  # as the sweep leaves it
+
+    def chunk(name, mode):
+        """CHUNK calls of the write (or the floor), and the deregistered instances registered before them."""
+        head = ['FCALL', name] if mode == 'fcall' else ['EVALSHA', sha[(name, mode)]]
+        keys = service_keys(name + mode)
+        calls = []
+        for _ in range(CHUNK):
+            counter[0] += 1
+            i = counter[0]
+            if name == 'floor':
+                t = 'lodestar-floor:{t}:'
+                calls.append(head + [5, t + 'instance:id%d' % i, t + 'deadlines', t + 'revision', t + 'ids',
+                                     t + 'events', 'id%d' % i, '10.0.0.1', '8080', '100',
+                                     '{"zone":"eu-west-1a","version":"1.4.2"}', '30000'])
+            elif name == 'register':
+                calls.append(head + [8, *keys, 'n%d' % i, INSTANCE % ('n%d' % i), 30000, 'register', OWNER])
+            elif name == 'renew':
+                calls.append(head + [8, *keys, 'i%d' % (i % 10), OWNER, 30000])
+            elif name == 'deregister':
+                register(keys, 'd%d' % i)
+                calls.append(head + [8, *keys, 'd%d' % i, 60000])
+            elif name == 'update':
+                calls.append(head + [8, *keys, 'i%d' % (i % 10), 'replace', json.dumps({'call': str(i)}), '[]'])
+            else:
+                c = 'lodestar:{t}:cfg:{%s}' % (name + mode)
+                calls.append(head + [6, c + ':cur', c + ':hist', c + ':vers', c + ':rev', c + ':events', c + ':inc',
+                                     'app', 'a=%d\nb=some.value.here\nc=%d' % (i, i), 'PROPERTIES', '10', '-1'])
+        return calls
+
+    def us_per_call(outer, calls):
+        def stat():
+            m = re.search(r'cmdstat_%s:calls=(\d+),usec=(\d+)' % outer, r.call('INFO', 'commandstats'))
+            return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+        before = stat()
+        r.pipe(calls)
+        after = stat()
+        return (after[1] - before[1]) / (after[0] - before[0])
+
+    pairs = {}
+    load_before = open('/proc/loadavg').read().split()[:3]
+    for _ in range(ROUNDS):
+        for name in WRITES:
+            for mode in MODES:
+                for _ in range(3):
+                    floor = us_per_call('evalsha', chunk('floor', 'before'))
+                    write = us_per_call('fcall' if mode == 'fcall' else 'evalsha', chunk(name, mode))
+                    pairs.setdefault((name, mode), []).append((write, floor))
+    print('Redis %s, %d rounds x 3 pairs x %d calls; load average before %s, after %s' % (
+        re.search(r'redis_version:(\S+)', r.call('INFO', 'server')).group(1), ROUNDS, CHUNK,
+        ' '.join(load_before), ' '.join(open('/proc/loadavg').read().split()[:3])))
+    print('| write | scripts, by | Redis µs per call | floor µs per call | ratio to the floor (q1–q3) |')
+    print('|---|---|--:|--:|--:|')
+    for (name, mode), xs in pairs.items():
+        ratios = [w / f for w, f in xs]
+        q1, _, q3 = statistics.quantiles(ratios, n=4)
+        label = {'before': 'before, EVALSHA', 'after': 'after, EVALSHA', 'fcall': 'after, FCALL'}[mode]
+        print('| %s | %s | %.1f | %.1f | %.2f (%.2f–%.2f) |' % (name, label, statistics.median(w for w, _ in xs),
+              statistics.median(f for _, f in xs), statistics.median(ratios), q1, q3))
+
+
+if __name__ == '__main__':
+    main()
