@@ -1,5 +1,6 @@
 package io.lodestar.cli;
 
+import io.lodestar.core.ConfigReader;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.NotFoundException;
@@ -39,7 +40,8 @@ final class ConfigCommand {
             @Option(names = "--version", paramLabel = "N", description = "a version from history instead")
             Long version) {
         try (LodestarClient client = root.connect()) {
-            ConfigEntry entry = version == null ? current(client.config(), id) : version(client.config(), id, version);
+            ConfigEntry entry = version == null ? current(client.directConfig(), id)
+                    : version(client.config(), id, version);
             Output out = out();
             if (out.structured()) {
                 out.value(Views.config(entry, true));
@@ -91,7 +93,7 @@ final class ConfigCommand {
         try (LodestarClient client = root.connect()) {
             List<Map<String, Object>> rows = new ArrayList<>();
             for (String id : client.config().list().stream().sorted().toList()) {
-                client.config().get(id).ifPresent(entry -> rows.add(Views.config(entry, false)));
+                client.directConfig().get(id).ifPresent(entry -> rows.add(Views.config(entry, false)));
             }
             out().table(rows, Views.CONFIG_COLUMNS, "no configs in namespace " + root.namespace);
             return ExitCodes.OK;
@@ -118,7 +120,7 @@ final class ConfigCommand {
              @Parameters(index = "2", arity = "0..1", paramLabel = "TO") Long to) {
         try (LodestarClient client = root.connect()) {
             ConfigEntry before = version(client.config(), id, from);
-            ConfigEntry after = to == null ? current(client.config(), id) : version(client.config(), id, to);
+            ConfigEntry after = to == null ? current(client.directConfig(), id) : version(client.config(), id, to);
             List<Diff.Line> lines = Diff.lines(before.content(), after.content());
             Output out = out();
             if (out.structured()) {
@@ -169,7 +171,11 @@ final class ConfigCommand {
         return config.compareAndSet(id, old.content(), old.format(), expectedVersion);
     }
 
-    static ConfigEntry current(ConfigService config, String id) {
+    /**
+     * The current entry; a one-shot command reads it from Redis ({@link LodestarClient#directConfig()}), which
+     * needs no subscription and no view, and shows what Redis holds at this moment.
+     */
+    static ConfigEntry current(ConfigReader config, String id) {
         return config.get(id).orElseThrow(() -> notFound(id));
     }
 
