@@ -37,7 +37,7 @@ final class ConfigCommand {
             @Option(names = "--version", paramLabel = "N", description = "a version from history instead")
             Long version) {
         try (LodestarClient client = root.connect()) {
-            ConfigEntry entry = version == null ? Configs.current(client.config(), id)
+            ConfigEntry entry = version == null ? Configs.current(client.directConfig(), id)
                     : Configs.version(client.config(), id, version);
             Output out = out();
             if (out.structured()) {
@@ -88,7 +88,7 @@ final class ConfigCommand {
     @Command(name = "list", description = "List the configs of the namespace with their current versions.")
     int list() {
         try (LodestarClient client = root.connect()) {
-            out().table(Configs.list(client.config()), Views.CONFIG_COLUMNS,
+            out().table(Configs.list(client.config(), client.directConfig()), Views.CONFIG_COLUMNS,
                     "no configs in namespace " + root.namespace);
             return ExitCodes.OK;
         }
@@ -113,7 +113,7 @@ final class ConfigCommand {
              @Parameters(index = "1", paramLabel = "FROM") long from,
              @Parameters(index = "2", arity = "0..1", paramLabel = "TO") Long to) {
         try (LodestarClient client = root.connect()) {
-            Configs.Compared diff = Configs.diff(client.config(), id, from, to);
+            Configs.Compared diff = Configs.diff(client.config(), client.directConfig(), id, from, to);
             Output out = out();
             if (out.structured()) {
                 out.value(Views.diff(diff));

@@ -1,5 +1,6 @@
 package io.lodestar.cli;
 
+import io.lodestar.core.ConfigReader;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.model.ConfigEntry;
@@ -16,8 +17,13 @@ final class Configs {
     private Configs() {
     }
 
-    /** @throws NotFoundException when the config does not exist (a removed one included) */
-    static ConfigEntry current(ConfigService config, String id) {
+    /**
+     * The current entry, from {@code config}: a one-shot command passes {@code LodestarClient#directConfig()} (a read
+     * of Redis, no subscription and no view, what Redis holds at this moment); the console its live view.
+     *
+     * @throws NotFoundException when the config does not exist (a removed one included)
+     */
+    static ConfigEntry current(ConfigReader config, String id) {
         return config.get(id).orElseThrow(() -> notFound(id));
     }
 
@@ -39,19 +45,19 @@ final class Configs {
         return config.compareAndSet(id, old.content(), old.format(), expectedVersion);
     }
 
-    /** The current entry of every config, by id (see {@link Views#config}, without content). */
-    static List<Map<String, Object>> list(ConfigService config) {
+    /** The current entry (read from {@code current}) of every config, by id (see {@link Views#config}, no content). */
+    static List<Map<String, Object>> list(ConfigService config, ConfigReader current) {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (String id : config.list().stream().sorted().toList()) {
-            config.get(id).ifPresent(entry -> rows.add(Views.config(entry, false)));
+            current.get(id).ifPresent(entry -> rows.add(Views.config(entry, false)));
         }
         return rows;
     }
 
     /** From version {@code from} to version {@code to}, or to the current one when {@code to} is null. */
-    static Compared diff(ConfigService config, String id, long from, Long to) {
+    static Compared diff(ConfigService config, ConfigReader current, String id, long from, Long to) {
         ConfigEntry before = version(config, id, from);
-        ConfigEntry after = to == null ? current(config, id) : version(config, id, to);
+        ConfigEntry after = to == null ? current(current, id) : version(config, id, to);
         return new Compared(before, after, Diff.lines(before.content(), after.content()));
     }
 

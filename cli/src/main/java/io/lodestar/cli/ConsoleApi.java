@@ -51,9 +51,9 @@ final class ConsoleApi {
             case "/api/state" -> state();
             case "/api/service" -> service(Instances.requireSome(client.discovery().getSnapshot(
                     Http.required(query, "id")), client.namespace().name()));
-            case "/api/configs" -> Configs.list(client.config());
+            case "/api/configs" -> Configs.list(client.config(), client.config());
             case "/api/config" -> config(Http.required(query, "id"));
-            case "/api/config/diff" -> Views.diff(Configs.diff(client.config(), Http.required(query, "id"),
+            case "/api/config/diff" -> Views.diff(Configs.diff(client.config(), client.config(), Http.required(query, "id"),
                     Long.parseLong(Http.required(query, "from")),
                     query.containsKey("to") ? Long.parseLong(query.get("to")) : null));
             case "/api/audit" -> audit.entries();

@@ -47,11 +47,20 @@ final class CliJar {
         if (given != null && !given.isBlank()) {
             return Path.of(given).toAbsolutePath();
         }
+        return built("lodestar-cli-.*\\.jar");
+    }
+
+    /** The distribution archive built by {@code package} ({@code lodestar-<version>.tar.gz}). */
+    static Path distribution() {
+        return built("lodestar-[0-9].*\\.tar\\.gz");
+    }
+
+    private static Path built(String name) {
         try (Stream<Path> files = Files.list(Path.of("target"))) {
-            return files.filter(p -> p.getFileName().toString().matches("lodestar-cli-.*\\.jar"))
+            return files.filter(p -> p.getFileName().toString().matches(name))
                     .filter(p -> !p.getFileName().toString().contains("sources"))
-                    .findFirst().orElseThrow(() -> new AssertionError(
-                            "no target/lodestar-cli-*.jar: run the integration tests with `verify`, after `package`"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no target/" + name
+                            + ": run the integration tests with `verify`, after `package`"))
                     .toAbsolutePath();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -71,7 +80,16 @@ final class CliJar {
     }
 
     static Result run(Map<String, String> env, String stdin, String... args) {
-        ProcessBuilder builder = new ProcessBuilder(command(List.of(args)));
+        return exec(command(List.of(args)), env, stdin);
+    }
+
+    /**
+     * Runs a command line that ends in the CLI's arguments (the jar's, or the distribution's launcher's) with the
+     * user's Lodestar environment cleared and {@code env} set; bounded by {@link #TIMEOUT_SECONDS}.
+     */
+    static Result exec(List<String> command, Map<String, String> env, String stdin) {
+        String args = String.join(" ", command);
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().remove("LODESTAR_REDIS_URI");
         builder.environment().remove("LODESTAR_NAMESPACE");
         builder.environment().putAll(env);
@@ -84,7 +102,7 @@ final class CliJar {
                     process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
                     process.getOutputStream().close();
                     if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                        throw new AssertionError("lodestar " + String.join(" ", args) + " still running after "
+                        throw new AssertionError(args + " still running after "
                                 + TIMEOUT_SECONDS + " s; stderr so far: " + Files.readString(err));
                     }
                 } finally {
