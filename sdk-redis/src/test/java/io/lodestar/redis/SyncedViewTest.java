@@ -459,9 +459,9 @@ class SyncedViewTest {
     void aClosedViewRefusesNewReadsAndSubscriptions() {
         view.close();
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> view.loadAsync(TOPIC))
+        assertThatThrownBy(() -> view.loadAsync(TOPIC))
                 .isInstanceOf(ClientClosedException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(this::subscribe)
+        assertThatThrownBy(this::subscribe)
                 .isInstanceOf(ClientClosedException.class);
     }
 
