@@ -209,6 +209,7 @@ public class LodestarSettings {
         return preloadServices;
     }
 
+    /** @param preloadServices the services the discovery view loads at start-up */
     public void setPreloadServices(List<String> preloadServices) {
         this.preloadServices = preloadServices;
     }
