@@ -20,6 +20,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -372,13 +374,13 @@ class ConsoleIT {
                 }
                 return false;
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         });
         URI uri = URI.create(console.url());
         try (Socket stalled = new Socket()) {
             stalled.setReceiveBufferSize(4096);
-            stalled.connect(new java.net.InetSocketAddress(uri.getHost(), uri.getPort()), 10_000);
+            stalled.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), 10_000);
             stalled.getOutputStream().write(("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Lodestar-Token: "
                     + TOKEN + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             stalled.getOutputStream().flush();
@@ -425,7 +427,7 @@ class ConsoleIT {
                     }
                     return null;
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             });
 

@@ -1,5 +1,6 @@
 package io.lodestar.cli;
 
+import io.lodestar.core.model.InstanceStatus;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -61,7 +62,7 @@ class OutputTest {
     @Test
     void outOfServiceIsWrittenAsOperatorsSayIt() {
         assertThat(new Converters.Status().convert("out-of-service"))
-                .isEqualTo(io.lodestar.core.model.InstanceStatus.OUT_OF_SERVICE);
-        assertThat(Views.statusName(io.lodestar.core.model.InstanceStatus.OUT_OF_SERVICE)).isEqualTo("out-of-service");
+                .isEqualTo(InstanceStatus.OUT_OF_SERVICE);
+        assertThat(Views.statusName(InstanceStatus.OUT_OF_SERVICE)).isEqualTo("out-of-service");
     }
 }

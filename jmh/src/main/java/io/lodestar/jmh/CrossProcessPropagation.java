@@ -19,6 +19,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,8 +28,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -271,6 +272,29 @@ public final class CrossProcessPropagation {
         return await(key, WAIT_MS);
     }
 
+    private long await(String key, long waitMs) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+        synchronized (heardSignal) {
+            while (true) {
+                Long at = heard.remove(key);
+                if (at != null) {
+                    return at;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !listener.isAlive()) {
+                    throw new IllegalStateException("The listener did not report " + key + " within " + waitMs
+                            + " ms" + (listener.isAlive() ? "" : " (it exited: " + listener.exitValue() + ")"));
+                }
+                try {
+                    heardSignal.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("Interrupted", e);
+                }
+            }
+        }
+    }
+
     /**
      * Waits (bounded) until the listener has said one of {@code keys}; returns the first of them it said (its time
      * stamp stays in {@link #heard} for the caller to take).
@@ -289,29 +313,6 @@ public final class CrossProcessPropagation {
                     throw new IllegalStateException("The listener did not report " + String.join(" or ", keys)
                             + " within " + WAIT_MS + " ms"
                             + (listener.isAlive() ? "" : " (it exited: " + listener.exitValue() + ")"));
-                }
-                try {
-                    heardSignal.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("Interrupted", e);
-                }
-            }
-        }
-    }
-
-    private long await(String key, long waitMs) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
-        synchronized (heardSignal) {
-            while (true) {
-                Long at = heard.remove(key);
-                if (at != null) {
-                    return at;
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0 || !listener.isAlive()) {
-                    throw new IllegalStateException("The listener did not report " + key + " within " + waitMs
-                            + " ms" + (listener.isAlive() ? "" : " (it exited: " + listener.exitValue() + ")"));
                 }
                 try {
                     heardSignal.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
@@ -714,7 +715,7 @@ public final class CrossProcessPropagation {
             // what summarize.py needs to weigh a sample: how long the profile ran
             Files.writeString(dir.resolve("profile.properties"), "rounds=" + rounds + "\nevent=" + event
                     + "\ninterval=" + interval + "\nstarted=" + started + "\nstopped=" + stopped + "\nseconds="
-                    + String.format(Locale.ROOT, "%.3f", java.time.Duration.between(started, stopped).toNanos() / 1e9)
+                    + String.format(Locale.ROOT, "%.3f", Duration.between(started, stopped).toNanos() / 1e9)
                     + "\nloadavg.start=" + loadAtStart + "\nloadavg.stop=" + load() + "\n");
             for (String name : pids.keySet()) {
                 String in = jfr(name).toString();

@@ -3,6 +3,7 @@ package io.lodestar.jmh;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -126,7 +127,7 @@ final class Fixtures {
      * Starts {@code main} in a child JVM on this JVM's class path (its standard error goes to this one's), as the
      * cross-process harnesses run their listeners and fleet members.
      */
-    static Process childJvm(List<String> jvmArgs, Class<?> main, String... args) throws java.io.IOException {
+    static Process childJvm(List<String> jvmArgs, Class<?> main, String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(jvmArgs);

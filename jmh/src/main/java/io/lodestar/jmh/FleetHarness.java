@@ -6,7 +6,6 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.resource.ClientResources;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
-import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.RedisServer;
 import io.lodestar.test.TestRedis;

@@ -28,14 +28,18 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.zip.DataFormatException;
 
 /**
  * One JVM of the fleet harness ({@link FleetHarness}): {@code clients} Lodestar clients that share one set of Lettuce
@@ -215,7 +219,7 @@ public final class FleetMember {
 
     /** Live threads by name with digits replaced by {@code N}, e.g. {@code lodestar-view-N=12;...}: who owns them. */
     private static String threadsByName() {
-        java.util.Map<String, Integer> byName = new java.util.TreeMap<>();
+        Map<String, Integer> byName = new TreeMap<>();
         for (Thread thread : Thread.getAllStackTraces().keySet()) {
             byName.merge(thread.getName().replaceAll("[0-9]+", "N"), 1, Integer::sum);
         }
@@ -297,13 +301,13 @@ public final class FleetMember {
     static String encode(Histogram histogram) {
         ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
         int size = histogram.encodeIntoCompressedByteBuffer(buffer);
-        return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), size));
+        return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), size));
     }
 
     static Histogram decode(String base64) {
         try {
             return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
-        } catch (java.util.zip.DataFormatException e) {
+        } catch (DataFormatException e) {
             throw new IllegalStateException("A fleet JVM sent a histogram that does not decode", e);
         }
     }

@@ -1,5 +1,6 @@
 package io.lodestar.jmh;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.ViewStatus;
@@ -28,6 +29,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -636,7 +638,7 @@ public final class ScaleBenchmark {
     }
 
     private static List<String> perMaster(List<Counters> before, List<Counters> after,
-                                          java.util.function.BiFunction<Counters, Counters, String> cell) {
+                                          BiFunction<Counters, Counters, String> cell) {
         List<String> cells = new ArrayList<>();
         for (int m = 0; m < before.size(); m++) {
             cells.add(cell.apply(before.get(m), after.get(m)));
@@ -747,7 +749,7 @@ public final class ScaleBenchmark {
      * time about what a step costs.
      */
     private double[] cpuNow() {
-        return new double[] {((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        return new double[] {((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime() / 1e6, redis.cpuMillis()};
     }
 

@@ -1,13 +1,13 @@
 package io.lodestar.core;
 
 import io.lodestar.core.internal.Validation;
-import org.jspecify.annotations.Nullable;
 import io.lodestar.core.model.Namespace;
+import org.jspecify.annotations.Nullable;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -346,7 +346,7 @@ public final class LodestarOptions {
                     .range("configHistoryLimit", configHistoryLimit, Validation.MIN_HISTORY, Validation.MAX_HISTORY)
                     .check(clientName != null && clientName.matches("[A-Za-z0-9._-]{1,32}"), "clientName",
                             clientName, "1-32 characters of [A-Za-z0-9._-]")
-                    .check(tlsTrustedCertificates == null || java.nio.file.Files.isReadable(tlsTrustedCertificates),
+                    .check(tlsTrustedCertificates == null || Files.isReadable(tlsTrustedCertificates),
                             "tlsTrustedCertificates", tlsTrustedCertificates, "a readable PEM file, or null")
                     .notNull("startupMode", startupMode)
                     .serviceIds("preloadServices", preloadServices)

@@ -2,6 +2,8 @@ package io.lodestar.core;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The settings model as a mutable bean, for property binding: Spring Boot and Micronaut subclass it and add only
@@ -23,7 +25,7 @@ public class LodestarSettings {
     private Path tlsTrustedCertificates;
     private StartupMode startupMode;
     private boolean failFast;
-    private java.util.List<String> preloadServices = new java.util.ArrayList<>();
+    private List<String> preloadServices = new ArrayList<>();
 
     /**
      * @return validated, immutable options
@@ -203,11 +205,12 @@ public class LodestarSettings {
     }
 
     /** @return the services the discovery view loads at start-up (default none) */
-    public java.util.List<String> getPreloadServices() {
+    public List<String> getPreloadServices() {
         return preloadServices;
     }
 
-    public void setPreloadServices(java.util.List<String> preloadServices) {
+    /** @param preloadServices the services the discovery view loads at start-up */
+    public void setPreloadServices(List<String> preloadServices) {
         this.preloadServices = preloadServices;
     }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
 /**
@@ -118,7 +119,7 @@ public interface ServiceDiscovery {
      * @param serviceIds the services
      * @return completes when every service is loaded, or with the first failure (also for an invalid id)
      */
-    java.util.concurrent.CompletionStage<Void> preload(Collection<String> serviceIds);
+    CompletionStage<Void> preload(Collection<String> serviceIds);
 
     /** @return the same reads, non-blocking: a held service completes at once, others when loaded */
     AsyncServiceDiscovery async();

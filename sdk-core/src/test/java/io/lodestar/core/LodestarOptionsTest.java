@@ -3,10 +3,13 @@ package io.lodestar.core;
 import io.lodestar.core.model.Namespace;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -192,8 +195,8 @@ class LodestarOptionsTest {
     @Nested
     class TlsTrust {
         @Test
-        void aReadablePemFileIsKept(@org.junit.jupiter.api.io.TempDir Path dir) throws java.io.IOException {
-            Path pem = java.nio.file.Files.writeString(dir.resolve("ca.pem"), "-----BEGIN CERTIFICATE-----\n");
+        void aReadablePemFileIsKept(@TempDir Path dir) throws IOException {
+            Path pem = Files.writeString(dir.resolve("ca.pem"), "-----BEGIN CERTIFICATE-----\n");
 
             LodestarOptions options = LodestarOptions.builder("rediss://h:6380").tlsTrustedCertificates(pem).build();
 
@@ -201,7 +204,7 @@ class LodestarOptionsTest {
         }
 
         @Test
-        void aMissingFileIsRejectedWithTheRule(@org.junit.jupiter.api.io.TempDir Path dir) {
+        void aMissingFileIsRejectedWithTheRule(@TempDir Path dir) {
             Path missing = dir.resolve("missing.pem");
 
             assertThatThrownBy(() -> LodestarOptions.builder("rediss://h:6380").tlsTrustedCertificates(missing)

@@ -84,6 +84,11 @@ public final class CanaryRouting {
                 stickyAttribute);
     }
 
+    /** @return the share of unhinted requests sent to canaries, in percent */
+    public double percent() {
+        return basisPoints / (double) (BUCKETS / 100);
+    }
+
     /**
      * Sends every request whose attribute {@code attribute} equals {@code value} to the canaries, e.g.
      * {@code hint("X-Canary", "true")}.
@@ -125,11 +130,6 @@ public final class CanaryRouting {
     /** @return the metadata value that tags a canary */
     public String value() {
         return value;
-    }
-
-    /** @return the share of unhinted requests sent to canaries, in percent */
-    public double percent() {
-        return basisPoints / (double) (BUCKETS / 100);
     }
 
     /** @return whether {@code instance} is a canary */

@@ -1,5 +1,6 @@
 package io.lodestar.loadbalancer;
 
+import com.sun.management.ThreadMXBean;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class AllocationTest {
 
     @Test
     void chooseAllocatesNothingForAnyStrategyWithSelectorsAndCanaries() {
-        com.sun.management.ThreadMXBean threads = threadBean();
+        ThreadMXBean threads = threadBean();
         List<ServiceInstance> instances = List.of(instance("a", 100, "zone", "eu-1"),
                 instance("b", 300, "zone", "eu-1"), instance("c", 0, "zone", "eu-1"),
                 instance("d", 200, InstanceStatus.DOWN, "zone", "eu-1"), instance("e", 50, "zone", "eu-2"),
@@ -68,10 +69,10 @@ class AllocationTest {
         }
     }
 
-    private static com.sun.management.ThreadMXBean threadBean() {
-        java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        assumeThat(bean).isInstanceOf(com.sun.management.ThreadMXBean.class);
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
+    private static ThreadMXBean threadBean() {
+        var bean = ManagementFactory.getThreadMXBean(); // java.lang.management's, without the allocation counter
+        assumeThat(bean).isInstanceOf(ThreadMXBean.class);
+        ThreadMXBean threads = (ThreadMXBean) bean;
         assumeThat(threads.isThreadAllocatedMemorySupported()).isTrue();
         threads.setThreadAllocatedMemoryEnabled(true);
         return threads;

@@ -1,6 +1,7 @@
 package io.lodestar.loadbalancer;
 
 import io.lodestar.core.InvalidArgumentException;
+import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import org.junit.jupiter.api.Test;
 
@@ -136,7 +137,7 @@ class CanaryRoutingTest {
         // given canary routing and no UP instance at all
         LoadBalancer balancer = LoadBalancers.weightedRandom()
                 .canary(CanaryRouting.byMetadata().hint("X-Canary", "true")).build();
-        List<ServiceInstance> down = List.of(instance("d", 100, io.lodestar.core.model.InstanceStatus.DOWN));
+        List<ServiceInstance> down = List.of(instance("d", 100, InstanceStatus.DOWN));
 
         // when / then
         assertThatThrownBy(() -> balancer.choose(down, HINTED))

@@ -3,8 +3,10 @@ package io.lodestar.loadbalancer;
 import io.lodestar.core.model.ServiceInstance;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -14,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 import static io.lodestar.loadbalancer.Fixtures.instance;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -72,13 +75,13 @@ class ConcurrencyTest {
     }
 
     /** Runs THREADS threads of CALLS choices each, started together; rethrows the first failure. */
-    private static Map<String, Long> hammer(java.util.function.Supplier<List<ServiceInstance>> instances,
+    private static Map<String, Long> hammer(Supplier<List<ServiceInstance>> instances,
                                             LoadBalancer balancer) throws Exception {
         Map<String, LongAdder> counts = new ConcurrentHashMap<>();
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         try {
-            List<Future<?>> futures = new java.util.ArrayList<>();
+            List<Future<?>> futures = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {
                 futures.add(pool.submit(() -> {
                     start.await();
@@ -96,7 +99,7 @@ class ConcurrencyTest {
         } finally {
             pool.shutdownNow();
         }
-        Map<String, Long> totals = new java.util.TreeMap<>();
+        Map<String, Long> totals = new TreeMap<>();
         counts.forEach((id, adder) -> totals.put(id, adder.sum()));
         return totals;
     }

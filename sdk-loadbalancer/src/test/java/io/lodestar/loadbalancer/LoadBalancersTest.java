@@ -4,9 +4,11 @@ import io.lodestar.core.InvalidArgumentException;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.random.RandomGenerator;
 
 import static io.lodestar.loadbalancer.Fixtures.instance;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,7 +72,7 @@ class LoadBalancersTest {
     @Test
     void aCustomRandomGeneratorIsUsed() {
         // given a generator that always answers 0
-        LoadBalancer balancer = LoadBalancers.random().random(new java.util.random.RandomGenerator() {
+        LoadBalancer balancer = LoadBalancers.random().random(new RandomGenerator() {
             @Override
             public long nextLong() {
                 return 0;
@@ -88,7 +90,7 @@ class LoadBalancersTest {
 
     @Test
     void requestContextOfRejectsNullValues() {
-        java.util.Map<String, String> withNull = new java.util.HashMap<>();
+        Map<String, String> withNull = new HashMap<>();
         withNull.put("user", null);
 
         assertThatThrownBy(() -> RequestContext.of(withNull))

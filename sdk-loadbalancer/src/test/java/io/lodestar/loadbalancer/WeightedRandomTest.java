@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.lodestar.loadbalancer.Fixtures.chiSquare;
@@ -110,7 +111,7 @@ class WeightedRandomTest {
                 new ServiceInstance[] {instance("a", 1), instance("b", 1)}, new long[] {1, 1}, position);
 
         // when picking
-        picker.pick(new java.util.Random(3));
+        picker.pick(new Random(3));
 
         // then it keeps no shared position (nothing for concurrent callers to contend on)
         assertThat(position.get()).isZero();

@@ -106,6 +106,7 @@ final class LodestarAutoRegistration
     /**
      * @throws InvalidArgumentException naming the invalid field
      */
+    @SuppressWarnings("checkstyle:FullyQualifiedName") // Micronaut's ServiceInstance beside ours
     ServiceInstance instance(io.micronaut.discovery.ServiceInstance server) {
         String host = configuration.getHost() != null ? configuration.getHost() : server.getHost();
         String instanceId = configuration.getInstanceId() != null

@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Every publisher is lazy and completes from {@link AsyncServiceDiscovery}: at once when the view holds the
  * service, else on a Lodestar thread once it is loaded, never blocking an event loop.
  */
+@SuppressWarnings("checkstyle:FullyQualifiedName") // Micronaut's ServiceInstance beside ours
 final class LodestarDiscoveryClient implements DiscoveryClient {
     private final AsyncServiceDiscovery discovery;
     /**

@@ -12,6 +12,7 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.exceptions.ConfigurationException;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
@@ -52,6 +53,6 @@ class LodestarFactory {
 
     /** {@code commandTimeout} to {@code command-timeout}, as Micronaut binds it. */
     static String kebab(String field) {
-        return field.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+        return field.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 }

@@ -31,6 +31,7 @@ final class LodestarLoadBalancerFactory extends DiscoveryClientLoadBalancerFacto
      * @throws io.lodestar.core.InvalidArgumentException when the service's settings are invalid, at client creation
      */
     @Override
+    @SuppressWarnings("checkstyle:FullyQualifiedName") // Micronaut's LoadBalancer beside ours
     public io.micronaut.http.client.LoadBalancer create(String serviceId) {
         LoadBalancer balancer = balancers.apply(serviceId);
         // Every status: the balancer filters health itself, and counts what it filtered for its error message.

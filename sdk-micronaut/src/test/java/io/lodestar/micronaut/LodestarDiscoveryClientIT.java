@@ -21,6 +21,7 @@ import static org.awaitility.Awaitility.await;
  * Micronaut's discovery, as {@code @Client(id = …)} uses it (the composite {@link DiscoveryClient}), answers from
  * Lodestar: another application's registrations show up with their metadata, and only while they are UP.
  */
+@SuppressWarnings("checkstyle:FullyQualifiedName") // Micronaut's ServiceInstance beside ours
 class LodestarDiscoveryClientIT {
     private static final Duration WAIT = Duration.ofSeconds(10);
 

@@ -1,6 +1,7 @@
 package io.lodestar.micronaut;
 
 import io.lodestar.core.ClientClosedException;
+import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.StartupMode;
 import io.lodestar.core.model.ServiceInstance;
@@ -74,7 +75,7 @@ class LodestarFactoryIT {
         assertThatThrownBy(() -> Contexts.run(namespace, Map.of(
                 "lodestar.redis-uri", "localhost:6380",
                 "lodestar.command-timeout", "1ms")))
-                .hasRootCauseInstanceOf(io.lodestar.core.InvalidArgumentException.class)
+                .hasRootCauseInstanceOf(InvalidArgumentException.class)
                 .satisfies(e -> assertThat(causeOfType(e, ConfigurationException.class).getMessage())
                         .contains("lodestar.redis-uri must be a URI of the form redis://")
                         .contains("but was 'localhost:6380'")

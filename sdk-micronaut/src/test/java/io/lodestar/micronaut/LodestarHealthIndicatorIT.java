@@ -6,9 +6,10 @@ import io.micronaut.context.ApplicationContext;
 import io.micronaut.health.HealthStatus;
 import io.micronaut.http.client.HttpClient;
 import io.micronaut.http.client.exceptions.HttpClientResponseException;
-import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
+import io.micronaut.runtime.server.EmbeddedServer;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -34,10 +35,10 @@ class LodestarHealthIndicatorIT {
 
             assertThat(result.getName()).isEqualTo("lodestar");
             assertThat(result.getStatus()).isEqualTo(HealthStatus.UP);
-            assertThat(result.getDetails()).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+            assertThat(result.getDetails()).asInstanceOf(InstanceOfAssertFactories.MAP)
                     .containsKeys("nodes", "discovery", "config", "registrations")
-                    .extractingByKey("nodes").asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
-                    .singleElement().asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                    .extractingByKey("nodes").asInstanceOf(InstanceOfAssertFactories.LIST)
+                    .singleElement().asInstanceOf(InstanceOfAssertFactories.MAP)
                     .containsEntry("connected", true);
         }
     }

@@ -1,7 +1,6 @@
 package io.lodestar.micronaut;
 
 import io.lodestar.core.LodestarClient;
-import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.loadbalancer.NoInstanceAvailableException;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.http.client.loadbalance.DiscoveryClientLoadBalancerFactory;

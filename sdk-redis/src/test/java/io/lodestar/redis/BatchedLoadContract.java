@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,6 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -276,9 +278,9 @@ abstract class BatchedLoadContract extends NamespaceTest {
      * Starts the calls (a lazy stream) at most {@link #IN_FLIGHT} at a time and waits for all: ten thousand at once
      * outlast the command timeout on a busy two-core machine before Redis has answered the first of them.
      */
-    private static void join(java.util.stream.Stream<CompletableFuture<?>> calls) {
-        List<CompletableFuture<?>> inFlight = new java.util.ArrayList<>();
-        for (java.util.Iterator<CompletableFuture<?>> next = calls.iterator(); next.hasNext(); ) {
+    private static void join(Stream<CompletableFuture<?>> calls) {
+        List<CompletableFuture<?>> inFlight = new ArrayList<>();
+        for (Iterator<CompletableFuture<?>> next = calls.iterator(); next.hasNext(); ) {
             inFlight.add(next.next());
             if (inFlight.size() == IN_FLIGHT || !next.hasNext()) {
                 CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).join();

@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -86,7 +87,7 @@ class ClientApiIT extends PrivateRedisTest {
 
         assertThat(client.serviceView.held()).containsExactlyInAnyOrder("orders", "billing");
         assertThat(client.discovery().preload(List.of("ok", "not ok")).toCompletableFuture()).failsWithin(BOUND)
-                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(InvalidArgumentException.class).withMessageContaining("serviceIds[1]");
     }
 
@@ -121,7 +122,7 @@ class ClientApiIT extends PrivateRedisTest {
         assertThat(reader.config().async().get("app").toCompletableFuture()).isCompleted();
         assertThat(reader.config().async().get("absent").toCompletableFuture().join()).isEmpty();
         assertThat(reader.config().async().get("not ok").toCompletableFuture()).failsWithin(BOUND)
-                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(InvalidArgumentException.class);
     }
 
@@ -130,12 +131,12 @@ class ClientApiIT extends PrivateRedisTest {
         LodestarClient reader = clients.connect();
 
         CompletableFuture<?> badInput = reader.discovery().async().getInstances("not ok").toCompletableFuture();
-        assertThat(badInput).failsWithin(BOUND).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        assertThat(badInput).failsWithin(BOUND).withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(InvalidArgumentException.class);
 
         redis.kill();
         CompletableFuture<?> down = reader.discovery().async().getSnapshot("orders").toCompletableFuture();
-        assertThat(down).failsWithin(BOUND).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        assertThat(down).failsWithin(BOUND).withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(UnavailableException.class);
     }
 
@@ -304,7 +305,7 @@ class ClientApiIT extends PrivateRedisTest {
                 .build();
 
         assertThat(client.registry().async().registerWhenAvailable(unknownStatus).toCompletableFuture())
-                .failsWithin(BOUND).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .failsWithin(BOUND).withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(InvalidArgumentException.class);
     }
 

@@ -3,6 +3,7 @@ package io.lodestar.redis;
 import io.lettuce.core.cluster.SlotHash;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarException;
+import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.Registration;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
@@ -22,8 +23,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 
@@ -374,7 +375,7 @@ class ClusterFailoverIT extends NamespaceTest {
         return keys().service(service).channel();
     }
 
-    private static io.lodestar.core.LodestarOptions.Builder reconcileOff(io.lodestar.core.LodestarOptions.Builder o) {
+    private static LodestarOptions.Builder reconcileOff(LodestarOptions.Builder o) {
         return o.reconcileInterval(Duration.ofHours(1));
     }
 

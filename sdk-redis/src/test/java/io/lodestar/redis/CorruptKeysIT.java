@@ -16,6 +16,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import static io.lodestar.redis.Clients.instance;
@@ -28,6 +29,20 @@ import static org.awaitility.Awaitility.await;
  * key is wrong, and expiry goes on everywhere it still can.
  */
 class CorruptKeysIT extends NamespaceTest {
+    private static final Map<String, BiConsumer<LodestarClient, LodestarClient>> SERVICE_WRITES = Map.of(
+            "register changed", (client, other) -> client.registry().register(instance("orders", "orders-1")
+                    .toBuilder().host("10.0.0.2").build()),
+            "register unchanged", (client, other) -> client.registry().register(instance("orders", "orders-1")),
+            "renew (lease)", (client, other) -> client.registry().renew("orders", "orders-1"),
+            "renew (explicit)", (client, other) -> other.registry().renew("orders", "orders-1"),
+            "deregister", (client, other) -> client.registry().deregister("orders", "orders-1"),
+            "setMetadata", (client, other) -> client.registry().setMetadata("orders", "orders-1", Map.of("a", "b")));
+
+    private static final Map<String, Consumer<LodestarClient>> CONFIG_WRITES = Map.of(
+            "set", client -> client.config().set("app", "a=3", ConfigFormat.PROPERTIES),
+            "set unchanged", client -> client.config().set("app", "a=2", ConfigFormat.PROPERTIES),
+            "remove", client -> client.config().remove("app"),
+            "rollback", client -> client.config().rollback("app", 1));
 
     @Override
     String redisUri() {
@@ -216,21 +231,6 @@ class CorruptKeysIT extends NamespaceTest {
             assertThat(configKeys()).as("keys after the failed " + write).isEqualTo(before);
         }
     }
-
-    private static final Map<String, BiConsumer<LodestarClient, LodestarClient>> SERVICE_WRITES = Map.of(
-            "register changed", (client, other) -> client.registry().register(instance("orders", "orders-1")
-                    .toBuilder().host("10.0.0.2").build()),
-            "register unchanged", (client, other) -> client.registry().register(instance("orders", "orders-1")),
-            "renew (lease)", (client, other) -> client.registry().renew("orders", "orders-1"),
-            "renew (explicit)", (client, other) -> other.registry().renew("orders", "orders-1"),
-            "deregister", (client, other) -> client.registry().deregister("orders", "orders-1"),
-            "setMetadata", (client, other) -> client.registry().setMetadata("orders", "orders-1", Map.of("a", "b")));
-
-    private static final Map<String, java.util.function.Consumer<LodestarClient>> CONFIG_WRITES = Map.of(
-            "set", client -> client.config().set("app", "a=3", ConfigFormat.PROPERTIES),
-            "set unchanged", client -> client.config().set("app", "a=2", ConfigFormat.PROPERTIES),
-            "remove", client -> client.config().remove("app"),
-            "rollback", client -> client.config().rollback("app", 1));
 
     static Stream<Arguments> serviceWritesAndKeys() {
         return SERVICE_WRITES.keySet().stream().sorted().flatMap(write -> Stream.of("instances", "deadlines",

@@ -6,6 +6,8 @@ import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static io.lodestar.redis.Clients.instance;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -55,7 +57,7 @@ class CorruptReadsIT extends NamespaceTest {
         redis().set(orders.revision(), "12x");
         LodestarClient reader = clients.connect();
 
-        assertThatThrownBy(() -> reader.discovery().preload(java.util.List.of("orders")).toCompletableFuture().join())
+        assertThatThrownBy(() -> reader.discovery().preload(List.of("orders")).toCompletableFuture().join())
                 .cause().isInstanceOf(ScriptException.class)
                 .hasMessageContaining(orders.revision() + " does not hold a revision number");
     }

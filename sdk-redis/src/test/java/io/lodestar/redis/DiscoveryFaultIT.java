@@ -8,6 +8,7 @@ import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.core.event.InstanceExpired;
 import io.lodestar.core.event.ServiceEvent;
+import io.lodestar.core.model.Namespace;
 import io.lodestar.core.model.ServiceInstance;
 import org.junit.jupiter.api.Test;
 
@@ -15,8 +16,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static io.lodestar.redis.Clients.instance;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -251,7 +252,7 @@ class DiscoveryFaultIT extends PrivateRedisTest {
     }
 
     private void writeBehindTheViewsBack(String service, String instanceId) {
-        Keys.ServiceKeys keys = new Keys(io.lodestar.core.model.Namespace.of(clients.namespace())).service(service);
+        Keys.ServiceKeys keys = new Keys(Namespace.of(clients.namespace())).service(service);
         try (RedisClient raw = RedisClient.create(redis.uri());
              StatefulRedisConnection<String, String> connection = raw.connect()) {
             RedisCommands<String, String> sync = connection.sync();

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -109,7 +110,7 @@ class EventJsonTest {
         ServiceInstance expected = ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8443)
                 .secure(true).weight(250).status(InstanceStatus.DOWN).ttl(Duration.ofSeconds(15))
                 .metadata("zone", "eu-1").metadata("version", "2")
-                .registeredAt(java.time.Instant.ofEpochMilli(1764000000123L)).build();
+                .registeredAt(Instant.ofEpochMilli(1764000000123L)).build();
         ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = source.batch("orders",
                 new SyncedView.Versioned<>(41, new ServiceSnapshot("orders", 41, List.of())));
         batch.apply(new ViewSource.Message(42, source.read(EVENT)));

@@ -3,7 +3,6 @@ package io.lodestar.redis;
 import io.lettuce.core.cluster.SlotHash;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
-import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.test.RedisCluster;
 import io.lodestar.test.RedisServer;
 import io.lodestar.test.TestRedis;

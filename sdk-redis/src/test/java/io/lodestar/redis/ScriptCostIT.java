@@ -13,6 +13,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
@@ -34,7 +36,7 @@ class ScriptCostIT extends PrivateRedisTest {
     private static final String OWNER = "0123456789abcdef";
     private static final int HISTORY = 10;
     /** The calls of the scripts themselves (EVAL once, when Redis does not have the script yet) and of this test. */
-    private static final java.util.Set<String> SCRIPT_CALLS = java.util.Set.of("evalsha", "eval", "info");
+    private static final Set<String> SCRIPT_CALLS = Set.of("evalsha", "eval", "info");
     private static final Pattern STAT = Pattern.compile("cmdstat_([a-z|]+):calls=(\\d+)");
 
     /** Path, Redis commands it may run per call (beside its EVALSHA). */
@@ -167,7 +169,7 @@ class ScriptCostIT extends PrivateRedisTest {
     }
 
     private Map<String, Long> commandStats() {
-        Map<String, Long> calls = new java.util.TreeMap<>();
+        Map<String, Long> calls = new TreeMap<>();
         Matcher stat = STAT.matcher(redis().info("commandstats"));
         while (stat.find()) {
             calls.put(stat.group(1), Long.parseLong(stat.group(2)));

@@ -4,12 +4,11 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lodestar.core.AccessDeniedException;
 import io.lodestar.core.LodestarClient;
-import io.lodestar.core.LodestarException;
 import io.lodestar.core.LodestarOptions;
-import io.lodestar.core.model.Namespace;
 import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.core.model.Namespace;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.test.RedisServer;
 import io.lodestar.test.TestRedis;
@@ -17,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +66,7 @@ class SecurityIT {
             writer.registry().register(ServiceInstance.builder("orders", "orders-1").host("h").port(1)
                     .ttl(Duration.ofSeconds(1)).build());
             writer.registry().register(instance("orders", "orders-2"));
-            writer.registry().setMetadata("orders", "orders-2", java.util.Map.of("zone", "eu-1"));
+            writer.registry().setMetadata("orders", "orders-2", Map.of("zone", "eu-1"));
             assertThat(reader.discovery().getInstances("orders")).hasSize(3);
             assertThat(reader.discovery().getServices()).containsExactly("orders");
             crashing.close(); // its instance must now expire: renewals, sweeper lock and sweep all run as this user
@@ -192,7 +192,7 @@ class SecurityIT {
                 .filter(names).toList();
     }
 
-    private static LuaScript script(java.lang.reflect.Field field) {
+    private static LuaScript script(Field field) {
         try {
             return (LuaScript) field.get(null);
         } catch (IllegalAccessException e) {

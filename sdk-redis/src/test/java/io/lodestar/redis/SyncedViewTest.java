@@ -462,9 +462,9 @@ class SyncedViewTest {
     void aClosedViewRefusesNewReadsAndSubscriptions() {
         view.close();
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> view.loadAsync(TOPIC))
+        assertThatThrownBy(() -> view.loadAsync(TOPIC))
                 .isInstanceOf(ClientClosedException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(this::subscribe)
+        assertThatThrownBy(this::subscribe)
                 .isInstanceOf(ClientClosedException.class);
     }
 

@@ -1,5 +1,6 @@
 package io.lodestar.redis;
 
+import com.sun.management.ThreadMXBean;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
@@ -60,7 +61,7 @@ class ViewReadAllocationIT extends NamespaceTest {
     }
 
     private static long allocatedBytes() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
+        return ((ThreadMXBean) ManagementFactory.getThreadMXBean())
                 .getThreadAllocatedBytes(Thread.currentThread().getId());
     }
 }

@@ -40,6 +40,15 @@ class LodestarLoadBalancerClient implements LoadBalancerClient {
         return choose(serviceId, LodestarBalancers.requestContext(request == null ? null : request.getContext()));
     }
 
+    private ServiceInstance choose(String serviceId, RequestContext context) {
+        try {
+            return new LodestarServiceInstance(
+                    balancers.forService(serviceId).choose(lodestar.discovery().getInstances(serviceId), context));
+        } catch (NoInstanceAvailableException e) {
+            return null;
+        }
+    }
+
     @Override
     public <T> T execute(String serviceId, LoadBalancerRequest<T> request) throws IOException {
         ServiceInstance instance = choose(serviceId, request instanceof HttpRequestLoadBalancerRequest<?> http
@@ -65,14 +74,5 @@ class LodestarLoadBalancerClient implements LoadBalancerClient {
     @Override
     public URI reconstructURI(ServiceInstance instance, URI original) {
         return LoadBalancerUriTools.reconstructURI(instance, original);
-    }
-
-    private ServiceInstance choose(String serviceId, RequestContext context) {
-        try {
-            return new LodestarServiceInstance(
-                    balancers.forService(serviceId).choose(lodestar.discovery().getInstances(serviceId), context));
-        } catch (NoInstanceAvailableException e) {
-            return null;
-        }
     }
 }

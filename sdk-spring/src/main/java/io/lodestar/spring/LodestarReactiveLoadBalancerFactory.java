@@ -46,6 +46,11 @@ class LodestarReactiveLoadBalancerFactory implements ReactiveLoadBalancer.Factor
                 });
     }
 
+    @Override
+    public <X> X getInstance(String name, Class<?> clazz, Class<?>... generics) {
+        return null;
+    }
+
     /** Spring Cloud's own per-client settings (hints, sticky sessions) still apply to the exchange. */
     @Override
     public LoadBalancerProperties getProperties(String serviceId) {
@@ -57,10 +62,5 @@ class LodestarReactiveLoadBalancerFactory implements ReactiveLoadBalancer.Factor
     @Override
     public <X> Map<String, X> getInstances(String name, Class<X> type) {
         return Map.of();
-    }
-
-    @Override
-    public <X> X getInstance(String name, Class<?> clazz, Class<?>... generics) {
-        return null;
     }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
  * A Lodestar instance as Spring Cloud sees it. The metadata is the instance's own, so the zone registered as the
  * {@code zone} entry is where Spring Cloud's zone preference looks for it.
  */
+@SuppressWarnings("checkstyle:FullyQualifiedName") // Spring Cloud's ServiceInstance beside ours
 final class LodestarServiceInstance implements org.springframework.cloud.client.ServiceInstance {
     private final ServiceInstance instance;
 

@@ -1,5 +1,6 @@
 package io.lodestar.spring;
 
+import io.lodestar.core.ClientClosedException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.model.ConfigFormat;
@@ -62,7 +63,7 @@ class LodestarConfigDataIT {
             assertThat(app.getBean(LodestarClient.class)).isSameAs(importing.get());
         }
         assertThatThrownBy(() -> importing.get().config().get("orders/one-client"))
-                .as("closed with the context").isInstanceOf(io.lodestar.core.ClientClosedException.class);
+                .as("closed with the context").isInstanceOf(ClientClosedException.class);
     }
 
     @Test

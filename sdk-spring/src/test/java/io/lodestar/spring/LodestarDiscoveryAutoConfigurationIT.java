@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@SuppressWarnings("checkstyle:FullyQualifiedName") // Spring Cloud's ServiceInstance beside ours
 class LodestarDiscoveryAutoConfigurationIT {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LodestarAutoConfiguration.class,

@@ -185,7 +185,7 @@ class LodestarLoadBalancerAutoConfigurationIT {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "checkstyle:FullyQualifiedName"}) // Spring Cloud's ServiceInstance in full
     void theCanaryHintHeaderSendsThatRequestToTheCanariesOnEveryPath() {
         runner.withPropertyValues("lodestar.namespace=spring-lb-canary-hint",
                 "lodestar.loadbalancer.canary.hint-header=X-Canary").run(context -> {
@@ -213,6 +213,7 @@ class LodestarLoadBalancerAutoConfigurationIT {
     }
 
     /** What a @LoadBalanced RestClient hands the balancer: a call that knows its HTTP request. */
+    @SuppressWarnings("checkstyle:FullyQualifiedName") // Spring Cloud's ServiceInstance beside ours
     private record HintedCall(HttpRequest request) implements HttpRequestLoadBalancerRequest<String> {
         @Override
         public String apply(org.springframework.cloud.client.ServiceInstance instance) {

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.TypeReference;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
@@ -33,7 +34,7 @@ class NativeImageHintsTest {
 
         assertThat(listed).isNotEmpty();
         assertThat(listed).allSatisfy(type -> assertThat(RuntimeHintsPredicates.reflection().onType(
-                org.springframework.aot.hint.TypeReference.of(type))
+                TypeReference.of(type))
                 .withMemberCategory(MemberCategory.INVOKE_DECLARED_CONSTRUCTORS)).as(type).accepts(hints));
     }
 

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -318,7 +319,7 @@ final class SourceResolver {
 
         @Override
         public String osName() {
-            return System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+            return System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         }
     }
 }

@@ -9,6 +9,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -46,7 +47,7 @@ class NativeImageIT {
 
     private static Optional<Path> nativeImage() {
         String graal = System.getenv("GRAALVM_HOME");
-        List<String> dirs = new java.util.ArrayList<>(Arrays.asList(
+        List<String> dirs = new ArrayList<>(Arrays.asList(
                 System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)));
         if (graal != null) {
             dirs.add(0, Path.of(graal, "bin").toString());

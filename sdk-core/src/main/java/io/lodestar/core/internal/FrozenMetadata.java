@@ -1,6 +1,7 @@
 package io.lodestar.core.internal;
 
 import java.util.AbstractMap;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
@@ -122,7 +123,7 @@ public final class FrozenMetadata extends AbstractMap<String, String> {
     }
 
     @Override
-    public java.util.Collection<String> values() {
+    public Collection<String> values() {
         return view().values();
     }
 
@@ -138,6 +139,11 @@ public final class FrozenMetadata extends AbstractMap<String, String> {
 
     @Override
     public String remove(Object key) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public boolean remove(Object key, Object value) {
         throw new UnsupportedOperationException();
     }
 
@@ -158,11 +164,6 @@ public final class FrozenMetadata extends AbstractMap<String, String> {
 
     @Override
     public String putIfAbsent(String key, String value) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public boolean remove(Object key, Object value) {
         throw new UnsupportedOperationException();
     }
 

@@ -2,12 +2,14 @@ package io.lodestar.core.internal;
 
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.Violation;
+import io.lodestar.core.model.InstanceStatus;
 
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -305,13 +307,13 @@ public final class Validation {
         }
 
         /** @return this collector, with a violation when {@code value} is null or a status only ever read */
-        public Collector writableStatus(String field, io.lodestar.core.model.InstanceStatus value) {
-            return check(value != null && value != io.lodestar.core.model.InstanceStatus.UNKNOWN, field, value,
+        public Collector writableStatus(String field, InstanceStatus value) {
+            return check(value != null && value != InstanceStatus.UNKNOWN, field, value,
                     "UP, DOWN, OUT_OF_SERVICE or STARTING (UNKNOWN only stands for a newer client's status)");
         }
 
         /** @return this collector, with a violation for a null collection and for every invalid service id in it */
-        public Collector serviceIds(String field, java.util.Collection<String> values) {
+        public Collector serviceIds(String field, Collection<String> values) {
             if (values == null) {
                 return notNull(field, null);
             }
@@ -323,7 +325,7 @@ public final class Validation {
         }
 
         /** @return this collector, with a violation for a null collection and for every null element in it */
-        public Collector elements(String field, java.util.Collection<?> values) {
+        public Collector elements(String field, Collection<?> values) {
             if (values == null) {
                 return notNull(field, null);
             }

@@ -1,5 +1,6 @@
 package io.lodestar.core.internal;
 
+import com.sun.management.ThreadMXBean;
 import io.lodestar.core.InvalidArgumentException;
 import org.junit.jupiter.api.Test;
 
@@ -100,7 +101,7 @@ class FrozenMetadataTest {
     }
 
     private static long allocatedBytes() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
+        return ((ThreadMXBean) ManagementFactory.getThreadMXBean())
                 .getThreadAllocatedBytes(Thread.currentThread().getId());
     }
 }

@@ -3,8 +3,7 @@ package io.lodestar.core.internal;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.InvalidArguments;
 import io.lodestar.core.Violation;
-
-import io.lodestar.core.internal.Validation;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,10 +11,13 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -217,7 +219,7 @@ class ValidationTest {
         void rejectsAnUnpairedSurrogateInAMetadataValue() {
             assertThat(Validation.collector().metadata("metadata", Map.of("k", "a\ud800")).violations())
                     .extracting(Violation::field, Violation::rule)
-                    .containsExactly(org.assertj.core.groups.Tuple.tuple("metadata[k]",
+                    .containsExactly(Tuple.tuple("metadata[k]",
                             "well-formed text (no unpaired surrogate: it cannot be stored as UTF-8)"));
         }
 
@@ -506,7 +508,7 @@ class ValidationTest {
      */
     @Test
     void aHostWithoutColonsPassesExactlyWhenTheJdksUriParserFindsItsHost() {
-        java.util.Random random = new java.util.Random(17);
+        Random random = new Random(17);
         String alphabet = "a1Z9.-0_2";
         for (int n = 0; n < 200_000; n++) {
             StringBuilder host = new StringBuilder();
@@ -518,8 +520,8 @@ class ValidationTest {
             boolean jdk;
             try {
                 jdk = value.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '.' || c == '-')
-                        && new java.net.URI("http://" + value + ":1").getHost() != null;
-            } catch (java.net.URISyntaxException e) {
+                        && new URI("http://" + value + ":1").getHost() != null;
+            } catch (URISyntaxException e) {
                 jdk = false;
             }
             boolean ours = Validation.collector().host("host", value).violations().isEmpty();
@@ -529,8 +531,8 @@ class ValidationTest {
                 "0001.2.3.4", "123", "123.", "a.b-c.d", "a..b", "-a", "a-", "a.1b", "1a.b2", "localhost.")) {
             boolean jdk;
             try {
-                jdk = new java.net.URI("http://" + value + ":1").getHost() != null;
-            } catch (java.net.URISyntaxException e) {
+                jdk = new URI("http://" + value + ":1").getHost() != null;
+            } catch (URISyntaxException e) {
                 jdk = false;
             }
             assertThat(Validation.collector().host("host", value).violations().isEmpty()).as(value).isEqualTo(jdk);

@@ -8,6 +8,7 @@ import io.lodestar.examples.micronaut.client.ClientApplication;
 import io.lodestar.examples.micronaut.client.Greeting;
 import io.lodestar.examples.micronaut.greeting.GreetingApplication;
 import io.lodestar.test.TestRedis;
+import io.micronaut.context.ApplicationContextBuilder;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.client.HttpClient;
 import io.micronaut.runtime.server.EmbeddedServer;
@@ -121,7 +122,7 @@ class MicronautExampleIT {
                 "lodestar.registration.zone", zone))));
     }
 
-    private EmbeddedServer start(io.micronaut.context.ApplicationContextBuilder application) {
+    private EmbeddedServer start(ApplicationContextBuilder application) {
         EmbeddedServer server = application.run(EmbeddedServer.class);
         started.add(server);
         return server;

@@ -1,10 +1,12 @@
 package io.lodestar.redis.internal.time;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Test;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class BackoffTest {
 
@@ -33,7 +35,7 @@ class BackoffTest {
     @Test
     void delayIsSpreadSoACrowdDoesNotComeBackTogether() {
         SplittableRandom random = new SplittableRandom(7);
-        long distinct = java.util.stream.LongStream.range(0, 200)
+        long distinct = LongStream.range(0, 200)
                 .map(i -> backoff.delayMillis(6, random)).distinct().count();
         assertThat(distinct).isGreaterThan(100);
     }
