@@ -165,10 +165,13 @@ final class ClusterSubscriptions {
         return !channels.isEmpty();
     }
 
-    /** A node connection is back (reconnected, or answers again): orphans need not wait for the next round. */
-    void nodeBack() {
+    /**
+     * A node connection is back (reconnected, or answers again), or the client's topology changed (a replica promoted,
+     * seen by any refresh: a write's, Lettuce's own, a round's): orphans need not wait for the next round.
+     */
+    void retrySoon() {
         if (!orphans.isEmpty()) {
-            rehoming.nodeBack();
+            rehoming.retrySoon();
         }
     }
 

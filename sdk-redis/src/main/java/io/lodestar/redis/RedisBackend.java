@@ -10,10 +10,12 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.event.Event;
 import io.lettuce.core.event.connection.ReconnectFailedEvent;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -135,8 +137,10 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private final Map<RedisChannelHandler<?, ?>, NodeState> connections = new ConcurrentHashMap<>();
     /** What this client saw of Redis being unreachable, for the sweep's outage rule (see Sweeper). */
     private final OutageEvidence outages = new OutageEvidence();
-    /** Hears Lettuce's failed reconnects (see {@link #reconnectFailed()}); disposed on close. */
-    private final Disposable reconnectFailures;
+    /** What an outage writes to the log: a WARN when it begins, an INFO when it ends, per connection kind. */
+    private final OutageLog outageLog;
+    /** Hears Lettuce's failed reconnects and topology changes (see {@link #heard}); disposed on close. */
+    private final Disposable lettuceEvents;
 
     private RedisBackend(LodestarOptions options, ClientResources resources, boolean ownsResources) {
         this.ownResources = ownsResources ? resources : null;
@@ -147,15 +151,16 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         this.client = ClientSettings.create(options, resources);
         this.clock = Clock.system(client.getResources().eventExecutorGroup());
         this.failureRefreshes = new RefreshThrottle(clock, FAILURE_REFRESH_INTERVAL);
+        this.outageLog = new OutageLog(clock, where);
         this.clusterSubscriptions = cluster ? new ClusterSubscriptions(new ClusterHost(), barrier, clock, timeout,
                 where, () -> closed) : null;
         this.standaloneSubscriptions = cluster ? null : new StandaloneSubscriptions(barrier, this::connectedPubSub);
         client.addListener(new StateListener());
-        this.reconnectFailures = client.getResources().eventBus().get()
-                .filter(ReconnectFailedEvent.class::isInstance)
+        this.lettuceEvents = client.getResources().eventBus().get()
+                .filter(event -> event instanceof ReconnectFailedEvent || event instanceof ClusterTopologyChangedEvent)
                 // fails only when the resources' event executors are shut down (closing): nothing left to hear
-                .subscribe(event -> reconnectFailed(), stopped -> log.debug("No longer hearing failed reconnects of"
-                        + " {}: {}", where, stopped.toString()));
+                .subscribe(this::heard, stopped -> log.debug("No longer hearing the events of {}: {}", where,
+                        stopped.toString()));
         this.heartbeat = new Heartbeat<>(timeout, clock, new HeartbeatTarget(), () -> closed);
         this.commands = OfflineStart.offlineCommands(where);
         try {
@@ -163,13 +168,13 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         } catch (RuntimeException e) {
             String reason = ClientSettings.describe(e);
             if (ClientSettings.isAccessDenied(reason)) {
-                reconnectFailures.dispose();
+                lettuceEvents.dispose();
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
                 throw new AccessDeniedException("Redis at " + where + " refused the credentials of the URI (check"
                         + " the user name and password; see docs/redis.md for the ACL Lodestar needs): " + reason, e);
             }
             if (options.startupMode() == StartupMode.FAIL_FAST) {
-                reconnectFailures.dispose();
+                lettuceEvents.dispose();
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
                 throw new UnavailableException("Cannot connect to Redis at " + where + ": " + reason
                         + " (set startupMode OFFLINE to start without Redis and connect in the background)", e);
@@ -357,6 +362,21 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
+     * An event of Lettuce's (on the resources' event bus, shared with other clients when the resources are the
+     * caller's: harmless, each event only makes this client look again). A topology that changed (any refresh saw
+     * it: a write's, a failed reconnect's, Lettuce's own, a re-homing round's) may name the new owner of orphaned
+     * subscriptions: they are re-homed at once, not at the next round (up to 250 ms later), so the views follow a
+     * promotion as soon as the writes do.
+     */
+    private void heard(Event event) {
+        if (event instanceof ReconnectFailedEvent) {
+            reconnectFailed();
+        } else if (cluster) {
+            clusterSubscriptions.retrySoon();
+        }
+    }
+
+    /**
      * Lettuce could not reconnect a lost connection: Redis (on a cluster, a node that serves slots) cannot be reached,
      * since this client lost the connection it lost first. A connection that comes back at its first attempt (one
      * closed by Redis, {@code CLIENT KILL}, a PubSub connection cut off for its output buffer) is no outage: nothing
@@ -364,6 +384,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * while one of this client's connections is lost: harmless, an outage only makes the sweep spare more.
      */
     private void reconnectFailed() {
+        outageLog.reconnectFailed();
         Set<String> serving = cluster ? slotOwners() : null;
         Instant since = null;
         for (NodeState state : connections.values()) {
@@ -534,7 +555,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         if (connecting != null) {
             connecting.close();
         }
-        reconnectFailures.dispose();
+        lettuceEvents.dispose();
         try {
             if (pubSub != null) {
                 pubSub.close();
@@ -585,7 +606,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             String problem = "no answer from " + node + " for " + span(silentFor);
             connections.put(handler, new NodeState(node, false,
                     clock.instant().minusNanos(clock.nanoTime() - sinceNanos), problem));
-            log.warn("Redis at {} gave {}: treating the connection as lost until it answers", where, problem);
+            outageLog.lost(kindOf(handler), handler, node, problem + ": treating the connection as lost until it"
+                    + " answers");
             if (cluster) {
                 lost.add(handler); // subscribing there fails at once
                 if (clusterSubscriptions.orphanSubscriptionsOf(handler)) {
@@ -601,13 +623,12 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             RedisChannelHandler<?, ?> handler = (RedisChannelHandler<?, ?>) connection;
             String node = nodeOf(handler);
             connections.put(handler, new NodeState(node, true, clock.instant()));
+            outageLog.back(kindOf(handler), handler, node);
             if (cluster) {
-                log.info("Redis at {} answers again", node);
                 // its subscriptions come back with the re-homing, which then tells the listeners
                 lost.remove(handler);
-                clusterSubscriptions.nodeBack();
+                clusterSubscriptions.retrySoon();
             } else if (last) {
-                log.info("Redis at {} answers again", where);
                 listeners.forEach(listener -> listener.connected(node));
             }
         }
@@ -669,6 +690,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             connections.put(connection, new NodeState(node, true, clock.instant()));
             heartbeat.reconnected(asCommandsConnection(connection));
             boolean back = lost.remove(connection);
+            outageLog.back(kindOf(connection), connection, node);
             if (!cluster && back && connection == pubSub) {
                 standaloneSubscriptions.reconnected(pubSub);
             }
@@ -676,18 +698,20 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                 listeners.forEach(listener -> listener.connected(node));
             }
             if (cluster && back) {
-                clusterSubscriptions.nodeBack(); // a round that found this node unreachable need not wait more
+                clusterSubscriptions.retrySoon(); // a round that found this node unreachable need not wait more
             }
         }
 
         @Override
         public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
-            if (closed || connection.isClosed()) {
-                connections.remove(connection); // closed on purpose (a topology probe, or ours): nothing was lost
-                return;
-            }
             NodeState state = connections.get(connection);
             String node = state == null ? where : state.address();
+            if (closed || connection.isClosed()) {
+                connections.remove(connection); // closed on purpose (a topology probe, or ours): nothing was lost
+                outageLog.closed(connection, node);
+                return;
+            }
+            outageLog.lost(kindOf(connection), connection, node, "connection closed");
             if (state != null) {
                 connections.put(connection, new NodeState(node, false, clock.instant()));
             }
@@ -699,6 +723,12 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                 listeners.forEach(listener -> listener.disconnected(node));
             }
         }
+    }
+
+    /** PubSub connections (the subscriptions) and the others (commands) are lost and back on their own. */
+    private static OutageLog.Kind kindOf(RedisChannelHandler<?, ?> connection) {
+        return connection instanceof StatefulRedisPubSubConnection<?, ?> ? OutageLog.Kind.PUBSUB
+                : OutageLog.Kind.COMMAND;
     }
 
     @SuppressWarnings("unchecked") // every connection of this client is of strings

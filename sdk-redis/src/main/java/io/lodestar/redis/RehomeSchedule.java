@@ -15,7 +15,7 @@ import java.util.function.IntConsumer;
  * round that made no progress is followed by another after {@link #INTERVAL_MS} ({@link #FAST_ATTEMPTS} times,
  * which covers a replica's promotion, node timeout plus an election, with room for the 1 s goal), then every
  * {@link #SLOW_INTERVAL_MS} (a master without a replica, down for good, should not cost four refreshes a second
- * forever). A node that comes back cuts the wait short: the round waiting starts after the first delay, and one
+ * forever). A node that comes back, or a topology that changed, cuts the wait short: the round waiting starts after the first delay, and one
  * running is followed by another at once.
  */
 final class RehomeSchedule {
@@ -56,8 +56,11 @@ final class RehomeSchedule {
         schedule(0);
     }
 
-    /** A node is back while channels wait for their owner: the waiting round starts now, a running one is followed. */
-    void nodeBack() {
+    /**
+     * Something changed that may let orphans reach their owner now (a node is back, the topology changed): the waiting
+     * round starts after the first delay, a running one is followed by another at once.
+     */
+    void retrySoon() {
         soon = true;
         if (waiting.getAndSet(0) != 0) {
             start(0, FIRST_DELAY_MS);

@@ -60,7 +60,7 @@ class RehomeScheduleTest {
     }
 
     @Test
-    void aNodeBackCutsTheWaitForTheNextRoundShort() {
+    void aChangeCutsTheWaitForTheNextRoundShort() {
         // given a round that found the owner unreachable and waits the interval
         schedule.orphaned();
         clock.advance(Duration.ofMillis(10));
@@ -68,7 +68,7 @@ class RehomeScheduleTest {
         clock.advance(Duration.ofMillis(50));
 
         // when a node comes back
-        schedule.nodeBack();
+        schedule.retrySoon();
         clock.advance(Duration.ofMillis(RehomeSchedule.FIRST_DELAY_MS));
 
         // then the round starts now, and the one it replaced never runs
@@ -79,11 +79,11 @@ class RehomeScheduleTest {
     }
 
     @Test
-    void aNodeBackDuringARoundIsFollowedByARoundAtOnce() {
+    void aChangeDuringARoundIsFollowedByARoundAtOnce() {
         schedule.orphaned();
         clock.advance(Duration.ofMillis(10));
 
-        schedule.nodeBack(); // while round 0 runs
+        schedule.retrySoon(); // while round 0 runs
         assertThat(rounds).hasSize(1);
         schedule.roundDone(0, false);
         clock.advance(Duration.ofMillis(RehomeSchedule.FIRST_DELAY_MS));
@@ -107,7 +107,7 @@ class RehomeScheduleTest {
         needed = false;
 
         schedule.orphaned();
-        schedule.nodeBack();
+        schedule.retrySoon();
         clock.advance(Duration.ofSeconds(5));
 
         assertThat(rounds).isEmpty();

@@ -1,0 +1,109 @@
+package io.lodestar.redis;
+
+import io.lodestar.redis.internal.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a Redis outage writes to the log: per connection kind (the command connections, the PubSub connections), one
+ * WARN when the first connection of the kind is lost, one INFO with a summary when the last one is back; everything
+ * in between (each further connection lost, each failed reconnect) at DEBUG. An outage of 20 s used to write a WARN
+ * per connection and reconnect attempt; an operator needs to know that it began, why, and when it ended.
+ *
+ * <p>Lettuce logs its own reconnect attempts (at most one WARN per connection per 5 s, logger
+ * {@code io.lettuce.core.protocol.ConnectionWatchdog}), through netty's logging: only the logging configuration can
+ * quiet it (docs/redis.md, "When Redis misbehaves").
+ */
+final class OutageLog {
+    /** A kind of connection whose outage is logged on its own. */
+    enum Kind {
+        COMMAND("command"), PUBSUB("PubSub");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(OutageLog.class);
+
+    private final Clock clock;
+    private final String where;
+    private final Map<Kind, Outage> outages = new HashMap<>();
+
+    /** One kind's outage under way: the connections lost, since when, what went wrong first, reconnects failed. */
+    private static final class Outage {
+        final Set<Object> lost = new HashSet<>();
+        final long sinceNanos;
+        int failedReconnects;
+
+        Outage(long sinceNanos) {
+            this.sinceNanos = sinceNanos;
+        }
+    }
+
+    OutageLog(Clock clock, String where) {
+        this.clock = clock;
+        this.where = where;
+    }
+
+    /** A connection of the kind is lost (closed under us, or left without answers): {@code reason} says how. */
+    synchronized void lost(Kind kind, Object connection, String node, String reason) {
+        Outage outage = outages.get(kind);
+        if (outage == null) {
+            outage = new Outage(clock.nanoTime());
+            outages.put(kind, outage);
+            log.warn("Lost the {} connection to Redis at {} ({}): reconnecting in the background; views serve what"
+                    + " they hold and say they are stale until it is back (one line when it is back; details at"
+                    + " DEBUG)", kind.label, node, reason);
+        } else {
+            log.debug("Lost another {} connection to Redis at {} ({})", kind.label, node, reason);
+        }
+        outage.lost.add(connection);
+    }
+
+    /** Lettuce could not reconnect a lost connection (it tries again). */
+    synchronized void reconnectFailed() {
+        outages.values().forEach(outage -> outage.failedReconnects++);
+        log.debug("A reconnect to Redis at {} failed", where);
+    }
+
+    /** A connection of the kind is back (reconnected, or answers again); one that was not lost changes nothing. */
+    synchronized void back(Kind kind, Object connection, String node) {
+        Outage outage = outages.get(kind);
+        if (outage != null && outage.lost.remove(connection)) {
+            ended(kind, outage, node, "is back");
+        }
+    }
+
+    /**
+     * A connection was closed for good (on purpose, or a node left the cluster's topology after a failover): a lost
+     * one is no longer waited for.
+     */
+    synchronized void closed(Object connection, String node) {
+        for (Kind kind : Kind.values()) {
+            Outage outage = outages.get(kind);
+            if (outage != null && outage.lost.remove(connection)) {
+                ended(kind, outage, node, "was closed for good");
+            }
+        }
+    }
+
+    private void ended(Kind kind, Outage outage, String node, String how) {
+        if (!outage.lost.isEmpty()) {
+            log.debug("A {} connection to Redis at {} {}; {} still lost", kind.label, node, how, outage.lost.size());
+            return;
+        }
+        outages.remove(kind);
+        log.info("Redis outage of the {} connection over: the last lost one (to {}) {} after {} ms ({} failed"
+                + " reconnects)", kind.label, node, how,
+                Duration.ofNanos(clock.nanoTime() - outage.sinceNanos).toMillis(), outage.failedReconnects);
+    }
+}
