@@ -26,6 +26,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * How a {@link RedisBackend} talks to Redis: the Lettuce client built from the options (URI, cluster seeds, timeouts,
@@ -43,8 +45,40 @@ final class ClientSettings {
     /** The tick of the timer of {@link #defaultResources()}. */
     static final long TIMER_TICK_MS = 10;
     private static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
+    /**
+     * The oldest Lettuce Lodestar runs on (major, minor): 6.8, what the Micronaut platform BOM brings (its tests run on it, see
+     * docs/micronaut.md). Below it nothing is tested, and a missing method would fail deep inside at some later
+     * moment (the first shard message, the first failover) instead of at start-up.
+     */
+    static final int[] MINIMUM_LETTUCE = {6, 8};
+    /** The major and minor version that begin an {@code Implementation-Version} such as {@code 7.7.0.RELEASE/1}. */
+    private static final Pattern MAJOR_MINOR = Pattern.compile("^(\\d+)\\.(\\d+)");
 
     private ClientSettings() {
+    }
+
+    /**
+     * Fails when the Lettuce on the classpath is older than {@link #MINIMUM_LETTUCE}; a Lettuce that does not say its
+     * version (repackaged without its manifest) is taken as it is.
+     *
+     * @param implementationVersion the manifest's {@code Implementation-Version}, e.g. {@code 7.7.0.RELEASE/1960d49}
+     * @throws InvalidArgumentException naming {@code lettuce-core}, the version found and the one needed
+     */
+    static void requireSupportedLettuce(String implementationVersion) {
+        if (implementationVersion == null) {
+            return;
+        }
+        Matcher version = MAJOR_MINOR.matcher(implementationVersion);
+        if (!version.find()) {
+            return;
+        }
+        int major = Integer.parseInt(version.group(1));
+        int minor = Integer.parseInt(version.group(2));
+        if (major < MINIMUM_LETTUCE[0] || major == MINIMUM_LETTUCE[0] && minor < MINIMUM_LETTUCE[1]) {
+            throw new InvalidArgumentException(new Violation("lettuce-core on the classpath", implementationVersion,
+                    MINIMUM_LETTUCE[0] + "." + MINIMUM_LETTUCE[1] + " or newer (a framework's BOM may have moved it down: pin"
+                            + " io.lettuce:lettuce-core to a supported version in the build)"));
+        }
     }
 
     /** Whether the URI names a cluster ({@code redis-cluster://} or {@code rediss-cluster://}). */
@@ -55,10 +89,12 @@ final class ClientSettings {
     /**
      * The Lettuce client for the options (nothing connected yet).
      *
-     * @throws InvalidArgumentException naming {@code redisUri} when Lettuce cannot parse it
+     * @throws InvalidArgumentException naming {@code redisUri} when Lettuce cannot parse it, or {@code lettuce-core}
+     *                                  when it is older than {@link #MINIMUM_LETTUCE}
      * @throws UnavailableException     when Lettuce cannot create the client for another reason
      */
     static AbstractRedisClient create(LodestarOptions options, ClientResources resources) {
+        requireSupportedLettuce(RedisClient.class.getPackage().getImplementationVersion());
         String where = options.redactedRedisUri();
         Duration timeout = options.commandTimeout();
         String uri = options.redisUri();

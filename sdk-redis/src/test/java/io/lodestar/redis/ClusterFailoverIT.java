@@ -185,34 +185,42 @@ class ClusterFailoverIT extends NamespaceTest {
             assertThat(view.discovery().getInstances(service)).hasSize(1);
         }
         List<String> measured = new ArrayList<>();
+        List<Long> freshAfter = new ArrayList<>();
+        List<Long> visibleAfter = new ArrayList<>();
         for (int failover = 1; failover <= 3; failover++) {
             String after = "after-" + failover;
             RedisServer killed = cluster.killMasterAndAwaitPromotion(shard);
             try {
-                // the promotion is visible (every node agrees): the view's subscriptions follow within the goal
+                // the promotion is visible (every node agrees); waits are long here, the goal is asserted below on
+                // what was measured, so a miss shows every failover's figures
                 long promoted = System.nanoTime();
-                await().atMost(GOAL).pollInterval(Duration.ofMillis(5))
+                await().atMost(WRITE_RETRY).pollInterval(Duration.ofMillis(5))
                         .until(() -> !view.discovery().status().stale());
-                long fresh = System.nanoTime();
+                freshAfter.add(millis(System.nanoTime() - promoted));
                 for (String service : services) {
                     await().atMost(WRITE_RETRY).ignoreExceptionsInstanceOf(LodestarException.class).untilAsserted(
                             () -> writer.registry().register(instance(service, service + "-" + after)));
                 }
                 long written = System.nanoTime();
-                await().atMost(GOAL).pollInterval(Duration.ofMillis(5)).untilAsserted(() -> {
+                await().atMost(WRITE_RETRY).pollInterval(Duration.ofMillis(5)).untilAsserted(() -> {
                     for (String service : services) {
                         assertThat(view.discovery().getInstances(service)).extracting(ServiceInstance::instanceId)
                                 .contains(service + "-before", service + "-" + after);
                     }
                 });
+                visibleAfter.add(millis(System.nanoTime() - written));
                 measured.add(String.format("kill %d: view fresh %d ms after the promotion, writes visible %d ms after"
-                        + " they succeeded (%d ms after the promotion)", failover, millis(fresh - promoted),
-                        millis(System.nanoTime() - written), millis(System.nanoTime() - promoted)));
+                        + " they succeeded (%d ms after the promotion)", failover, freshAfter.get(failover - 1),
+                        visibleAfter.get(failover - 1), millis(System.nanoTime() - promoted)));
             } finally {
                 killed.restart(); // it rejoins as a replica: the next kill promotes it back
             }
         }
         measured.forEach(line -> System.out.println("ClusterFailoverIT: " + line));
+        assertThat(freshAfter).as("ms from each promotion to a fresh view: %s", measured)
+                .allMatch(ms -> ms <= GOAL.toMillis());
+        assertThat(visibleAfter).as("ms from each write to the view: %s", measured)
+                .allMatch(ms -> ms <= GOAL.toMillis());
     }
 
     private static long millis(long nanos) {
