@@ -5,16 +5,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * What a Redis outage writes to the log: per connection kind (the command connections, the PubSub connections), one
- * WARN when the first connection of the kind is lost, one INFO with a summary when the last one is back; everything
- * in between (each further connection lost, each failed reconnect) at DEBUG. An outage of 20 s used to write a WARN
- * per connection and reconnect attempt; an operator needs to know that it began, why, and when it ended.
+ * WARN when the outage begins, one INFO with a summary when it ends; everything in between (each further connection
+ * lost, each failed reconnect) at DEBUG. An outage of 20 s used to write a WARN per connection and reconnect attempt;
+ * an operator needs to know that it began, why, and when it ended.
+ *
+ * <p>Only an outage is one (as for the sweep's outage rule, see {@link OutageEvidence}): a connection closed under the
+ * client that Lettuce reconnects at its first attempt (a {@code CLIENT KILL}, a PubSub connection cut off for its
+ * output buffer) is logged at DEBUG; it becomes an outage with the first failed reconnect. A connection Redis left
+ * without answers for the command timeout is one at once.
  *
  * <p>Lettuce logs its own reconnect attempts (at most one WARN per connection per 5 s, logger
  * {@code io.lettuce.core.protocol.ConnectionWatchdog}), through netty's logging: only the logging configuration can
@@ -36,16 +41,21 @@ final class OutageLog {
 
     private final Clock clock;
     private final String where;
-    private final Map<Kind, Outage> outages = new HashMap<>();
+    private final Map<Kind, Outage> outages = new EnumMap<>(Kind.class);
 
-    /** One kind's outage under way: the connections lost, since when, what went wrong first, reconnects failed. */
+    /** One kind's connections lost now: since when, the first one's node and why, whether the WARN went out. */
     private static final class Outage {
         final Set<Object> lost = new HashSet<>();
         final long sinceNanos;
+        final String node;
+        final String reason;
+        boolean warned;
         int failedReconnects;
 
-        Outage(long sinceNanos) {
+        Outage(long sinceNanos, String node, String reason) {
             this.sinceNanos = sinceNanos;
+            this.node = node;
+            this.reason = reason;
         }
     }
 
@@ -54,25 +64,36 @@ final class OutageLog {
         this.where = where;
     }
 
-    /** A connection of the kind is lost (closed under us, or left without answers): {@code reason} says how. */
-    synchronized void lost(Kind kind, Object connection, String node, String reason) {
-        Outage outage = outages.get(kind);
-        if (outage == null) {
-            outage = new Outage(clock.nanoTime());
-            outages.put(kind, outage);
-            log.warn("Lost the {} connection to Redis at {} ({}): reconnecting in the background; views serve what"
-                    + " they hold and say they are stale until it is back (one line when it is back; details at"
-                    + " DEBUG)", kind.label, node, reason);
-        } else {
-            log.debug("Lost another {} connection to Redis at {} ({})", kind.label, node, reason);
+    /**
+     * A connection of the kind is lost: {@code reason} says how.
+     *
+     * @param outage whether this alone is an outage (Redis left it without answers), else only once a reconnect fails
+     */
+    synchronized void lost(Kind kind, Object connection, String node, String reason, boolean outage) {
+        Outage lost = outages.computeIfAbsent(kind, k -> new Outage(clock.nanoTime(), node, reason));
+        lost.lost.add(connection);
+        log.debug("Lost a {} connection to Redis at {} ({})", kind.label, node, reason);
+        if (outage) {
+            warn(kind, lost);
         }
-        outage.lost.add(connection);
     }
 
-    /** Lettuce could not reconnect a lost connection (it tries again). */
+    /** Lettuce could not reconnect a lost connection (it tries again): what is lost now is an outage. */
     synchronized void reconnectFailed() {
-        outages.values().forEach(outage -> outage.failedReconnects++);
+        outages.forEach((kind, outage) -> {
+            outage.failedReconnects++;
+            warn(kind, outage);
+        });
         log.debug("A reconnect to Redis at {} failed", where);
+    }
+
+    private void warn(Kind kind, Outage outage) {
+        if (!outage.warned) {
+            outage.warned = true;
+            log.warn("Lost the {} connection to Redis at {} ({}): reconnecting in the background; views serve what"
+                    + " they hold and say they are stale until it is back (one line when it is back; details at"
+                    + " DEBUG)", kind.label, outage.node, outage.reason);
+        }
     }
 
     /** A connection of the kind is back (reconnected, or answers again); one that was not lost changes nothing. */
@@ -102,6 +123,11 @@ final class OutageLog {
             return;
         }
         outages.remove(kind);
+        if (!outage.warned) {
+            log.debug("The {} connection to Redis at {} {} after {} ms", kind.label, node, how,
+                    Duration.ofNanos(clock.nanoTime() - outage.sinceNanos).toMillis());
+            return;
+        }
         log.info("Redis outage of the {} connection over: the last lost one (to {}) {} after {} ms ({} failed"
                 + " reconnects)", kind.label, node, how,
                 Duration.ofNanos(clock.nanoTime() - outage.sinceNanos).toMillis(), outage.failedReconnects);

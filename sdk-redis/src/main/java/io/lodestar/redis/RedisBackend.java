@@ -607,7 +607,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             connections.put(handler, new NodeState(node, false,
                     clock.instant().minusNanos(clock.nanoTime() - sinceNanos), problem));
             outageLog.lost(kindOf(handler), handler, node, problem + ": treating the connection as lost until it"
-                    + " answers");
+                    + " answers", true);
             if (cluster) {
                 lost.add(handler); // subscribing there fails at once
                 if (clusterSubscriptions.orphanSubscriptionsOf(handler)) {
@@ -711,7 +711,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                 outageLog.closed(connection, node);
                 return;
             }
-            outageLog.lost(kindOf(connection), connection, node, "connection closed");
+            outageLog.lost(kindOf(connection), connection, node, "connection closed", false);
             if (state != null) {
                 connections.put(connection, new NodeState(node, false, clock.instant()));
             }

@@ -20,7 +20,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A Redis outage writes one WARN when it begins and one INFO when it ends, per connection kind (command, PubSub),
- * and nothing else above DEBUG from Lodestar, however long it lasts (docs/redis.md, "When Redis misbehaves").
+ * and nothing else above DEBUG from Lodestar, however long it lasts; a connection dropped while Redis stays reachable
+ * is no outage (docs/redis.md, "When Redis misbehaves").
  * The log is read from slf4j-simple's output (System.err, looked up at every line).
  */
 class OutageLogIT extends PrivateRedisTest {
@@ -81,6 +82,23 @@ class OutageLogIT extends PrivateRedisTest {
         assertThat(ends).as("Lodestar's INFO lines on the outage's end").hasSize(2);
         assertThat(ends).filteredOn(line -> line.contains("of the command connection over")).hasSize(1);
         assertThat(ends).filteredOn(line -> line.contains("of the PubSub connection over")).hasSize(1);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aConnectionDroppedWhileRedisStaysReachableIsNoOutageAndLogsNoWarn() {
+        // given a client with its PubSub connection up
+        LodestarClient client = clients.connect(options -> options.commandTimeout(Duration.ofSeconds(1)));
+        client.discovery().getInstances("orders");
+        int before = capturedBytes();
+
+        // when Redis closes it (a CLIENT KILL, an output buffer limit) and Lettuce reconnects at once
+        RedisAdmin.run(redis, "CLIENT KILL TYPE pubsub");
+        await().atMost(Duration.ofSeconds(5)).until(() -> !client.discovery().status().stale()
+                && client.health().healthy());
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> client.health().healthy());
+
+        // then
+        assertThat(lodestar(linesSince(before), " WARN ")).isEmpty();
     }
 
     private int capturedBytes() {
