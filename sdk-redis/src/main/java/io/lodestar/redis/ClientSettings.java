@@ -46,9 +46,9 @@ final class ClientSettings {
     static final long TIMER_TICK_MS = 10;
     private static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
     /**
-     * The oldest Lettuce Lodestar runs on (major, minor): 6.8, what the Micronaut platform BOM brings (its tests run on it, see
-     * docs/micronaut.md). Below it nothing is tested, and a missing method would fail deep inside at some later
-     * moment (the first shard message, the first failover) instead of at start-up.
+     * The oldest Lettuce Lodestar runs on (major, minor): 6.8, what the Micronaut platform BOM brings (its tests run
+     * on it, see docs/micronaut.md). Below it nothing is tested, and a missing method would fail deep inside at some
+     * later moment (the first shard message, the first failover) instead of at start-up.
      */
     static final int[] MINIMUM_LETTUCE = {6, 8};
     /** The major and minor version that begin an {@code Implementation-Version} such as {@code 7.7.0.RELEASE/1}. */
@@ -76,8 +76,8 @@ final class ClientSettings {
         int minor = Integer.parseInt(version.group(2));
         if (major < MINIMUM_LETTUCE[0] || major == MINIMUM_LETTUCE[0] && minor < MINIMUM_LETTUCE[1]) {
             throw new InvalidArgumentException(new Violation("lettuce-core on the classpath", implementationVersion,
-                    MINIMUM_LETTUCE[0] + "." + MINIMUM_LETTUCE[1] + " or newer (a framework's BOM may have moved it down: pin"
-                            + " io.lettuce:lettuce-core to a supported version in the build)"));
+                    MINIMUM_LETTUCE[0] + "." + MINIMUM_LETTUCE[1] + " or newer (a framework's BOM may have moved it"
+                            + " down: pin io.lettuce:lettuce-core to a supported version in the build)"));
         }
     }
 

@@ -265,10 +265,17 @@ final class ClusterSubscriptions {
         return new Owner(owner.getNodeId(), nodeConnection(owner.getNodeId()));
     }
 
-    /** A node's PubSub connection, opened without blocking; a lost one fails at once instead of queueing. */
+    /**
+     * A node's PubSub connection, opened without blocking; a lost one fails at once instead of queueing. One closed
+     * for good is forgotten and a new one opened: Lettuce closes the connection to a failed node that left the
+     * topology (a killed master after its replica's promotion), and when that node comes back and is promoted in
+     * turn, the old connection would make it look unreachable forever.
+     */
     private CompletionStage<StatefulRedisPubSubConnection<String, String>> nodeConnection(String nodeId) {
         StatefulRedisPubSubConnection<String, String> known = nodeConnections.get(nodeId);
-        if (known != null && host.isLost((RedisChannelHandler<?, ?>) known)) {
+        if (known != null && ((RedisChannelHandler<?, ?>) known).isClosed()) {
+            nodeConnections.remove(nodeId, known);
+        } else if (known != null && host.isLost((RedisChannelHandler<?, ?>) known)) {
             return CompletableFuture.failedFuture(new UnavailableException("The cluster node " + nodeId + " at "
                     + where + " cannot be reached (reconnecting)"));
         }
@@ -287,41 +294,57 @@ final class ClusterSubscriptions {
     /**
      * Refreshes the topology, then subscribes every orphaned channel at its owner and tells the host; channels
      * whose owner cannot be reached yet (a master down, no replica promoted yet) stay orphaned for the next round.
+     * The round always ends (whatever fails in it), or no round would ever follow.
      */
     private void rehome(int attempt) {
         List<String> batch = new ArrayList<>(orphans);
-        host.refreshTopology().handle((refreshed, failure) -> {
-            List<CompletableFuture<Boolean>> results = new ArrayList<>();
-            List<String> stillWanted = new ArrayList<>(batch.size());
-            for (String channel : batch) {
-                if (wanted.contains(channel)) {
-                    stillWanted.add(channel);
-                } else {
-                    orphans.remove(channel);
-                }
+        host.refreshTopology()
+                .handle((refreshed, failure) -> subscribeAtOwners(batch))
+                .thenCompose(progress -> progress)
+                .whenComplete((progress, failure) -> {
+                    if (failure != null) {
+                        log.debug("Re-homing round {} of {} failed: {}", attempt, where, failure.toString());
+                    }
+                    boolean made = failure == null && progress;
+                    if (made && orphans.isEmpty() && !closed.getAsBoolean()) {
+                        // Every subscription is in place again: what a lost node made stale can resync and be fresh.
+                        host.allInPlace();
+                    }
+                    rehoming.roundDone(attempt, made);
+                });
+    }
+
+    /** Subscribes the channels still wanted at their owners, one SSUBSCRIBE per slot; completes: any progress. */
+    private CompletableFuture<Boolean> subscribeAtOwners(List<String> batch) {
+        List<CompletableFuture<Boolean>> results = new ArrayList<>();
+        List<String> stillWanted = new ArrayList<>(batch.size());
+        for (String channel : batch) {
+            if (wanted.contains(channel)) {
+                stillWanted.add(channel);
+            } else {
+                orphans.remove(channel);
             }
-            for (List<String> channels : bySlot(stillWanted)) { // one SSUBSCRIBE per slot (a bucket's services)
-                results.add(subscribeAtOwner(channels, false).toCompletableFuture()
-                        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                        .handle((ok, failed) -> {
-                            if (failed != null) {
-                                log.debug("Cannot subscribe {} channels of slot {} at their owner yet: {}",
-                                        channels.size(), SlotHash.getSlot(channels.get(0)), failed.toString());
-                                return false;
-                            }
-                            orphans.removeAll(channels);
-                            channels.forEach(host::resubscribed);
-                            return true;
-                        }));
-            }
-            return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).whenComplete((all, ignored) -> {
-                boolean progress = results.stream().anyMatch(CompletableFuture::join);
-                if (progress && orphans.isEmpty() && !closed.getAsBoolean()) {
-                    // Every subscription is in place again: what a lost node made stale can resync and be fresh.
-                    host.allInPlace();
-                }
-                rehoming.roundDone(attempt, progress);
-            });
-        });
+        }
+        for (List<String> channels : bySlot(stillWanted)) { // one SSUBSCRIBE per slot (a bucket's services)
+            results.add(subscribeAtOwner(channels, false).toCompletableFuture()
+                    .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .handle((ok, failed) -> {
+                        if (failed != null) {
+                            log.debug("Cannot subscribe {} channels of slot {} at their owner yet: {}",
+                                    channels.size(), SlotHash.getSlot(channels.get(0)), failed.toString());
+                            return false;
+                        }
+                        orphans.removeAll(channels);
+                        channels.forEach(host::resubscribed);
+                        return true;
+                    })
+                    .exceptionally(handlerFailed -> { // subscribed, but a view was not told: a bug, say so
+                        log.warn("Re-subscribed {} channels at {}, but telling the views failed", channels.size(),
+                                where, handlerFailed);
+                        return true;
+                    }));
+        }
+        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
+                .thenApply(all -> results.stream().anyMatch(CompletableFuture::join));
     }
 }

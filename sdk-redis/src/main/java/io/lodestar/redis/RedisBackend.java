@@ -198,7 +198,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             if (!ClientSettings.describe(e).contains("closed prematurely")) {
                 throw e;
             }
-            log.debug("Connecting to Redis at {} was cut short ({}); trying once more", where, ClientSettings.describe(e));
+            log.debug("Connecting to Redis at {} was cut short ({}); trying once more", where,
+                    ClientSettings.describe(e));
             open();
         }
     }
@@ -353,7 +354,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         if (connection == null || subscriber == null) {
             return false;
         }
-        return cluster ? clusterSubscriptions.inPlace() : connection.isOpen() && subscriber.isOpen() && !heartbeat.silent();
+        return cluster ? clusterSubscriptions.inPlace()
+                : connection.isOpen() && subscriber.isOpen() && !heartbeat.silent();
     }
 
     /** What this client saw of Redis being unreachable (renewals add to it; see Sweeper). */
@@ -708,6 +710,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             String node = state == null ? where : state.address();
             if (closed || connection.isClosed()) {
                 connections.remove(connection); // closed on purpose (a topology probe, or ours): nothing was lost
+                lost.remove(connection); // a lost node connection Lettuce closed as its node left the topology
                 outageLog.closed(connection, node);
                 return;
             }

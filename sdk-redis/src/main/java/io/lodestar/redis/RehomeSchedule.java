@@ -15,8 +15,8 @@ import java.util.function.IntConsumer;
  * round that made no progress is followed by another after {@link #INTERVAL_MS} ({@link #FAST_ATTEMPTS} times,
  * which covers a replica's promotion, node timeout plus an election, with room for the 1 s goal), then every
  * {@link #SLOW_INTERVAL_MS} (a master without a replica, down for good, should not cost four refreshes a second
- * forever). A node that comes back, or a topology that changed, cuts the wait short: the round waiting starts after the first delay, and one
- * running is followed by another at once.
+ * forever). A node that comes back, or a topology that changed, cuts the wait short: the round waiting starts after
+ * the first delay, and one running is followed by another at once.
  */
 final class RehomeSchedule {
     static final long FIRST_DELAY_MS = 10;
