@@ -37,8 +37,7 @@ final class OutageLog {
         }
     }
 
-    private static final Logger log = LoggerFactory.getLogger(OutageLog.class);
-
+    private final Logger log;
     private final Clock clock;
     private final String where;
     private final Map<Kind, Outage> outages = new EnumMap<>(Kind.class);
@@ -60,8 +59,14 @@ final class OutageLog {
     }
 
     OutageLog(Clock clock, String where) {
+        this(clock, where, LoggerFactory.getLogger(OutageLog.class));
+    }
+
+    /** @param log where the lines go (tests record them) */
+    OutageLog(Clock clock, String where, Logger log) {
         this.clock = clock;
         this.where = where;
+        this.log = log;
     }
 
     /**
