@@ -92,7 +92,7 @@ class OutageLogIT extends PrivateRedisTest {
         int before = capturedBytes();
 
         // when Redis closes it (a CLIENT KILL, an output buffer limit) and Lettuce reconnects at once
-        RedisAdmin.run(redis, "CLIENT KILL TYPE pubsub");
+        assertThat(redis.disconnectClients("pubsub")).isPositive();
         await().atMost(Duration.ofSeconds(5)).until(() -> !client.discovery().status().stale()
                 && client.health().healthy());
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> client.health().healthy());
