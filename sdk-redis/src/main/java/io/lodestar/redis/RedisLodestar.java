@@ -165,7 +165,7 @@ public final class RedisLodestar {
             boolean ownsResources = clientResources == null;
             ClientResources resources = clientResources;
             if (ownsResources) {
-                ClientResources.Builder own = RedisBackend.defaultResources();
+                ClientResources.Builder own = ClientSettings.defaultResources();
                 resources = meterRegistry == null ? own.build() : Metrics.withLatencies(own, meterRegistry).build();
             }
             RedisLodestarClient client = new RedisLodestarClient(options, resources, ownsResources, scheduler,

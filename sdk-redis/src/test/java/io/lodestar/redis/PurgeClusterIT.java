@@ -19,7 +19,7 @@ class PurgeClusterIT extends PurgeContract {
     @Override
     RedisClusterCommands<String, String> raw() {
         if (rawConnection == null) {
-            rawClient = RedisClusterClient.create(RedisBackend.clusterSeeds(redisUri(), "purge-test"));
+            rawClient = RedisClusterClient.create(ClientSettings.clusterSeeds(redisUri(), "purge-test"));
             rawConnection = rawClient.connect();
         }
         return rawConnection.sync();

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The reconnect delay of the Lettuce resources a client creates for itself (docs/redis.md, "Recovery"). */
 class ReconnectDelayTest {
-    private final ClientResources resources = RedisBackend.defaultResources().build();
+    private final ClientResources resources = ClientSettings.defaultResources().build();
 
     @AfterEach
     void shutdown() {

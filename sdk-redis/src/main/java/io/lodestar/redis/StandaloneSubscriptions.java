@@ -1,0 +1,66 @@
+package io.lodestar.redis;
+
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Standalone and Sentinel: the shard channels subscribed on the one PubSub connection. A channel Redis already
+ * confirmed on the current connection is not subscribed again: after a reconnect Lettuce renews every subscription
+ * itself, before any command of ours, and a resync that subscribed them all once more made Redis and Lettuce handle
+ * every confirmation twice (10,000 per resync of 10,000 services). A subscribe waits for the PING sent behind
+ * Lettuce's renewal, so its confirmations are in by then; a channel it did not renew (Redis refused it) is
+ * subscribed as any other.
+ */
+final class StandaloneSubscriptions {
+    private final PingBarrier barrier;
+    private final Supplier<StatefulRedisPubSubConnection<String, String>> pubSub;
+    /** The channels Redis confirmed on the PubSub connection since it last connected; a channel taken out first. */
+    private final Set<String> confirmed = ConcurrentHashMap.newKeySet();
+    /**
+     * Completes when Redis has run Lettuce's own re-subscription after the connection's last reconnect (the reply
+     * of a PING sent behind it), so {@link #confirmed} holds every channel it renewed.
+     */
+    private volatile CompletableFuture<?> renewed = CompletableFuture.completedFuture(null);
+
+    /** @param pubSub the PubSub connection (fails when there is none yet) */
+    StandaloneSubscriptions(PingBarrier barrier, Supplier<StatefulRedisPubSubConnection<String, String>> pubSub) {
+        this.barrier = barrier;
+        this.pubSub = pubSub;
+    }
+
+    /** Redis confirmed a channel (Lettuce's renewal's, or ours). */
+    void confirmed(String channel) {
+        confirmed.add(channel);
+    }
+
+    /** The PubSub connection is lost: it holds no subscription any more. */
+    void lost() {
+        confirmed.clear();
+    }
+
+    /** The PubSub connection is back: Lettuce wrote its re-subscription before telling us, so a PING now follows it. */
+    void reconnected(StatefulRedisPubSubConnection<String, String> connection) {
+        renewed = connection.async().ping().toCompletableFuture();
+    }
+
+    /** Subscribes the channels not confirmed on this connection yet (see {@link PingBarrier}). */
+    CompletionStage<Void> subscribe(List<String> channels) {
+        return renewed.handle((renewal, notRenewed) -> null).thenCompose(ignored -> {
+            List<String> missing = channels.stream().filter(channel -> !confirmed.contains(channel)).toList();
+            return missing.isEmpty() ? CompletableFuture.completedFuture(null)
+                    : barrier.subscribe(pubSub.get(), missing);
+        });
+    }
+
+    CompletionStage<Void> unsubscribe(String channel) {
+        confirmed.remove(channel); // before the SUNSUBSCRIBE: a subscribe from now on must send its own
+        return CompletableFuture.completedFuture(null)
+                .thenCompose(ignored -> pubSub.get().async().sunsubscribe(channel));
+    }
+}

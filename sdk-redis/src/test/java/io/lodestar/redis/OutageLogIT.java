@@ -1,0 +1,156 @@
+package io.lodestar.redis;
+
+import io.lodestar.core.LodestarClient;
+import io.lodestar.test.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A Redis outage writes one WARN when it begins and one INFO when it ends, per connection kind (command, PubSub),
+ * and nothing else above DEBUG from Lodestar, however long it lasts; a connection dropped while Redis stays reachable
+ * is no outage (docs/redis.md, "When Redis misbehaves").
+ * The log is read from slf4j-simple's output (System.err, looked up at every line).
+ */
+class OutageLogIT extends PrivateRedisTest {
+    /** Longer than a few reconnect attempts and heartbeats, so a line per attempt would show. */
+    private static final Duration OUTAGE = Duration.ofSeconds(4);
+
+    enum Fault {
+        KILLED(RedisServer::kill, RedisServer::restart),
+        FROZEN(RedisServer::freeze, RedisServer::thaw);
+
+        final Consumer<RedisServer> begin;
+        final Consumer<RedisServer> end;
+
+        Fault(Consumer<RedisServer> begin, Consumer<RedisServer> end) {
+            this.begin = begin;
+            this.end = end;
+        }
+    }
+
+    private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    private PrintStream originalErr;
+
+    @BeforeEach
+    void captureTheLog() {
+        originalErr = System.err;
+        System.setErr(new PrintStream(new Tee(originalErr, captured), true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void stopCapturing() {
+        System.setErr(originalErr);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Fault.class)
+    void anOutageLogsOneWarnWhenItBeginsAndOneInfoWhenItEndsPerConnectionKind(Fault fault) {
+        // given a client with its command and PubSub connections up
+        LodestarClient client = clients.connect(options -> options.commandTimeout(Duration.ofSeconds(1)));
+        client.discovery().getInstances("orders");
+        int before = capturedBytes();
+
+        // when Redis is away for a while, then back
+        fault.begin.accept(redis);
+        await().atMost(Duration.ofSeconds(5)).until(() -> client.discovery().status().stale());
+        await().during(OUTAGE).atMost(OUTAGE.plusSeconds(2)).until(() -> client.discovery().status().stale());
+        fault.end.accept(redis);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !client.discovery().status().stale());
+        await().atMost(Duration.ofSeconds(5)).until(() -> lodestar(linesSince(before), " INFO ").size() >= 2);
+
+        // then
+        List<String> logged = linesSince(before);
+        List<String> warnings = lodestar(logged, " WARN ");
+        assertThat(warnings).as("Lodestar's WARN lines").hasSize(2);
+        assertThat(warnings).filteredOn(line -> line.contains("Lost the command connection")).hasSize(1);
+        assertThat(warnings).filteredOn(line -> line.contains("Lost the PubSub connection")).hasSize(1);
+        assertThat(lodestar(logged, " ERROR ")).isEmpty();
+        List<String> ends = lodestar(logged, " INFO ").stream().filter(line -> line.contains("outage")).toList();
+        assertThat(ends).as("Lodestar's INFO lines on the outage's end").hasSize(2);
+        assertThat(ends).filteredOn(line -> line.contains("of the command connection over")).hasSize(1);
+        assertThat(ends).filteredOn(line -> line.contains("of the PubSub connection over")).hasSize(1);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aConnectionDroppedWhileRedisStaysReachableIsNoOutageAndLogsNoWarn() {
+        // given a client with its PubSub connection up
+        LodestarClient client = clients.connect(options -> options.commandTimeout(Duration.ofSeconds(1)));
+        client.discovery().getInstances("orders");
+        int before = capturedBytes();
+
+        // when Redis closes it (a CLIENT KILL, an output buffer limit) and Lettuce reconnects at once
+        assertThat(redis.disconnectClients("pubsub")).isPositive();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !client.discovery().status().stale()
+                && client.health().healthy());
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> client.health().healthy());
+
+        // then
+        assertThat(lodestar(linesSince(before), " WARN ")).isEmpty();
+    }
+
+    private int capturedBytes() {
+        synchronized (captured) {
+            return captured.size();
+        }
+    }
+
+    private List<String> linesSince(int offset) {
+        byte[] bytes;
+        synchronized (captured) {
+            bytes = captured.toByteArray();
+        }
+        return new String(bytes, offset, bytes.length - offset, StandardCharsets.UTF_8).lines().toList();
+    }
+
+    private static List<String> lodestar(List<String> lines, String level) {
+        return lines.stream().filter(line -> line.contains(level) && line.contains(" io.lodestar.")).toList();
+    }
+
+    /** Writes to the console as before, and to the capture. */
+    private static final class Tee extends OutputStream {
+        private final OutputStream console;
+        private final ByteArrayOutputStream capture;
+
+        Tee(OutputStream console, ByteArrayOutputStream capture) {
+            this.console = console;
+            this.capture = capture;
+        }
+
+        @Override
+        public void write(int b) {
+            synchronized (capture) {
+                capture.write(b);
+            }
+            try {
+                console.write(b);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) {
+            synchronized (capture) {
+                capture.write(bytes, offset, length);
+            }
+            try {
+                console.write(bytes, offset, length);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+}
