@@ -27,12 +27,24 @@ final class LogCapture implements AutoCloseable {
 
     /** The lines at {@code level} ("WARN", "INFO", …) that contain every one of {@code parts}. */
     List<String> lines(String level, String... parts) {
-        String text;
-        synchronized (captured) {
-            text = captured.toString(StandardCharsets.UTF_8);
-        }
-        return text.lines().filter(line -> line.contains(" " + level + " "))
+        return linesSince(0).stream().filter(line -> line.contains(" " + level + " "))
                 .filter(line -> Arrays.stream(parts).allMatch(line::contains)).toList();
+    }
+
+    /** Where the capture is now, for {@link #linesSince}: what a test's "when" logs, without its "given". */
+    int mark() {
+        synchronized (captured) {
+            return captured.size();
+        }
+    }
+
+    /** The lines printed since {@code mark}. */
+    List<String> linesSince(int mark) {
+        byte[] bytes;
+        synchronized (captured) {
+            bytes = captured.toByteArray();
+        }
+        return new String(bytes, mark, bytes.length - mark, StandardCharsets.UTF_8).lines().toList();
     }
 
     @Override

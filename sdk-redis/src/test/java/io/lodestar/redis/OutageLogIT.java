@@ -4,13 +4,10 @@ import io.lodestar.core.LodestarClient;
 import io.lodestar.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -41,18 +38,16 @@ class OutageLogIT extends PrivateRedisTest {
         }
     }
 
-    private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    private PrintStream originalErr;
+    private LogCapture log;
 
     @BeforeEach
     void captureTheLog() {
-        originalErr = System.err;
-        System.setErr(new PrintStream(new Tee(originalErr, captured), true, StandardCharsets.UTF_8));
+        log = LogCapture.start();
     }
 
     @AfterEach
     void stopCapturing() {
-        System.setErr(originalErr);
+        log.close();
     }
 
     @ParameterizedTest
@@ -61,7 +56,7 @@ class OutageLogIT extends PrivateRedisTest {
         // given a client with its command and PubSub connections up
         LodestarClient client = clients.connect(options -> options.commandTimeout(Duration.ofSeconds(1)));
         client.discovery().getInstances("orders");
-        int before = capturedBytes();
+        int before = log.mark();
 
         // when Redis is away for a while, then back
         fault.begin.accept(redis);
@@ -69,10 +64,10 @@ class OutageLogIT extends PrivateRedisTest {
         await().during(OUTAGE).atMost(OUTAGE.plusSeconds(2)).until(() -> client.discovery().status().stale());
         fault.end.accept(redis);
         await().atMost(Duration.ofSeconds(5)).until(() -> !client.discovery().status().stale());
-        await().atMost(Duration.ofSeconds(5)).until(() -> lodestar(linesSince(before), " INFO ").size() >= 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> lodestar(log.linesSince(before), " INFO ").size() >= 2);
 
         // then
-        List<String> logged = linesSince(before);
+        List<String> logged = log.linesSince(before);
         List<String> warnings = lodestar(logged, " WARN ");
         assertThat(warnings).as("Lodestar's WARN lines").hasSize(2);
         assertThat(warnings).filteredOn(line -> line.contains("Lost the command connection")).hasSize(1);
@@ -84,12 +79,12 @@ class OutageLogIT extends PrivateRedisTest {
         assertThat(ends).filteredOn(line -> line.contains("of the PubSub connection over")).hasSize(1);
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void aConnectionDroppedWhileRedisStaysReachableIsNoOutageAndLogsNoWarn() {
         // given a client with its PubSub connection up
         LodestarClient client = clients.connect(options -> options.commandTimeout(Duration.ofSeconds(1)));
         client.discovery().getInstances("orders");
-        int before = capturedBytes();
+        int before = log.mark();
 
         // when Redis closes it (a CLIENT KILL, an output buffer limit) and Lettuce reconnects at once
         assertThat(redis.disconnectClients("pubsub")).isPositive();
@@ -98,59 +93,10 @@ class OutageLogIT extends PrivateRedisTest {
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> client.health().healthy());
 
         // then
-        assertThat(lodestar(linesSince(before), " WARN ")).isEmpty();
-    }
-
-    private int capturedBytes() {
-        synchronized (captured) {
-            return captured.size();
-        }
-    }
-
-    private List<String> linesSince(int offset) {
-        byte[] bytes;
-        synchronized (captured) {
-            bytes = captured.toByteArray();
-        }
-        return new String(bytes, offset, bytes.length - offset, StandardCharsets.UTF_8).lines().toList();
+        assertThat(lodestar(log.linesSince(before), " WARN ")).isEmpty();
     }
 
     private static List<String> lodestar(List<String> lines, String level) {
         return lines.stream().filter(line -> line.contains(level) && line.contains(" io.lodestar.")).toList();
-    }
-
-    /** Writes to the console as before, and to the capture. */
-    private static final class Tee extends OutputStream {
-        private final OutputStream console;
-        private final ByteArrayOutputStream capture;
-
-        Tee(OutputStream console, ByteArrayOutputStream capture) {
-            this.console = console;
-            this.capture = capture;
-        }
-
-        @Override
-        public void write(int b) {
-            synchronized (capture) {
-                capture.write(b);
-            }
-            try {
-                console.write(b);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        }
-
-        @Override
-        public void write(byte[] bytes, int offset, int length) {
-            synchronized (capture) {
-                capture.write(bytes, offset, length);
-            }
-            try {
-                console.write(bytes, offset, length);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        }
     }
 }
