@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.util.HashSet;
 import java.util.List;
@@ -78,7 +79,7 @@ final class AllowedHosts {
             URI uri = new URI(origin);
             return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
                     && allows(uri.getHost());
-        } catch (java.net.URISyntaxException notAnOrigin) {
+        } catch (URISyntaxException notAnOrigin) {
             return false;
         }
     }

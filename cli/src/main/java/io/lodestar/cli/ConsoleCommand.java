@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -83,7 +84,7 @@ final class ConsoleCommand implements Callable<Integer> {
         try {
             server = new ConsoleServer(client, new InetSocketAddress(address, port),
                     new RequestGuard.Access(writeToken, readToken, readOnly, hosts), System.out);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             client.close();
             throw new ExitCodes.UsageException("cannot listen on " + bind + ":" + port + ": " + e.getMessage());
         }

@@ -72,7 +72,7 @@ final class ConsoleEvents implements AutoCloseable {
 
     /** Without a page there is nobody to tell: the state is not read (reading a service would keep it in the view). */
     void pushState() {
-        if (streams.open() == 0) {
+        if (streams.openCount() == 0) {
             return; // a page that connects gets the state first
         }
         pushes.execute(() -> {
@@ -104,7 +104,7 @@ final class ConsoleEvents implements AutoCloseable {
 
     /** Answers with a stream of events that starts with the state, or refuses when too many are open. */
     void open(HttpExchange exchange) throws IOException {
-        if (streams.open() >= EventStreams.MAX_STREAMS) {
+        if (streams.openCount() >= EventStreams.MAX_STREAMS) {
             Http.reply(exchange, 503, Http.error("too_many_streams", "this console serves at most "
                     + EventStreams.MAX_STREAMS + " event streams at once"));
             return;

@@ -89,7 +89,7 @@ final class EventStreams implements AutoCloseable {
         }
     }
 
-    int open() {
+    int openCount() {
         return streams.size();
     }
 

@@ -7,6 +7,9 @@ import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.NotFoundException;
 import io.lodestar.core.UnavailableException;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * The exit codes scripts can rely on. 64 and 70 are the BSD {@code sysexits.h} codes for a usage error and an
  * internal failure; 1, 2 and 3 say what a script most often needs to tell apart.
@@ -76,17 +79,17 @@ final class ExitCodes {
 
     /** Keeps URIs with credentials out of anything printed. */
     static final class Secrets {
-        private static final java.util.regex.Pattern URI = java.util.regex.Pattern.compile(
+        private static final Pattern URI = Pattern.compile(
                 "rediss?(?:-sentinel|-cluster|-socket)?://\\S+");
 
         private Secrets() {
         }
 
         static String redactAll(String text) {
-            java.util.regex.Matcher matcher = URI.matcher(text);
+            Matcher matcher = URI.matcher(text);
             StringBuilder out = new StringBuilder();
             while (matcher.find()) {
-                matcher.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(
+                matcher.appendReplacement(out, Matcher.quoteReplacement(
                         LodestarOptions.redact(matcher.group())));
             }
             matcher.appendTail(out);

@@ -15,6 +15,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ScopeType;
 
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -111,7 +112,7 @@ public final class LodestarCli {
                 err.println("lodestar: " + ExitCodes.describe(failure));
             }
             if (root.verbose) {
-                java.io.StringWriter trace = new java.io.StringWriter();
+                StringWriter trace = new StringWriter();
                 failure.printStackTrace(new PrintWriter(trace));
                 err.print(ExitCodes.Secrets.redactAll(trace.toString()));
             }

@@ -16,6 +16,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -24,6 +26,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -58,11 +61,13 @@ final class WatchCommand implements Callable<Integer> {
     private volatile String lastEvent = "none yet";
     private volatile boolean changed = true;
     private String lastFrame = "";
+    /** When the last frame was drawn (see {@link #draw}). */
+    private long lastDraw;
 
     @Override
     public Integer call() throws Exception {
         boolean terminal = System.console() != null && !"dumb".equals(System.getenv("TERM"));
-        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false,
                 StandardCharsets.UTF_8);
         LodestarClient client = root.connect(StartupMode.OFFLINE);
         ScheduledExecutorService screen = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lodestar-watch"));
@@ -111,8 +116,6 @@ final class WatchCommand implements Callable<Integer> {
     }
 
     /** Every 250 ms: draws when something changed, and on a terminal at least once a second (ages, staleness). */
-    private long lastDraw;
-
     private void draw(LodestarClient client, PrintStream out, boolean terminal) {
         try {
             long now = System.nanoTime();
@@ -202,7 +205,7 @@ final class WatchCommand implements Callable<Integer> {
         return event.serviceId() + ": " + what + ", revision " + event.revision();
     }
 
-    private static String describe(java.util.Set<String> added, java.util.Set<String> removed) {
+    private static String describe(Set<String> added, Set<String> removed) {
         List<String> parts = new ArrayList<>();
         added.stream().sorted().forEach(id -> parts.add("+" + id));
         removed.stream().sorted().forEach(id -> parts.add("-" + id));

@@ -5,6 +5,7 @@ import io.lodestar.core.UnavailableException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /** Blocks on a stage for the synchronous API: bounded, and with Lodestar exceptions only. */
@@ -24,7 +25,7 @@ final class Await {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UnavailableException(operation.get() + " was interrupted", e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             backend.commandFailed(e);
             throw Errors.translate(e, operation.get(), backend.where(), backend.timeout());
         }

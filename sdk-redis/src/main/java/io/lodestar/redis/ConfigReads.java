@@ -177,8 +177,16 @@ final class ConfigReads {
 
     // ---------------------------------------------------------------- the stored form
 
-    static ConfigEntry entry(String id, String json) {
-        return entry(id, Json.read(json));
+    static ConfigEntry parse(String id, String json) {
+        return parse(id, Json.read(json));
+    }
+
+    /** An entry from its stored JSON (history, events): version, format, hash, createdAt, updatedAt, content. */
+    static ConfigEntry parse(String id, Map<String, Object> fields) {
+        return new ConfigEntry(id, (String) fields.get("content"), format((String) fields.get("format")),
+                ((Number) fields.get("version")).longValue(), (String) fields.get("hash"),
+                Instant.ofEpochMilli(((Number) fields.get("createdAt")).longValue()),
+                Instant.ofEpochMilli(((Number) fields.get("updatedAt")).longValue()));
     }
 
     /**
@@ -188,7 +196,7 @@ final class ConfigReads {
      */
     private static ConfigEntry stored(String id, String json, String key, String field) {
         try {
-            return entry(id, json);
+            return parse(id, json);
         } catch (RuntimeException notAnEntry) {
             throw corruptEntry(key, field, notAnEntry);
         }
@@ -199,7 +207,7 @@ final class ConfigReads {
         try {
             Map<String, Object> fields = Json.read(json);
             Object from = fields.get("from");
-            return new Kept(entry(id, fields), from == null ? 0 : ((Number) from).longValue());
+            return new Kept(parse(id, fields), from == null ? 0 : ((Number) from).longValue());
         } catch (RuntimeException notAnEntry) {
             throw corruptEntry(key, null, notAnEntry);
         }
@@ -208,14 +216,6 @@ final class ConfigReads {
     private static Replies.Corrupt corruptEntry(String key, String field, RuntimeException cause) {
         return new Replies.Corrupt(key + (field == null ? " holds a value that is not a config entry"
                 : " field " + field + " does not hold a config entry"), cause);
-    }
-
-    /** An entry from its stored JSON (history, events): version, format, hash, createdAt, updatedAt, content. */
-    static ConfigEntry entry(String id, Map<String, Object> fields) {
-        return new ConfigEntry(id, (String) fields.get("content"), format((String) fields.get("format")),
-                ((Number) fields.get("version")).longValue(), (String) fields.get("hash"),
-                Instant.ofEpochMilli(((Number) fields.get("createdAt")).longValue()),
-                Instant.ofEpochMilli(((Number) fields.get("updatedAt")).longValue()));
     }
 
     /** A format written by a newer client that this one does not know is read as plain text, not as an error. */

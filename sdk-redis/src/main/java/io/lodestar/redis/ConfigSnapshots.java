@@ -117,7 +117,7 @@ final class ConfigSnapshots {
                                 : "Redis at " + Validation.show(fields.get("redis")), deployment);
                 return null;
             }
-            ConfigEntry entry = ConfigReads.entry(id, fields);
+            ConfigEntry entry = ConfigReads.parse(id, fields);
             return new SyncedView.Versioned<>(entry.version(), Optional.of(entry), null,
                     fields.get("incarnation") instanceof String incarnation ? incarnation : null);
         } catch (NoSuchFileException e) {

@@ -150,7 +150,7 @@ final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEven
             long version = message.revision();
             Object type = fields.get("type");
             if ("changed".equals(type) || "rolledback".equals(type)) {
-                ConfigEntry entry = ConfigReads.entry(configId, (Map<String, Object>) fields.get("entry"));
+                ConfigEntry entry = ConfigReads.parse(configId, (Map<String, Object>) fields.get("entry"));
                 events.add("changed".equals(type) ? new ConfigChanged(configId, version, entry)
                         : new ConfigRolledBack(configId, version, ((Number) fields.get("from")).longValue(), entry));
                 value = Optional.of(entry);

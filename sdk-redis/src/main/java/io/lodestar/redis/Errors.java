@@ -11,9 +11,11 @@ import io.lodestar.core.CommandTimeoutException;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.core.internal.Validation;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 
 /** Turns Lettuce failures into Lodestar exceptions (no Lettuce type crosses the public API), keeping the cause. */
 final class Errors {
@@ -37,7 +39,7 @@ final class Errors {
                     + corrupt.getMessage() + " (another program writes into Lodestar's keys, prefix 'lodestar:')",
                     cause);
         }
-        if (cause instanceof RedisCommandTimeoutException || cause instanceof java.util.concurrent.TimeoutException) {
+        if (cause instanceof RedisCommandTimeoutException || cause instanceof TimeoutException) {
             return new CommandTimeoutException(operation + " at " + where, timeout, cause);
         }
         if (cause instanceof RedisCommandExecutionException execution) {
@@ -62,7 +64,7 @@ final class Errors {
             return new ScriptException(operation, operation + " failed in Redis at " + where + ": " + message, cause);
         }
         if (cause instanceof RedisConnectionException || cause instanceof RedisException
-                || cause instanceof java.io.IOException) {
+                || cause instanceof IOException) {
             return new UnavailableException(operation + ": Redis at " + where + " is unreachable ("
                     + cause.getMessage() + ")", cause);
         }

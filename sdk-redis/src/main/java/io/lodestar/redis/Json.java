@@ -15,6 +15,7 @@ import java.util.Map;
  */
 final class Json {
     private static final JSON JSON_CODEC = JSON.std;
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     private Json() {
     }
@@ -38,13 +39,6 @@ final class Json {
         return out.append('}').toString();
     }
 
-    /** A map of strings as a JSON object (metadata for update_instance.lua). */
-    static String object(Map<String, String> map) {
-        StringBuilder out = new StringBuilder(2 + 40 * map.size());
-        object(out, map);
-        return out.toString();
-    }
-
     /**
      * Reads the stored form of an instance (as Redis' cjson wrote it: any field order, escaped slashes) straight
      * into the instance, without an intermediate map. Unknown fields (a newer client's) are skipped.
@@ -53,6 +47,28 @@ final class Json {
      */
     static ServiceInstance instance(String serviceId, String instanceId, String json) {
         return new InstanceReader(json).read(serviceId, instanceId);
+    }
+
+    /** A map of strings as a JSON object (metadata for update_instance.lua). */
+    static String object(Map<String, String> map) {
+        StringBuilder out = new StringBuilder(2 + 40 * map.size());
+        object(out, map);
+        return out.toString();
+    }
+
+    private static void object(StringBuilder out, Map<String, String> map) {
+        out.append('{');
+        boolean first = true;
+        for (Map.Entry<String, String> entry : map.entrySet()) {
+            if (!first) {
+                out.append(',');
+            }
+            first = false;
+            string(out, entry.getKey());
+            out.append(':');
+            string(out, entry.getValue());
+        }
+        out.append('}');
     }
 
     static String write(Object value) {
@@ -86,21 +102,6 @@ final class Json {
         return out.append(']').toString();
     }
 
-    private static void object(StringBuilder out, Map<String, String> map) {
-        out.append('{');
-        boolean first = true;
-        for (Map.Entry<String, String> entry : map.entrySet()) {
-            if (!first) {
-                out.append(',');
-            }
-            first = false;
-            string(out, entry.getKey());
-            out.append(':');
-            string(out, entry.getValue());
-        }
-        out.append('}');
-    }
-
     /** A JSON string: quotes, backslashes and control characters escaped, as Jackson does; null as null. */
     private static void string(StringBuilder out, String value) {
         if (value == null) {
@@ -129,6 +130,4 @@ final class Json {
         }
         out.append(value, plain, value.length()).append('"');
     }
-
-    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 }

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -85,7 +86,7 @@ final class LuaScript {
             result.completeExceptionally(failure);
             return;
         }
-        List<CompletableFuture<String>> types = new java.util.ArrayList<>();
+        List<CompletableFuture<String>> types = new ArrayList<>();
         for (String key : keys) {
             types.add(Keys.keptType(key) == null ? CompletableFuture.completedFuture(null)
                     : redis.type(key).toCompletableFuture());

@@ -26,6 +26,7 @@ import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.StartupMode;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.redis.internal.time.Clock;
+import io.netty.util.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -338,7 +339,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * resources a client creates, Lettuce's default 100 ms for a caller's unless they say otherwise): stopped with the
      * resources, so by this client's close when they are its own, else by their owner.
      */
-    io.netty.util.Timer timer() {
+    Timer timer() {
         return client.getResources().timer();
     }
 

@@ -251,7 +251,7 @@ final class RedisConfigService implements ConfigService {
                             throw versionNotFound(configId, version, Reply.number(reply, 1, script),
                                     Reply.number(reply, 2, script), Reply.number(reply, 3, script));
                         }
-                        return settled(ConfigReads.entry(configId, Reply.text(reply, 1, script)));
+                        return settled(ConfigReads.parse(configId, Reply.text(reply, 1, script)));
                     });
         });
     }

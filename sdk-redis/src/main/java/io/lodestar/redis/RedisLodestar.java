@@ -1,7 +1,9 @@
 package io.lodestar.redis;
 
+import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.Violation;
 import io.lodestar.core.internal.Validation;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -77,7 +79,7 @@ public final class RedisLodestar {
     public static void bindMetrics(LodestarClient client, MeterRegistry meterRegistry) {
         Validation.requireNonNull("meterRegistry", meterRegistry);
         if (!(client instanceof RedisLodestarClient redisClient)) {
-            throw new io.lodestar.core.InvalidArgumentException(new io.lodestar.core.Violation("client",
+            throw new InvalidArgumentException(new Violation("client",
                     String.valueOf(client), "a client created by RedisLodestar"));
         }
         Metrics.bind(redisClient, meterRegistry);

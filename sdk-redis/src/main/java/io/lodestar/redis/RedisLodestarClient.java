@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,6 +37,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -51,6 +53,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class RedisLodestarClient implements LodestarClient {
     private static final Logger log = LoggerFactory.getLogger(RedisLodestarClient.class);
     static final int MAX_LISTENER_THREADS = 256;
+    /**
+     * Most jitter of a resync after a complete reconnect, so the clients of a fleet that reconnected together
+     * (Lettuce's own reconnect delay is jittered too, but a short outage gives them all the first, shortest one) do
+     * not all start reading in one millisecond; each view bounds its own concurrent loads.
+     */
+    static final long RESYNC_JITTER_MS = 25;
+    /** Resync after this (plus up to as much again) when the reconnect burst has not completed by then. */
+    static final long RESYNC_FALLBACK_MS = 100;
 
     final LodestarOptions options;
     final RedisBackend backend;
@@ -153,20 +163,11 @@ final class RedisLodestarClient implements LodestarClient {
                     .get(options.commandTimeout().toMillis() * 2, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             log.warn("Could not preload services {} ({}); they load in the background", options.preloadServices(),
                     Errors.unwrap(e).toString());
         }
     }
-
-    /**
-     * Most jitter of a resync after a complete reconnect, so the clients of a fleet that reconnected together
-     * (Lettuce's own reconnect delay is jittered too, but a short outage gives them all the first, shortest one) do
-     * not all start reading in one millisecond; each view bounds its own concurrent loads.
-     */
-    static final long RESYNC_JITTER_MS = 25;
-    /** Resync after this (plus up to as much again) when the reconnect burst has not completed by then. */
-    static final long RESYNC_FALLBACK_MS = 100;
 
     /**
      * Reconnects come in bursts (command and PubSub connections, cluster nodes): resync once per burst. As soon as

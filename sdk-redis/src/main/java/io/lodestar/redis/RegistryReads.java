@@ -28,14 +28,6 @@ import java.util.function.Predicate;
 /** Reads of the registry straight from Redis: shared by the direct reader and the views' loads. */
 final class RegistryReads {
     private static final Logger log = LoggerFactory.getLogger(RegistryReads.class);
-    private final RedisBackend backend;
-    private final Keys keys;
-
-    RegistryReads(RedisBackend backend, Keys keys) {
-        this.backend = backend;
-        this.keys = keys;
-    }
-
     /**
      * Most instances one read script returns: a service of more is read in pages of about this many, and a batch of
      * services is cut before it would pass it, so no read holds Redis for long (about 10 ms at 2,000 instances of
@@ -46,12 +38,24 @@ final class RegistryReads {
     static final int PAGED_ATTEMPTS = 3;
     /** Most services one batched read asks for (its keys travel with every call of the batch). */
     static final int MAX_BATCH_SERVICES = 256;
+    private static final String PAGE_ARGUMENT = Integer.toString(PAGE);
+    /** read_services.lua's count of a service whose known state is still Redis' own: not read again. */
+    private static final long UNCHANGED = -2;
+    private static final Comparator<ServiceInstance> BY_ID = Comparator.comparing(ServiceInstance::instanceId);
+    private static final Object ANY_GROUP = "any";
 
     /** Read scripts run, by script (tests: batching and paging happened). */
     final LongAdder batchReads = new LongAdder();
     final LongAdder pageReads = new LongAdder();
     /** Services a batched read found unchanged and did not read again (tests: a resync read only what changed). */
     final LongAdder unchangedReads = new LongAdder();
+    private final RedisBackend backend;
+    private final Keys keys;
+
+    RegistryReads(RedisBackend backend, Keys keys) {
+        this.backend = backend;
+        this.keys = keys;
+    }
 
     /**
      * One service. {@code liveOnly} leaves out instances past their deadline that the sweep has not removed yet (what
@@ -166,8 +170,6 @@ final class RegistryReads {
         return Scripts.READ_SERVICE_PAGE.run(backend.commands(), ScriptOutputType.MULTI, serviceKeys, cursor,
                 PAGE_ARGUMENT, liveOnly ? "1" : "0");
     }
-
-    private static final String PAGE_ARGUMENT = Integer.toString(PAGE);
 
     /** Reads every page of a service, one call after the other, from {@code firstPage} when read already. */
     private CompletionStage<Paged> pages(String serviceId, boolean liveOnly, Page firstPage) {
@@ -409,9 +411,6 @@ final class RegistryReads {
         });
     }
 
-    /** read_services.lua's count of a service whose known state is still Redis' own: not read again. */
-    private static final long UNCHANGED = -2;
-
     /**
      * A value's state as read_services.lua compares it ({@code revision:digest:incarnation}), or '' when there is
      * none to compare: without a digest and an incarnation an equal revision does not prove the same state.
@@ -423,14 +422,10 @@ final class RegistryReads {
         return known.revision() + ":" + known.digest() + ":" + known.incarnation();
     }
 
-    private static final Comparator<ServiceInstance> BY_ID = Comparator.comparing(ServiceInstance::instanceId);
-
     /** Which services a view loads together: on a cluster those of one bucket (their keys share a slot), else all. */
     Object batchGroup(String serviceId) {
         return backend.isCluster() ? Integer.valueOf(Keys.bucket(serviceId)) : ANY_GROUP;
     }
-
-    private static final Object ANY_GROUP = "any";
 
     /** Revision, digest and incarnation of a service, read together (the reconcile compares them). */
     CompletionStage<SyncedView.Versioned<Void>> serviceStamp(String serviceId) {
