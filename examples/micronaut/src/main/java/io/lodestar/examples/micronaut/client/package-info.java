@@ -1,0 +1,4 @@
+/**
+ * The client application: a declarative {@code @Client(id = ...)} that Lodestar's view resolves and balances.
+ */
+package io.lodestar.examples.micronaut.client;

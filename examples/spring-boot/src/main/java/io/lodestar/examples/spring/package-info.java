@@ -1,0 +1,4 @@
+/**
+ * The Spring Boot example: {@code RunExample} starts a greeting service and a client on one Redis (embedded when none is configured).
+ */
+package io.lodestar.examples.spring;
