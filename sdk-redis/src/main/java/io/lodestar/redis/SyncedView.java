@@ -13,6 +13,7 @@ import io.lodestar.redis.ViewSource.Reloaded;
 import io.lodestar.redis.internal.time.Clock;
 import io.lodestar.redis.internal.view.Admission;
 import io.lodestar.redis.internal.view.ChannelRouter;
+import io.lodestar.redis.internal.view.Deadlines;
 import io.lodestar.redis.internal.view.EventOrder;
 import io.lodestar.redis.internal.view.Handover;
 import io.lodestar.redis.internal.view.Inbox;
@@ -35,6 +36,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -196,6 +198,8 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final TopicTable<Topic, V> topics;
     private final Duration timeout;
     private final ViewHealth health;
+    /** The deadlines of pending loads and read-your-writes waits, on {@link #clock}. */
+    private final Deadlines deadlines;
     private volatile boolean closed;
     // view thread only:
     /** Topics waiting to load, and how many load now. */
@@ -220,6 +224,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         this.admission = new Admission<>(limits);
         this.timeout = backend.timeout();
         this.health = new ViewHealth(clock);
+        this.deadlines = new Deadlines(clock);
         int topicLimit = shared.topicLimit();
         this.topics = new TopicTable<>(Topic::new, shared.idleTimeout(), topicLimit, clock, shared.expiryScheduler(),
                 topic -> {
@@ -327,9 +332,10 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /**
-     * Loads a topic without blocking: completes (bounded by twice the command timeout) with its value, or with a
-     * Lodestar exception, on the view thread; callers hand user code over to another executor. A failure is never
-     * cached: the next read tries again.
+     * Loads a topic without blocking: completes (bounded by twice the command timeout on the view's clock, and
+     * with {@link ClientClosedException} at once when the view closes) with its value, or with a Lodestar exception,
+     * on the view thread; callers hand user code over to another executor. A failure is never cached: the next read
+     * tries again.
      */
     CompletableFuture<Versioned<V>> loadAsync(String id) {
         requireOpen();
@@ -349,8 +355,10 @@ final class SyncedView<V, E> implements AutoCloseable {
                 });
             }
         });
+        deadlines.bound(attempt, timeout.multipliedBy(2), () -> attempt.completeExceptionally(new TimeoutException()),
+                () -> attempt.completeExceptionally(backend.closedException()));
         CompletableFuture<Versioned<V>> result = new CompletableFuture<>();
-        attempt.orTimeout(timeout.toMillis() * 2, TimeUnit.MILLISECONDS).whenComplete((loaded, failure) -> {
+        attempt.whenComplete((loaded, failure) -> {
             if (failure == null) {
                 result.complete(loaded);
                 return;
@@ -614,9 +622,9 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /**
-     * Completes (bounded by the command timeout, never exceptionally) when the topic, if held, reflects at least
-     * {@code revision}: read-your-writes for this client's own writes. If the event does not arrive quickly, the
-     * topic is re-read.
+     * Completes (bounded by the command timeout on the view's clock, at once when the view closes, never
+     * exceptionally) when the topic, if held, reflects at least {@code revision}: read-your-writes for this client's
+     * own writes. If the event does not arrive quickly, the topic is re-read.
      */
     CompletableFuture<Void> awaitRevision(String id, long revision) {
         Topic topic = topics.ifPresent(id);
@@ -624,6 +632,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> reached = new CompletableFuture<>();
+        deadlines.bound(reached, timeout, () -> reached.complete(null), () -> reached.complete(null));
         viewThread.execute(() -> {
             if (topic.current == null || topic.current.revision >= revision) {
                 reached.complete(null);
@@ -638,7 +647,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                 }
             }), limits.revisionGrace().toMillis(), TimeUnit.MILLISECONDS);
         });
-        return reached.completeOnTimeout(null, timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return reached;
     }
 
     /**
@@ -1183,6 +1192,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     public void close() {
         closed = true;
         topics.close();
+        deadlines.close(); // the client's scheduler stops next, dropping their timers: no call may hang on them
     }
 
 

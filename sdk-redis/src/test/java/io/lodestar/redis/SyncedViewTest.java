@@ -2,6 +2,7 @@ package io.lodestar.redis;
 
 import com.github.benmanes.caffeine.cache.Scheduler;
 import io.lodestar.core.ClientClosedException;
+import io.lodestar.core.CommandTimeoutException;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.redis.internal.time.ManualClock;
@@ -456,6 +457,78 @@ class SyncedViewTest {
         assertThat(view.getIfHeld(TOPIC)).hasSize(events).endsWith("v" + events);
         assertThat(view.swaps.sum()).isEqualTo(2);
         assertThat(heard).hasSize(events).startsWith("1:v1").endsWith(events + ":v" + events);
+    }
+
+    @Test
+    void aLoadThatDoesNotEndWithinTwiceTheCommandTimeoutFailsAsATimeoutAndIsNotKept() {
+        CompletableFuture<SyncedView.Versioned<List<String>>> read = view.loadAsync(TOPIC);
+
+        clock.advance(transport.timeout().multipliedBy(2).minusMillis(1));
+        assertThat(read).isNotDone();
+        clock.advance(Duration.ofMillis(1));
+
+        assertThat(read).as("on the view's clock, not real time").isCompletedExceptionally();
+        assertThatThrownBy(read::join).hasCauseInstanceOf(CommandTimeoutException.class);
+        assertThat(view.held()).as("a failure is never cached").isEmpty();
+    }
+
+    @Test
+    void aLoadPendingWhenTheViewClosesFailsAsClosedAtOnce() {
+        CompletableFuture<SyncedView.Versioned<List<String>>> read = view.loadAsync(TOPIC);
+
+        view.close();
+
+        assertThatThrownBy(read::join).hasCauseInstanceOf(ClientClosedException.class);
+    }
+
+    @Test
+    void aLoadTheClockCannotTimeFailsAsClosedRatherThanHang() {
+        clock.shutDown(); // the client's scheduler stopped: it takes no timer
+
+        CompletableFuture<SyncedView.Versioned<List<String>>> read = view.loadAsync(TOPIC);
+
+        assertThatThrownBy(read::join).hasCauseInstanceOf(ClientClosedException.class);
+    }
+
+    @Test
+    void aWaitForARevisionThatNeverComesEndsNormallyAfterTheCommandTimeout() {
+        view.loadAsync(TOPIC);
+        source.completeLoad(1, "a");
+        int timers = clock.pending(); // the topic table's tick
+        CompletableFuture<Void> written = view.awaitRevision(TOPIC, 2);
+
+        clock.advance(transport.timeout().minusMillis(1));
+        assertThat(written).isNotDone();
+        clock.advance(Duration.ofMillis(1));
+
+        assertThat(written).isCompleted();
+        assertThat(clock.pending()).as("no timer left behind").isEqualTo(timers);
+    }
+
+    @Test
+    void aWaitForARevisionEndsWhenItsEventArrivesAndCancelsItsTimer() {
+        view.loadAsync(TOPIC);
+        source.completeLoad(1, "a");
+        int timers = clock.pending(); // the topic table's tick
+        CompletableFuture<Void> written = view.awaitRevision(TOPIC, 2);
+
+        offer(2, "b");
+
+        assertThat(written).isCompleted();
+        clock.advance(transport.timeout()); // past the grace and the deadline: neither has anything left to do
+        assertThat(source.pendingLoads()).as("no re-read").isZero();
+        assertThat(clock.pending()).as("no timer left behind").isEqualTo(timers);
+    }
+
+    @Test
+    void aWaitForARevisionPendingWhenTheViewClosesEndsAtOnce() {
+        view.loadAsync(TOPIC);
+        source.completeLoad(1, "a");
+        CompletableFuture<Void> written = view.awaitRevision(TOPIC, 2);
+
+        view.close();
+
+        assertThat(written).isCompleted();
     }
 
     @Test
