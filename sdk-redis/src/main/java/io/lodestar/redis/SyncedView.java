@@ -31,7 +31,6 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -195,7 +194,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final EventOrder order;
     private final Inbox inbox;
     /** The topics by id; expires idle ones. */
-    private final TopicTable<Topic, V> topics;
+    private final TopicTable<ViewTopic<V, E>, V> topics;
     private final Duration timeout;
     private final ViewHealth health;
     /** The deadlines of pending loads and read-your-writes waits, on {@link #clock}. */
@@ -203,8 +202,8 @@ final class SyncedView<V, E> implements AutoCloseable {
     private volatile boolean closed;
     // view thread only:
     /** Topics waiting to load, and how many load now. */
-    private final Admission<Topic> admission;
-    /** Topics whose sync began and has not ended ({@link Topic#syncing}), live or not. */
+    private final Admission<ViewTopic<V, E>> admission;
+    /** Topics whose sync began and has not ended ({@link ViewTopic#syncing}), live or not. */
     private int syncsUnderWay;
     /** A start of the queued resyncs is queued on the view thread (see {@link #startQueuedResyncsSoon}). */
     private boolean startQueued;
@@ -226,8 +225,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         this.health = new ViewHealth(clock);
         this.deadlines = new Deadlines(clock);
         int topicLimit = shared.topicLimit();
-        this.topics = new TopicTable<>(Topic::new, shared.idleTimeout(), topicLimit, clock, shared.expiryScheduler(),
-                topic -> {
+        this.topics = new TopicTable<>(id -> new ViewTopic<>(id, this), shared.idleTimeout(), topicLimit, clock,
+                shared.expiryScheduler(), topic -> {
                     if (!closed) { // on close the connection goes anyway: nothing to unsubscribe
                         viewThread.execute(() -> drop(topic));
                     }
@@ -235,7 +234,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** Counts and logs (the first, then every 1,000th) a topic dropped because the view held its limit. */
-    private void droppedForLimit(Topic topic, int limit) {
+    private void droppedForLimit(ViewTopic<V, E> topic, int limit) {
         limitDrops.increment();
         long count = limitDrops.sum();
         if (count == 1 || count % 1000 == 0) {
@@ -250,7 +249,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * is idle: e.g. a config the namespace index announced that Redis does not hold (removed since, or forged).
      */
     void release(String id, Predicate<V> unneeded) {
-        Topic topic = topics.live(id);
+        ViewTopic<V, E> topic = topics.live(id);
         if (topic != null) {
             topics.removeIf(id, topic, held -> !held.pinned() && held.current != null
                     && unneeded.test(held.current.value));
@@ -258,7 +257,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** Removes a topic that failed its first load, unless a listener attached meanwhile (atomically with it). */
-    private void removeUnpinned(String id, Topic topic) {
+    private void removeUnpinned(String id, ViewTopic<V, E> topic) {
         topics.removeIf(id, topic, held -> held.current == null && !held.pinned());
     }
 
@@ -278,7 +277,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     /** The values held now, by id, without counting a read or touching their idle time (monitoring). */
     SortedMap<String, V> peekHeld() {
         SortedMap<String, V> held = new TreeMap<>();
-        for (Topic topic : topics.all()) {
+        for (ViewTopic<V, E> topic : topics.all()) {
             Versioned<V> current = topic.current;
             if (current != null) {
                 held.put(topic.id, current.value);
@@ -339,7 +338,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      */
     CompletableFuture<Versioned<V>> loadAsync(String id) {
         requireOpen();
-        Topic topic = topics.getOrCreate(id);
+        ViewTopic<V, E> topic = topics.getOrCreate(id);
         CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
         executeOrClosed(() -> {
             Versioned<V> current = topic.current;
@@ -405,7 +404,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         AtomicReference<ViewListener<V, E>> attached = new AtomicReference<>();
         // Attach inside the map's compute: a topic that expires or is removed (a failed first load) at this very
         // moment either keeps the listener or is replaced by a new one that has it, never drops it.
-        Topic topic = topics.attach(id, held -> {
+        ViewTopic<V, E> topic = topics.attach(id, held -> {
             attached.set(new ViewListener<>(held, listener, onStart, executor, limits.maxListenerQueue()));
             held.listeners.add(attached.get());
         });
@@ -426,7 +425,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** Re-evaluates a topic's expiry: pinned (with listeners), never; else the idle timeout. */
-    private void pin(String id, Topic topic) {
+    private void pin(String id, ViewTopic<V, E> topic) {
         topics.pin(id, topic);
     }
 
@@ -438,7 +437,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * an event without a positive revision is rejected here; one past the view's inbox bound is dropped, and the
      * topic re-reads instead.
      */
-    private void offer(Topic topic, Map<String, Object> fields) {
+    void offer(ViewTopic<V, E> topic, Map<String, Object> fields) {
         Object rev = fields.get("rev");
         if (!(rev instanceof Integer || rev instanceof Long) || ((Number) rev).longValue() < 1) {
             reject(topic.id, fields, "its revision is not a positive 64-bit integer");
@@ -468,7 +467,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * from the held revision is applied as one batch ({@link #applyAll}); every other event is dealt with on its
      * own ({@link #isNextToApply}), after the events before it.
      */
-    private void onMessages(Topic topic, List<Message> messages) {
+    void onMessages(ViewTopic<V, E> topic, List<Message> messages) {
         if (closed || !topics.isLive(topic)) {
             return;
         }
@@ -496,7 +495,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * here, as {@link EventOrder} decides: buffered while the topic loads, dropped as a duplicate or as impossible,
      * or the reason to resync.
      */
-    private boolean isNextToApply(Topic topic, Message message) {
+    private boolean isNextToApply(ViewTopic<V, E> topic, Message message) {
         Versioned<V> current = topic.current;
         switch (order.decide(current, topic.syncing, message)) {
             case APPLY -> {
@@ -535,7 +534,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** Resyncs a topic whose held value no event can lead on from: it loads whole (no replay from it). */
-    private void resyncWhole(Topic topic) {
+    private void resyncWhole(ViewTopic<V, E> topic) {
         topic.untrusted = true;
         sync(topic);
     }
@@ -544,7 +543,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * Keeps an event that arrived during a load, at most {@link ViewLimits#maxBuffer} per topic: past that the
      * buffer is dropped and the topic is loaded again once this load ends (the new load covers what was dropped).
      */
-    private void buffer(Topic topic, Message message) {
+    private void buffer(ViewTopic<V, E> topic, Message message) {
         if (topic.buffer.size() >= limits.maxBuffer()) {
             overflows.increment();
             topic.buffer.clear();
@@ -571,7 +570,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * applied: fewer than given when one could not be applied, and the topic now resyncs instead (the events
      * before it stay applied).
      */
-    private int applyAll(Topic topic, List<Message> messages) {
+    private int applyAll(ViewTopic<V, E> topic, List<Message> messages) {
         Versioned<V> held = topic.current;
         Batch<V, E> batch = source.batch(topic.id, held);
         String incarnation = held.incarnation();
@@ -605,7 +604,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** Hands events to the started listeners, all of them or (a listener that lags) none, with the state after. */
-    private void dispatch(Topic topic, List<E> events) {
+    private void dispatch(ViewTopic<V, E> topic, List<E> events) {
         if (!events.isEmpty()) {
             for (ViewListener<V, E> listener : topic.listeners) {
                 if (listener.started()) {
@@ -615,7 +614,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-    private void dispatch(Topic topic, E event) {
+    private void dispatch(ViewTopic<V, E> topic, E event) {
         if (event != null) {
             dispatch(topic, List.of(event));
         }
@@ -627,7 +626,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * own writes. If the event does not arrive quickly, the topic is re-read.
      */
     CompletableFuture<Void> awaitRevision(String id, long revision) {
-        Topic topic = topics.ifPresent(id);
+        ViewTopic<V, E> topic = topics.ifPresent(id);
         if (topic == null || topic.current == null || topic.current.revision >= revision) {
             return CompletableFuture.completedFuture(null);
         }
@@ -696,7 +695,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     // ---------------------------------------------------------------- sync (view thread)
 
     /** Subscribes (again), loads, and applies what was buffered meanwhile. */
-    private CompletableFuture<Versioned<V>> sync(Topic topic) {
+    private CompletableFuture<Versioned<V>> sync(ViewTopic<V, E> topic) {
         if (topic.syncing) {
             return topic.attempt;
         }
@@ -720,13 +719,13 @@ final class SyncedView<V, E> implements AutoCloseable {
      * holds per topic: subscribed before loaded, events heard meanwhile buffered and applied after the loaded
      * revision, a gap or another incarnation read again.
      */
-    private void syncBatch(List<Topic> batch) {
-        List<Topic> started = new ArrayList<>(batch.size());
+    private void syncBatch(List<ViewTopic<V, E>> batch) {
+        List<ViewTopic<V, E>> started = new ArrayList<>(batch.size());
         List<CompletableFuture<Versioned<V>>> attempts = new ArrayList<>(batch.size());
         List<Versioned<V>> helds = new ArrayList<>(batch.size());
         List<Versioned<V>> trusted = new ArrayList<>(batch.size());
         long epoch = health.epoch();
-        for (Topic topic : batch) {
+        for (ViewTopic<V, E> topic : batch) {
             if (!topic.syncing) {
                 helds.add(topic.current);
                 trusted.add(topic.untrusted ? null : topic.current);
@@ -756,7 +755,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                     Handover finished = new Handover(viewThread,
                             e -> log.error("{}: a finished load could not be taken in", name, e));
                     for (int i = 0; i < started.size(); i++) {
-                        Topic topic = started.get(i);
+                        ViewTopic<V, E> topic = started.get(i);
                         CompletableFuture<Versioned<V>> attempt = attempts.get(i);
                         Versioned<V> held = helds.get(i);
                         CompletableFuture<Versioned<V>> load = failure == null ? loads.get(i)
@@ -773,7 +772,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** Marks a topic syncing (view thread): the attempt its load will complete. */
-    private CompletableFuture<Versioned<V>> begin(Topic topic) {
+    private CompletableFuture<Versioned<V>> begin(ViewTopic<V, E> topic) {
         topic.syncing = true;
         syncsUnderWay++;
         topic.heardBeforeLoad = topic.buffer.size();
@@ -807,8 +806,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-    private void finishSync(Topic topic, CompletableFuture<Versioned<V>> attempt, Versioned<V> held, long epoch,
-                            Reloaded<V, E> reloaded, Throwable failure) {
+    private void finishSync(ViewTopic<V, E> topic, CompletableFuture<Versioned<V>> attempt, Versioned<V> held,
+                            long epoch, Reloaded<V, E> reloaded, Throwable failure) {
         topic.syncing = false;
         syncsUnderWay--;
         if (closed || !topics.isLive(topic)) {
@@ -881,7 +880,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** The source's local copy, when the load failed because Redis cannot be reached; else null. */
-    private Versioned<V> restore(Topic topic, Throwable failure) {
+    private Versioned<V> restore(ViewTopic<V, E> topic, Throwable failure) {
         if (!(Errors.translate(failure, "load", backend.where(), timeout) instanceof UnavailableException)) {
             return null;
         }
@@ -901,7 +900,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-    private void retryLater(Topic topic, Throwable failure) {
+    private void retryLater(ViewTopic<V, E> topic, Throwable failure) {
         topic.failures++;
         if (topic.current == null && !topic.pinned()) {
             return; // nobody waits for it: the next read starts over
@@ -941,7 +940,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * source): a lost cluster node renews the subscriptions of thousands of topics at once, and one sync each, all
      * started at once, is a stampede.
      */
-    private void resubscribed(Topic topic) {
+    void resubscribed(ViewTopic<V, E> topic) {
         viewThread.execute(() -> {
             if (closed || !topics.isLive(topic)) {
                 return;
@@ -970,12 +969,12 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** Queues topics for a resync (view thread); they start as soon as fewer than the bound are in flight. */
-    private void resyncWhenFree(List<Topic> due) {
+    private void resyncWhenFree(List<ViewTopic<V, E>> due) {
         due.forEach(this::queueResync);
         startWaitingResyncs();
     }
 
-    private void queueResync(Topic topic) {
+    private void queueResync(ViewTopic<V, E> topic) {
         if (topic.group == null) {
             admission.queue(topic);
         } else {
@@ -984,7 +983,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** Queues a topic of a batching source (view thread); {@code loadOnly}: unless it holds a value by then. */
-    private void queueForBatch(Topic topic, boolean loadOnly) {
+    private void queueForBatch(ViewTopic<V, E> topic, boolean loadOnly) {
         if (admission.queue(topic.group, topic)) {
             topic.queuedLoadOnly = loadOnly;
         } else if (!loadOnly) {
@@ -993,13 +992,13 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     private void startWaitingResyncs() {
-        List<Topic> batch;
+        List<ViewTopic<V, E>> batch;
         while ((batch = admission.nextBatch(this::joinsBatch)) != null) {
             if (!batch.isEmpty()) {
                 syncBatch(batch);
             }
         }
-        Topic topic;
+        ViewTopic<V, E> topic;
         while ((topic = admission.nextResync()) != null) {
             if (!closed && !topic.syncing && topics.isLive(topic)) {
                 sync(topic);
@@ -1011,7 +1010,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * Whether a topic whose batch is starting loads in it. One that does not is dealt with here: dropped (or the
      * view closed) meanwhile, loading by another way already, or queued by a preload and loaded meanwhile.
      */
-    private boolean joinsBatch(Topic topic) {
+    private boolean joinsBatch(ViewTopic<V, E> topic) {
         if (closed || !topics.isLive(topic)) {
             failWaiting(topic, closed ? backend.closedException() : new LodestarException(name + " '"
                     + topic.id + "' was dropped before it could load"));
@@ -1038,7 +1037,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         return true;
     }
 
-    private void failWaiting(Topic topic, RuntimeException failure) {
+    private void failWaiting(ViewTopic<V, E> topic, RuntimeException failure) {
         topic.queuedLoadOnly = false;
         List<CompletableFuture<Versioned<V>>> waiters = topic.waiting;
         topic.waiting = null;
@@ -1061,11 +1060,11 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (source.group(distinct.get(0)) == null) {
             return CompletableFuture.allOf(distinct.stream().map(this::loadAsync).toArray(CompletableFuture[]::new));
         }
-        List<Topic> wanted = distinct.stream().map(topics::getOrCreate).toList();
+        List<ViewTopic<V, E>> wanted = distinct.stream().map(topics::getOrCreate).toList();
         List<CompletableFuture<Versioned<V>>> loads = new ArrayList<>(wanted.size());
         CompletableFuture<Void> queued = new CompletableFuture<>();
         executeOrClosed(() -> {
-            for (Topic topic : wanted) {
+            for (ViewTopic<V, E> topic : wanted) {
                 if (topic.current != null) {
                     continue;
                 }
@@ -1100,7 +1099,7 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /** Compares every held topic's revision with Redis; resyncs those that differ. */
     void reconcile() {
-        for (Topic topic : topics.all()) {
+        for (ViewTopic<V, E> topic : topics.all()) {
             Versioned<V> held = topic.current;
             if (held == null || topic.syncing) {
                 continue;
@@ -1132,7 +1131,7 @@ final class SyncedView<V, E> implements AutoCloseable {
 
 
     /** Redis holds a later revision of the same incarnation than the topic, and nothing says the topic is forged. */
-    private boolean aheadInRedis(Topic topic, Versioned<Void> stamp) {
+    private boolean aheadInRedis(ViewTopic<V, E> topic, Versioned<Void> stamp) {
         return !topic.untrusted && stamp.revision() > topic.current.revision
                 && !topic.current.otherIncarnation(stamp.incarnation());
     }
@@ -1141,14 +1140,14 @@ final class SyncedView<V, E> implements AutoCloseable {
      * View thread, {@link ViewLimits#reconcileGrace} after a reconcile found Redis ahead: resyncs if no event caught
      * up.
      */
-    private void resyncIfStillBehind(Topic topic, Versioned<Void> stamp) {
+    private void resyncIfStillBehind(ViewTopic<V, E> topic, Versioned<Void> stamp) {
         if (topics.isLive(topic) && !topic.syncing && topic.current != null
                 && topic.current.revision < stamp.revision()) {
             resyncAfterReconcile(topic, stamp);
         }
     }
 
-    private void resyncAfterReconcile(Topic topic, Versioned<Void> stamp) {
+    private void resyncAfterReconcile(ViewTopic<V, E> topic, Versioned<Void> stamp) {
         log.debug("{} '{}': reconcile found revision {} but holds {}", name, topic.id, stamp.revision(),
                 topic.current.revision);
         sync(topic);
@@ -1178,7 +1177,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         health.markRestoredFromDisk();
     }
 
-    private void drop(Topic topic) {
+    private void drop(ViewTopic<V, E> topic) {
         if (router.unfollow(topic.channel, topic) && !closed) {
             backend.unsubscribe(topic.channel).whenComplete((ok, failure) -> {
                 if (failure != null) {
@@ -1195,139 +1194,39 @@ final class SyncedView<V, E> implements AutoCloseable {
         deadlines.close(); // the client's scheduler stops next, dropping their timers: no call may hang on them
     }
 
+    // ---------------------------------------------------------------- what a topic calls on (see ViewTopic)
 
-    // ---------------------------------------------------------------- state of one topic
+    ViewSource<V, E> source() {
+        return source;
+    }
 
-    private final class Topic extends TopicTable.Entry implements ViewListener.Topic<V, E>, ChannelRouter.Route,
-            Inbox.Receiver<Message> {
-        final List<ViewListener<V, E>> listeners = new CopyOnWriteArrayList<>();
-        /** Written on the view thread only (through {@link #hold}), read anywhere. */
-        volatile Versioned<V> current;
-        // view thread only:
-        boolean syncing;
-        CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
-        final List<Message> buffer = new ArrayList<>();
-        /** Events handed over by the I/O thread, waiting for the view thread to apply them (any thread). */
-        final Inbox.Mailbox<Message> mailbox = inbox.mailbox(this);
-        /** How many of {@link #buffer} were heard before the current load started. */
-        int heardBeforeLoad;
-        /**
-         * Sync once more when the current sync ends: its load buffer overflowed, or its subscription was renewed
-         * while it was under way (either way it may have missed events).
-         */
-        boolean syncAgain;
-        final RevisionWaiters waiters = new RevisionWaiters();
-        int failures;
-        /**
-         * Set when the held value proved to be one Redis never had (a forged event), or was restored from a local
-         * copy Redis may no longer hold ({@link ViewSource#restore}): the next sync loads whole.
-         */
-        boolean untrusted;
-        /** The disconnect count when its last successful load started; -1 while it has none from Redis. */
-        long loadedEpoch = -1;
-        /** Its {@link ViewSource#group}: null when the source loads one topic at a time. */
-        final Object group;
-        /** Preloads waiting for this topic's batch to start (null: none). */
-        List<CompletableFuture<Versioned<V>>> waiting;
-        /** Queued for a batch by a preload only: nothing to do if it holds a value when its turn comes. */
-        boolean queuedLoadOnly;
+    String name() {
+        return name;
+    }
 
-        Topic(String id) {
-            super(id, source.channel(id));
-            this.group = source.group(id);
-        }
+    boolean isClosed() {
+        return closed;
+    }
 
-        /** A PubSub message of its channel (Redis' I/O thread): read by the view's source, then handed over. */
-        @Override
-        public void offer(String message) {
-            SyncedView.this.offer(this, source.read(message));
-        }
+    Inbox.Mailbox<Message> mailbox(ViewTopic<V, E> topic) {
+        return inbox.mailbox(topic);
+    }
 
-        @Override
-        public void resubscribed() {
-            SyncedView.this.resubscribed(this);
-        }
+    void onViewThread(Runnable task) {
+        viewThread.execute(task);
+    }
 
-        @Override
-        public void onMessages(List<Message> messages) {
-            SyncedView.this.onMessages(this, messages);
-        }
+    /** Publishes a topic's new value to the read path (view thread; see {@link ViewTopic#hold}). */
+    void publish(ViewTopic<V, E> topic, V value) {
+        topics.publish(topic, value);
+    }
 
-        /** Events were dropped for the view's inbox bound (view thread): re-read instead. */
-        @Override
-        public void onInboxOverflow() {
-            log.warn("{} '{}': more than {} events wait for the view thread; dropping them and re-reading the"
-                    + " topic instead", name, id, limits.maxInbox());
-            if (!closed && topics.isLive(this) && current != null) {
-                sync(this);
-            }
-        }
-
-        /**
-         * Holds a new value (view thread): publishes it to the read path first (if the topic is still live, see
-         * {@link TopicTable}), then writes {@link #current}, so whoever sees a revision there (read-your-writes waits
-         * on it) then reads that revision's value, or a newer one.
-         */
-        void hold(Versioned<V> held) {
-            topics.publish(this, held.value());
-            current = held;
-        }
-
-        @Override
-        boolean pinned() {
-            return !listeners.isEmpty();
-        }
-
-        /** Not while it loads its first value: a read waits for it. */
-        @Override
-        boolean droppable() {
-            return !pinned() && current != null;
-        }
-
-        /** Starts the listeners that waited for the first value (view thread). */
-        void startListeners() {
-            for (ViewListener<V, E> listener : listeners) {
-                if (!listener.started()) {
-                    listener.start(current);
-                }
-            }
-        }
-
-        @Override
-        public void onViewThread(Runnable task) {
-            viewThread.execute(task);
-        }
-
-        @Override
-        public boolean follows(ViewListener<V, E> listener) {
-            return !closed && listeners.contains(listener);
-        }
-
-        @Override
-        public Versioned<V> current() {
-            return current;
-        }
-
-        @Override
-        public E resynced(Versioned<V> before, Versioned<V> after) {
-            return source.resynced(id, before, after);
-        }
-
-        @Override
-        public void overflowed() {
-            overflows.increment();
-        }
-
-        @Override
-        public String describe() {
-            return name + " '" + id + "'";
-        }
-
-        void releaseWaiters() {
-            Versioned<V> now = current;
-            if (now != null) {
-                waiters.release(now.revision);
-            }
+    /** Events of a topic were dropped for the view's inbox bound (view thread): re-read instead. */
+    void inboxOverflowed(ViewTopic<V, E> topic) {
+        log.warn("{} '{}': more than {} events wait for the view thread; dropping them and re-reading the"
+                + " topic instead", name, topic.id, limits.maxInbox());
+        if (!closed && topics.isLive(topic) && topic.current != null) {
+            sync(topic);
         }
     }
 }
