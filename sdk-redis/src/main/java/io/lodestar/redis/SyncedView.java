@@ -3,10 +3,8 @@ package io.lodestar.redis;
 import com.github.benmanes.caffeine.cache.Scheduler;
 import io.lodestar.core.ClientClosedException;
 import io.lodestar.core.LodestarException;
-import io.lodestar.core.Subscription;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.UnavailableException;
-import io.lodestar.core.ViewStatus;
 import io.lodestar.redis.ViewSource.Batch;
 import io.lodestar.redis.ViewSource.Message;
 import io.lodestar.redis.ViewSource.Reloaded;
@@ -24,23 +22,15 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
 import java.util.function.Predicate;
-import java.util.function.UnaryOperator;
 import java.util.random.RandomGenerator;
 
 /**
@@ -66,8 +56,8 @@ import java.util.random.RandomGenerator;
  *   <li>a periodic reconcile compares each topic's revision with Redis and resyncs those that differ;</li>
  *   <li>a failed load is retried with backoff while anyone needs the topic; a failure is never cached;</li>
  *   <li>a first load that fails because Redis cannot be reached may serve the source's local copy
- *       ({@link ViewSource#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis; that read
- *       loads the topic whole (Redis may have lost the restored value and been written again since) and hands
+ *       ({@link ViewSource#restore}), flagged in {@link ViewReads#status()}, until a retry or reconnect reads Redis;
+ *       that read loads the topic whole (Redis may have lost the restored value and been written again since) and hands
  *       listeners the difference;</li>
  *   <li>an event of another incarnation than the held value's (the keys were lost and written again), or a
  *       {@code purged} event, makes the topic load whole, whatever its revision.</li>
@@ -165,7 +155,6 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-
     /** Counters for metrics; reads without an atomic write per read (see {@link ReadCounter}). */
     final ReadCounter reads = new ReadCounter();
     final LongAdder eventsApplied = new LongAdder();
@@ -199,6 +188,8 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final ViewHealth health;
     /** The deadlines of pending loads and read-your-writes waits, on {@link #clock}. */
     private final Deadlines deadlines;
+    /** What reads and listeners go through. */
+    private final ViewReads<V, E> api;
     private volatile boolean closed;
     // view thread only:
     /** Topics waiting to load, and how many load now. */
@@ -231,6 +222,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                         viewThread.execute(() -> drop(topic));
                     }
                 }, topic -> droppedForLimit(topic, topicLimit));
+        this.api = new ViewReads<>(this, topics, health, deadlines, shared);
     }
 
     /** Counts and logs (the first, then every 1,000th) a topic dropped because the view held its limit. */
@@ -257,33 +249,13 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** Removes a topic that failed its first load, unless a listener attached meanwhile (atomically with it). */
-    private void removeUnpinned(String id, ViewTopic<V, E> topic) {
+    void removeUnpinned(String id, ViewTopic<V, E> topic) {
         topics.removeIf(id, topic, held -> held.current == null && !held.pinned());
     }
 
-    // ---------------------------------------------------------------- reads (any thread)
-
-    /** The current value of a topic, loading it (blocking, bounded) on first use. */
-    V get(String id) {
-        V held = getIfHeld(id);
-        return held != null ? held : load(id).value;
-    }
-
-    /** Ids of the topics held. */
-    List<String> held() {
-        return topics.ids();
-    }
-
-    /** The values held now, by id, without counting a read or touching their idle time (monitoring). */
-    SortedMap<String, V> peekHeld() {
-        SortedMap<String, V> held = new TreeMap<>();
-        for (ViewTopic<V, E> topic : topics.all()) {
-            Versioned<V> current = topic.current;
-            if (current != null) {
-                held.put(topic.id, current.value);
-            }
-        }
-        return Collections.unmodifiableSortedMap(held);
+    /** What applications' reads and listeners go through. */
+    ViewReads<V, E> api() {
+        return api;
     }
 
     /** Runs pending expiry now (tests; Caffeine otherwise does it on its own schedule). */
@@ -305,130 +277,10 @@ final class SyncedView<V, E> implements AutoCloseable {
         return topics.size();
     }
 
-    /** The status of two views read together: the staler one, restored from disk if either is. */
-    static ViewStatus combined(ViewStatus a, ViewStatus b) {
-        return ViewHealth.combined(a, b);
-    }
-
-    ViewStatus status() {
-        return health.status();
-    }
-
     /** Nanoseconds since the view last heard from Redis, or -1 if never. */
     long nanosSinceLastSync() {
         return health.nanosSinceLastSync();
     }
-
-    private Versioned<V> load(String id) {
-        try {
-            return loadAsync(id).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UnavailableException("Interrupted while loading " + name + " '" + id + "'", e);
-        } catch (ExecutionException e) {
-            throw (LodestarException) e.getCause();
-        }
-    }
-
-    /**
-     * Loads a topic without blocking: completes (bounded by twice the command timeout on the view's clock, and
-     * with {@link ClientClosedException} at once when the view closes) with its value, or with a Lodestar exception,
-     * on the view thread; callers hand user code over to another executor. A failure is never cached: the next read
-     * tries again.
-     */
-    CompletableFuture<Versioned<V>> loadAsync(String id) {
-        requireOpen();
-        ViewTopic<V, E> topic = topics.getOrCreate(id);
-        CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
-        executeOrClosed(() -> {
-            Versioned<V> current = topic.current;
-            if (current != null) {
-                attempt.complete(current);
-            } else {
-                sync(topic).whenComplete((loaded, failure) -> {
-                    if (failure == null) {
-                        attempt.complete(loaded);
-                    } else {
-                        attempt.completeExceptionally(failure);
-                    }
-                });
-            }
-        });
-        deadlines.bound(attempt, timeout.multipliedBy(2), () -> attempt.completeExceptionally(new TimeoutException()),
-                () -> attempt.completeExceptionally(backend.closedException()));
-        CompletableFuture<Versioned<V>> result = new CompletableFuture<>();
-        attempt.whenComplete((loaded, failure) -> {
-            if (failure == null) {
-                result.complete(loaded);
-                return;
-            }
-            removeUnpinned(id, topic); // never cache a failure: the next read tries again
-            result.completeExceptionally(Errors.translate(failure, "load " + name + " '" + id + "'",
-                    backend.where(), timeout));
-        });
-        return result;
-    }
-
-    // ---------------------------------------------------------------- listeners
-
-    /**
-     * Waits (bounded) until a topic is loaded, which starts its listeners: after a subscribe, so that every later
-     * write reaches the listener. While Redis cannot be reached it returns false at once: the subscription stays,
-     * and starts when the view can load the topic.
-     */
-    boolean awaitLoaded(String id) {
-        try {
-            get(id);
-            return true;
-        } catch (LodestarException unavailable) {
-            return false;
-        }
-    }
-
-    Subscription subscribe(String id, Consumer<E> listener) {
-        return subscribe(id, listener, null);
-    }
-
-    /**
-     * Like {@link #subscribe(String, Consumer)}; {@code onStart}, when given, is called first, on the listener's
-     * thread, with the value the listener starts from (once the topic is loaded): the listener then gets every
-     * event after that value and none before it.
-     */
-    Subscription subscribe(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart) {
-        return subscribe(id, listener, onStart, listenerPool);
-    }
-
-    /** Like {@link #subscribe(String, Consumer, Consumer)}, calling the listener on the given executor, serially. */
-    Subscription subscribe(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart, Executor executor) {
-        requireOpen();
-        AtomicReference<ViewListener<V, E>> attached = new AtomicReference<>();
-        // Attach inside the map's compute: a topic that expires or is removed (a failed first load) at this very
-        // moment either keeps the listener or is replaced by a new one that has it, never drops it.
-        ViewTopic<V, E> topic = topics.attach(id, held -> {
-            attached.set(new ViewListener<>(held, listener, onStart, executor, limits.maxListenerQueue()));
-            held.listeners.add(attached.get());
-        });
-        ViewListener<V, E> slot = attached.get();
-        pin(id, topic);
-        viewThread.execute(() -> {
-            if (topic.current != null) {
-                slot.start(topic.current);
-            } else if (!topic.syncing) {
-                sync(topic);
-            }
-        });
-        return () -> {
-            if (topic.listeners.remove(slot)) {
-                pin(id, topic);
-            }
-        };
-    }
-
-    /** Re-evaluates a topic's expiry: pinned (with listeners), never; else the idle timeout. */
-    private void pin(String id, ViewTopic<V, E> topic) {
-        topics.pin(id, topic);
-    }
-
 
     // ---------------------------------------------------------------- events (view thread)
 
@@ -554,7 +406,6 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.buffer.add(message);
     }
 
-
     /** A malformed event describes nothing: it is dropped by {@link #applyAll} instead. */
     private boolean describes(Versioned<V> held, Message message) {
         try {
@@ -620,82 +471,10 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-    /**
-     * Completes (bounded by the command timeout on the view's clock, at once when the view closes, never
-     * exceptionally) when the topic, if held, reflects at least {@code revision}: read-your-writes for this client's
-     * own writes. If the event does not arrive quickly, the topic is re-read.
-     */
-    CompletableFuture<Void> awaitRevision(String id, long revision) {
-        ViewTopic<V, E> topic = topics.ifPresent(id);
-        if (topic == null || topic.current == null || topic.current.revision >= revision) {
-            return CompletableFuture.completedFuture(null);
-        }
-        CompletableFuture<Void> reached = new CompletableFuture<>();
-        deadlines.bound(reached, timeout, () -> reached.complete(null), () -> reached.complete(null));
-        viewThread.execute(() -> {
-            if (topic.current == null || topic.current.revision >= revision) {
-                reached.complete(null);
-                return;
-            }
-            RevisionWaiters.Waiter waiter = topic.waiters.add(revision, reached);
-            // a revision that never comes (Redis restarted and counts from 1 again) must not keep its waiter
-            reached.whenComplete((ok, failure) -> viewThread.execute(() -> topic.waiters.remove(waiter)));
-            clock.schedule(() -> viewThread.execute(() -> {
-                if (!reached.isDone() && !topic.syncing) {
-                    sync(topic);
-                }
-            }), limits.revisionGrace().toMillis(), TimeUnit.MILLISECONDS);
-        });
-        return reached;
-    }
-
-    /**
-     * The value of a topic for a public read: a lock-free, allocation-free lookup when held; otherwise the id is
-     * validated (so bad input gets its clear exception, not a Caffeine NullPointerException) and loaded.
-     */
-    V read(String id, UnaryOperator<String> validate) {
-        if (id != null) {
-            V held = getIfHeld(id);
-            if (held != null) {
-                return held;
-            }
-        }
-        return get(validate.apply(id));
-    }
-
-    /** Subscribes, and returns once the listener is attached (see {@link #awaitLoaded(String)}). */
-    Subscription subscribeAttached(String id, Consumer<E> listener) {
-        return subscribeAttached(id, listener, null, listenerPool);
-    }
-
-    /**
-     * Like {@link #subscribeAttached(String, Consumer)}, with a first call for the value the listener starts from
-     * (or null for none) and the executor the listener runs on.
-     */
-    Subscription subscribeAttached(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart,
-                                   Executor executor) {
-        Subscription subscription = subscribe(id, listener, onStart, executor);
-        awaitLoaded(id);
-        return subscription;
-    }
-
-    /**
-     * The value if held (no loading, no allocation), else null: one map lookup that lands on the value (the topic
-     * object is not read), a bit marked for idle expiry (see {@link TopicTable}), a read counted.
-     */
-    V getIfHeld(String id) {
-        V value = topics.read(id);
-        if (value != null) {
-            reads.increment();
-        }
-        return value;
-    }
-
-
     // ---------------------------------------------------------------- sync (view thread)
 
     /** Subscribes (again), loads, and applies what was buffered meanwhile. */
-    private CompletableFuture<Versioned<V>> sync(ViewTopic<V, E> topic) {
+    CompletableFuture<Versioned<V>> sync(ViewTopic<V, E> topic) {
         if (topic.syncing) {
             return topic.attempt;
         }
@@ -1047,9 +826,9 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /**
-     * Loads the topics not held yet: for a batching source ({@link ViewSource#group}) in batches, bounded like resyncs;
-     * otherwise one {@link #loadAsync} each. Completes when all are loaded, or with a Lodestar exception when any
-     * could not be (that one is not kept: the next read tries again; the others stay loaded).
+     * Loads the topics not held yet: for a batching source ({@link ViewSource#group}) in batches, bounded like
+     * resyncs; otherwise one {@link ViewReads#loadAsync} each. Completes when all are loaded, or with a Lodestar
+     * exception when any could not be (that one is not kept: the next read tries again; the others stay loaded).
      */
     CompletableFuture<Void> preload(Collection<String> ids) {
         requireOpen();
@@ -1058,7 +837,7 @@ final class SyncedView<V, E> implements AutoCloseable {
             return CompletableFuture.completedFuture(null);
         }
         if (source.group(distinct.get(0)) == null) {
-            return CompletableFuture.allOf(distinct.stream().map(this::loadAsync).toArray(CompletableFuture[]::new));
+            return CompletableFuture.allOf(distinct.stream().map(api::loadAsync).toArray(CompletableFuture[]::new));
         }
         List<ViewTopic<V, E>> wanted = distinct.stream().map(topics::getOrCreate).toList();
         List<CompletableFuture<Versioned<V>>> loads = new ArrayList<>(wanted.size());
@@ -1096,7 +875,6 @@ final class SyncedView<V, E> implements AutoCloseable {
                         "preload " + name + "s", backend.where(), timeout)));
     }
 
-
     /** Compares every held topic's revision with Redis; resyncs those that differ. */
     void reconcile() {
         for (ViewTopic<V, E> topic : topics.all()) {
@@ -1129,7 +907,6 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-
     /** Redis holds a later revision of the same incarnation than the topic, and nothing says the topic is forged. */
     private boolean aheadInRedis(ViewTopic<V, E> topic, Versioned<Void> stamp) {
         return !topic.untrusted && stamp.revision() > topic.current.revision
@@ -1154,14 +931,14 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** A closed view is empty, so every read would load: it says the client is closed instead. */
-    private void requireOpen() {
+    void requireOpen() {
         if (closed) {
             throw backend.closedException();
         }
     }
 
     /** Runs on the view thread; the client may be closing, and its stopped thread rejects the task. */
-    private void executeOrClosed(Runnable task) {
+    void executeOrClosed(Runnable task) {
         try {
             viewThread.execute(task);
         } catch (RejectedExecutionException e) {
