@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -65,14 +64,16 @@ import java.util.random.RandomGenerator;
  * Topics nobody read for the idle timeout are dropped and unsubscribed (Caffeine's expiry), and so is the topic
  * read least recently when a new one passes the view's limit of topics; topics with listeners are kept.
  *
- * <p>This class is the sync state machine (subscribe, load, buffer, apply, resync): it acts on the decisions of
- * parts that live in classes of their own, each with its own unit test. In {@code io.lodestar.redis.internal.view}
- * (no Redis): {@link EventOrder} (where an event stands against the held value), {@link Admission} (how many topics
- * load at once), {@link Inbox} and {@link Handover} (the I/O thread's hand-over to the view thread),
- * {@link ChannelRouter} (which topic a channel belongs to) and {@link ViewLimits} (every bound). Beside it:
- * {@link TopicTable} (the topics by id, idle expiry, pins), {@link ViewListener} (one listener's bounded queue and
- * catch-up), {@link RevisionWaiters} (read-your-writes) and {@link ViewHealth} (staleness, last sync). Time and
- * scheduling come from a {@link Clock} only, so its tests move a manual clock instead of waiting.
+ * <p>This class is the sync state machine (subscribe, load, buffer, resync): it acts on the decisions of parts that
+ * live in classes of their own. In {@code io.lodestar.redis.internal.view} (no Redis), each with its own unit test:
+ * {@link EventOrder} (where an event stands against the held value), {@link Admission} (how many topics load at
+ * once), {@link Inbox} and {@link Handover} (the I/O thread's hand-over to the view thread), {@link ChannelRouter}
+ * (which topic a channel belongs to), {@link Deadlines} (the bound of a load or a wait) and {@link ViewLimits} (every
+ * bound). Beside it: {@link ViewReads} (the reads and listeners applications go through), {@link ViewEvents} (the
+ * event path: check, buffer, apply in batches), {@link ViewTopic} (one topic's state), {@link TopicTable} (the topics
+ * by id, idle expiry, pins), {@link ViewListener} (one listener's bounded queue and catch-up),
+ * {@link RevisionWaiters} (read-your-writes) and {@link ViewHealth} (staleness, last sync). Time and scheduling come
+ * from a {@link Clock} only, so its tests move a manual clock instead of waiting.
  *
  * @param <V> the value of one topic (immutable)
  * @param <E> the event listeners get
@@ -166,7 +167,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     final LongAdder incarnations = new LongAdder();
     /** Events dropped by a bound (the view thread's inbox, a topic's load buffer, a listener's queue). */
     final LongAdder overflows = new LongAdder();
-    /** Events dropped as impossible (forged or corrupt): see {@link #reject}. */
+    /** Events dropped as impossible (forged or corrupt): see {@link ViewEvents#reject}. */
     final LongAdder rejected = new LongAdder();
     /** Topics dropped because the view held its limit of topics (see {@link TopicTable}). */
     final LongAdder limitDrops = new LongAdder();
@@ -190,6 +191,8 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final Deadlines deadlines;
     /** What reads and listeners go through. */
     private final ViewReads<V, E> api;
+    /** The event path: checks and applies the events of each topic. */
+    private final ViewEvents<V, E> events;
     private volatile boolean closed;
     // view thread only:
     /** Topics waiting to load, and how many load now. */
@@ -223,6 +226,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                     }
                 }, topic -> droppedForLimit(topic, topicLimit));
         this.api = new ViewReads<>(this, topics, health, deadlines, shared);
+        this.events = new ViewEvents<>(this, source, topics, health, order, limits);
     }
 
     /** Counts and logs (the first, then every 1,000th) a topic dropped because the view held its limit. */
@@ -258,6 +262,11 @@ final class SyncedView<V, E> implements AutoCloseable {
         return api;
     }
 
+    /** The event path (see {@link ViewTopic}). */
+    ViewEvents<V, E> events() {
+        return events;
+    }
+
     /** Runs pending expiry now (tests; Caffeine otherwise does it on its own schedule). */
     void cleanUp() {
         topics.cleanUp();
@@ -280,195 +289,6 @@ final class SyncedView<V, E> implements AutoCloseable {
     /** Nanoseconds since the view last heard from Redis, or -1 if never. */
     long nanosSinceLastSync() {
         return health.nanosSinceLastSync();
-    }
-
-    // ---------------------------------------------------------------- events (view thread)
-
-    /**
-     * Hands a PubSub event of a topic over to the view thread (Redis' I/O thread, through the {@link ChannelRouter}):
-     * an event without a positive revision is rejected here; one past the view's inbox bound is dropped, and the
-     * topic re-reads instead.
-     */
-    void offer(ViewTopic<V, E> topic, Map<String, Object> fields) {
-        Object rev = fields.get("rev");
-        if (!(rev instanceof Integer || rev instanceof Long) || ((Number) rev).longValue() < 1) {
-            reject(topic.id, fields, "its revision is not a positive 64-bit integer");
-            return;
-        }
-        if (!topic.mailbox.offer(new Message(((Number) rev).longValue(), fields))) {
-            overflows.increment();
-        }
-    }
-
-    /**
-     * Drops an event no writer of Lodestar can have published (anyone allowed to publish on the channel can forge
-     * one): counted in {@link #rejected}, logged at WARN (the first, then every 1000th, so a flood cannot flood the
-     * log), never buffered, never a reason to resync.
-     */
-    private void reject(String id, Map<String, Object> fields, String why) {
-        rejected.increment();
-        long count = rejected.sum();
-        if (count == 1 || count % 1000 == 0) {
-            log.warn("{} {}: dropped an event because {} ({} dropped so far; forged, or written by another"
-                    + " program?): {}", name, Validation.show(id), why, count, Validation.show(fields));
-        }
-    }
-
-    /**
-     * Handles the events of a topic that arrived together, in order: each run of events that follow one another
-     * from the held revision is applied as one batch ({@link #applyAll}); every other event is dealt with on its
-     * own ({@link #isNextToApply}), after the events before it.
-     */
-    void onMessages(ViewTopic<V, E> topic, List<Message> messages) {
-        if (closed || !topics.isLive(topic)) {
-            return;
-        }
-        health.heard();
-        int at = 0;
-        while (at < messages.size()) {
-            if (!isNextToApply(topic, messages.get(at))) {
-                at++;
-                continue;
-            }
-            int end = at + 1;
-            String incarnation = EventOrder.incarnationAfter(topic.current.incarnation(), messages.get(at));
-            while (end < messages.size() && EventOrder.follows(messages.get(end - 1), messages.get(end), incarnation)) {
-                incarnation = EventOrder.incarnationAfter(incarnation, messages.get(end));
-                end++;
-            }
-            int applied = applyAll(topic, messages.subList(at, end));
-            // past one that could not be applied (the topic now resyncs): the rest are buffered for after it
-            at += applied == end - at ? applied : applied + 1;
-        }
-    }
-
-    /**
-     * Whether an event is the next one to apply to the held value (view thread). One that is not is dealt with
-     * here, as {@link EventOrder} decides: buffered while the topic loads, dropped as a duplicate or as impossible,
-     * or the reason to resync.
-     */
-    private boolean isNextToApply(ViewTopic<V, E> topic, Message message) {
-        Versioned<V> current = topic.current;
-        switch (order.decide(current, topic.syncing, message)) {
-            case APPLY -> {
-                return true;
-            }
-            case BUFFER -> buffer(topic, message);
-            case DUPLICATE, UNHELD -> { }
-            case HELD_REVISION -> {
-                if (!describes(current, message)) {
-                    reject(topic.id, message.fields(), "it says another state than the one held at its revision:"
-                            + " resyncing");
-                    resyncWhole(topic);
-                }
-            }
-            case GAP -> {
-                gaps.increment();
-                log.debug("{} '{}': revision gap ({} after {}), resyncing", name, topic.id, message.revision(),
-                        current.revision);
-                buffer(topic, message);
-                sync(topic);
-            }
-            case OTHER_INCARNATION -> {
-                incarnations.increment();
-                log.warn("{} '{}': revision {} comes from other keys (incarnation {}) than the held revision {}"
-                        + " (incarnation {}): were they lost? Re-reading", name, Validation.show(topic.id),
-                        message.revision(), Validation.show(message.incarnation()), current.revision,
-                        current.incarnation);
-                resyncWhole(topic);
-            }
-            case PURGED -> resyncWhole(topic);
-            case PURGED_WHILE_LOADING -> topic.syncAgain = true;
-            case TOO_FAR -> reject(topic.id, message.fields(), "its revision " + message.revision()
-                    + " is impossibly far past the held " + current.revision);
-        }
-        return false;
-    }
-
-    /** Resyncs a topic whose held value no event can lead on from: it loads whole (no replay from it). */
-    private void resyncWhole(ViewTopic<V, E> topic) {
-        topic.untrusted = true;
-        sync(topic);
-    }
-
-    /**
-     * Keeps an event that arrived during a load, at most {@link ViewLimits#maxBuffer} per topic: past that the
-     * buffer is dropped and the topic is loaded again once this load ends (the new load covers what was dropped).
-     */
-    private void buffer(ViewTopic<V, E> topic, Message message) {
-        if (topic.buffer.size() >= limits.maxBuffer()) {
-            overflows.increment();
-            topic.buffer.clear();
-            topic.heardBeforeLoad = 0;
-            topic.syncAgain = true;
-            return;
-        }
-        topic.buffer.add(message);
-    }
-
-    /** A malformed event describes nothing: it is dropped by {@link #applyAll} instead. */
-    private boolean describes(Versioned<V> held, Message message) {
-        try {
-            return source.describes(held, message);
-        } catch (RuntimeException malformed) {
-            return true;
-        }
-    }
-
-    /**
-     * Applies the next events (each one revision past the one before, the first one past the held revision) as one
-     * batch: one new value for them all, one swap, and every listener event in order. Returns how many were
-     * applied: fewer than given when one could not be applied, and the topic now resyncs instead (the events
-     * before it stay applied).
-     */
-    private int applyAll(ViewTopic<V, E> topic, List<Message> messages) {
-        Versioned<V> held = topic.current;
-        Batch<V, E> batch = source.batch(topic.id, held);
-        String incarnation = held.incarnation();
-        int applied = 0;
-        RuntimeException malformed = null;
-        for (Message message : messages) {
-            try {
-                batch.apply(message);
-            } catch (RuntimeException e) {
-                malformed = e;
-                break;
-            }
-            incarnation = EventOrder.incarnationAfter(incarnation, message);
-            applied++;
-        }
-        if (applied > 0) {
-            Message last = messages.get(applied - 1);
-            topic.hold(new Versioned<>(last.revision(), batch.value(), last.digest(), incarnation));
-            swaps.increment();
-            eventsApplied.add(applied);
-            dispatch(topic, batch.events());
-            topic.releaseWaiters();
-        }
-        if (malformed != null) {
-            // Forged, or a newer client's event this version cannot apply: the held value stays, and a re-read
-            // tells which (a real change at this revision is then in the state; a forged one leaves no trace).
-            reject(topic.id, messages.get(applied).fields(), "it is malformed (" + malformed.getMessage() + ")");
-            sync(topic);
-        }
-        return applied;
-    }
-
-    /** Hands events to the started listeners, all of them or (a listener that lags) none, with the state after. */
-    private void dispatch(ViewTopic<V, E> topic, List<E> events) {
-        if (!events.isEmpty()) {
-            for (ViewListener<V, E> listener : topic.listeners) {
-                if (listener.started()) {
-                    listener.deliver(events, topic.current);
-                }
-            }
-        }
-    }
-
-    private void dispatch(ViewTopic<V, E> topic, E event) {
-        if (event != null) {
-            dispatch(topic, List.of(event));
-        }
     }
 
     // ---------------------------------------------------------------- sync (view thread)
@@ -621,16 +441,16 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (before != null) {
             resyncs.increment();
             if (reloaded.events() != null && before == held && !held.otherIncarnation(loaded.incarnation())) {
-                dispatch(topic, reloaded.events());
+                events.dispatch(topic, reloaded.events());
             } else if (!topic.listeners.isEmpty()) { // the event is for listeners only, and a diff of the whole topic
-                dispatch(topic, source.resynced(topic.id, before, loaded));
+                events.dispatch(topic, source.resynced(topic.id, before, loaded));
             }
         }
         EventOrder.AfterLoad<Message> kept = order.afterLoad(topic.buffer, topic.heardBeforeLoad, loaded);
         topic.buffer.clear();
-        kept.impossible().forEach(message -> reject(topic.id, message.fields(), "its revision " + message.revision()
-                + " is past the " + loaded.revision() + " Redis holds"));
-        int applied = kept.next().isEmpty() ? 0 : applyAll(topic, kept.next());
+        kept.impossible().forEach(message -> events.reject(topic.id, message.fields(), "its revision "
+                + message.revision() + " is past the " + loaded.revision() + " Redis holds"));
+        int applied = kept.next().isEmpty() ? 0 : events.applyAll(topic, kept.next());
         if (applied < kept.next().size()) { // one could not be applied: the topic resyncs, and keeps what came after
             topic.buffer.addAll(kept.after(kept.next().get(applied)));
         } else if (kept.gapAt() >= 0) {

@@ -65,7 +65,7 @@ final class ViewTopic<V, E> extends TopicTable.Entry implements ViewListener.Top
     /** A PubSub message of its channel (Redis' I/O thread): read by the view's source, then handed over. */
     @Override
     public void offer(String message) {
-        view.offer(this, view.source().read(message));
+        view.events().offer(this, view.source().read(message));
     }
 
     @Override
@@ -75,7 +75,7 @@ final class ViewTopic<V, E> extends TopicTable.Entry implements ViewListener.Top
 
     @Override
     public void onMessages(List<Message> messages) {
-        view.onMessages(this, messages);
+        view.events().onMessages(this, messages);
     }
 
     /** Events were dropped for the view's inbox bound (view thread): re-read instead. */
