@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -185,7 +186,7 @@ class SyncedViewBatchTest {
 
         @Override
         public CompletionStage<SyncedView.Versioned<List<String>>> load(String id) {
-            return loadAll(List.of(id), java.util.Collections.singletonList(null)).get(0);
+            return loadAll(List.of(id), Collections.singletonList(null)).get(0);
         }
     }
 }

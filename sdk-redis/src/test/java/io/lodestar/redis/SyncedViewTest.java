@@ -535,9 +535,9 @@ class SyncedViewTest {
     void aClosedViewRefusesNewReadsAndSubscriptions() {
         view.close();
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> view.api().loadAsync(TOPIC))
+        assertThatThrownBy(() -> view.api().loadAsync(TOPIC))
                 .isInstanceOf(ClientClosedException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(this::subscribe)
+        assertThatThrownBy(this::subscribe)
                 .isInstanceOf(ClientClosedException.class);
     }
 
