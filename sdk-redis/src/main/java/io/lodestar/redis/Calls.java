@@ -49,7 +49,7 @@ final class Calls {
     static <T> CompletionStage<T> settle(Supplier<? extends CompletionStage<?>> report, SyncedView<?, ?> view,
                                          String id, long revision, T result) {
         CompletionStage<?> reported = report == null ? CompletableFuture.completedFuture(null) : report.get();
-        return reported.thenCompose(ignored -> view.awaitRevision(id, revision)).thenApply(ignored -> result);
+        return reported.thenCompose(ignored -> view.api().awaitRevision(id, revision)).thenApply(ignored -> result);
     }
 
     /** A started operation. */

@@ -49,13 +49,13 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
         this.listenerPool = listenerPool;
         this.backend = backend;
         this.async = new AsyncDiscovery(this::snapshotAsync,
-                () -> index.loadAsync(IndexSource.TOPIC).thenApply(SyncedView.Versioned::value),
+                () -> index.api().loadAsync(IndexSource.TOPIC).thenApply(SyncedView.Versioned::value),
                 this::filter, backend, listenerPool);
     }
 
     @Override
     public Set<String> getServices() {
-        return index.get(IndexSource.TOPIC);
+        return index.api().get(IndexSource.TOPIC);
     }
 
     @Override
@@ -77,7 +77,7 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
 
     @Override
     public ServiceSnapshot getSnapshot(String serviceId) {
-        return services.read(serviceId, Validation::requireServiceId);
+        return services.api().read(serviceId, Validation::requireServiceId);
     }
 
     @Override
@@ -97,23 +97,23 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
         Consumer<SyncedView.Versioned<ServiceSnapshot>> onStart = initial == Initial.DELIVER
                 ? start -> listener.onEvent(new ServiceResynced(serviceId, start.revision(), start.value()))
                 : null;
-        return services.subscribeAttached(serviceId, listener::onEvent, onStart, executor);
+        return services.api().subscribeAttached(serviceId, listener::onEvent, onStart, executor);
     }
 
     @Override
     public Subscription subscribeServices(ServicesListener listener) {
         Validation.requireNonNull("listener", listener);
-        return index.subscribeAttached(IndexSource.TOPIC, listener::onChange);
+        return index.api().subscribeAttached(IndexSource.TOPIC, listener::onChange);
     }
 
     @Override
     public SortedMap<String, ServiceSnapshot> heldSnapshots() {
-        return services.peekHeld();
+        return services.api().peekHeld();
     }
 
     @Override
     public ViewStatus status() {
-        return SyncedView.combined(services.status(), index.status());
+        return ViewReads.combined(services.api().status(), index.api().status());
     }
 
     @Override
@@ -139,9 +139,9 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
     }
 
     private CompletionStage<ServiceSnapshot> snapshotAsync(String serviceId) {
-        ServiceSnapshot held = services.getIfHeld(serviceId);
+        ServiceSnapshot held = services.api().getIfHeld(serviceId);
         return held != null ? CompletableFuture.completedFuture(held)
-                : services.loadAsync(serviceId).thenApply(SyncedView.Versioned::value);
+                : services.api().loadAsync(serviceId).thenApply(SyncedView.Versioned::value);
     }
 
     /**
@@ -158,7 +158,7 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
         }
         List<ServiceInstance> kept = AsyncDiscovery.keep(snapshot, filter);
         if (upInstances.size() > services.size() + 16) {
-            upInstances.keySet().retainAll(services.held()); // forget services the view dropped
+            upInstances.keySet().retainAll(services.api().held()); // forget services the view dropped
         }
         upInstances.put(snapshot.serviceId(), new Filtered(snapshot, kept));
         return kept;

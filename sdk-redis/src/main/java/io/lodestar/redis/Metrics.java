@@ -55,7 +55,7 @@ final class Metrics {
                     + " entries (the one read least recently, never one with listeners)", tags, view.limitDrops);
             Gauge.builder("lodestar.view.topics", view, SyncedView::size).tags(tags)
                     .description("Entries (services, configs) the view holds").register(registry);
-            Gauge.builder("lodestar.view.stale", view, v -> v.status().stale() ? 1 : 0).tags(tags)
+            Gauge.builder("lodestar.view.stale", view, v -> v.api().status().stale() ? 1 : 0).tags(tags)
                     .description("1 while the view cannot hear from Redis").register(registry);
             TimeGauge.builder("lodestar.view.sync.age", view, TimeUnit.NANOSECONDS,
                             v -> Math.max(0, v.nanosSinceLastSync())).tags(tags)

@@ -81,7 +81,7 @@ final class RedisConfigService implements ConfigService {
 
     @Override
     public Optional<ConfigEntry> get(String configId) {
-        return entries.read(configId, Validation::requireConfigId);
+        return entries.api().read(configId, Validation::requireConfigId);
     }
 
     /** Returns once the listener is attached to the loaded entry, so every later write reaches it. */
@@ -103,7 +103,7 @@ final class RedisConfigService implements ConfigService {
                 ? start -> start.value().ifPresent(entry ->
                         listener.onEvent(new ConfigChanged(configId, start.revision(), entry)))
                 : null;
-        return entries.subscribeAttached(configId, listener::onEvent, onStart, executor);
+        return entries.api().subscribeAttached(configId, listener::onEvent, onStart, executor);
     }
 
     /** Returns once the listener follows every config that exists, so every later write reaches it. */
@@ -112,7 +112,7 @@ final class RedisConfigService implements ConfigService {
         Validation.requireNonNull("listener", listener);
         NamespaceSubscription subscription = new NamespaceSubscription(listener);
         subscription.start();
-        if (index.awaitLoaded(IndexSource.TOPIC)) {
+        if (index.api().awaitLoaded(IndexSource.TOPIC)) {
             subscription.awaitFollowing();
         }
         return subscription;
@@ -120,7 +120,7 @@ final class RedisConfigService implements ConfigService {
 
     @Override
     public ViewStatus status() {
-        return SyncedView.combined(entries.status(), index.status());
+        return ViewReads.combined(entries.api().status(), index.api().status());
     }
 
     // ---------------------------------------------------------------- sync API
@@ -348,7 +348,7 @@ final class RedisConfigService implements ConfigService {
         }
 
         void start() {
-            indexSubscription = index.subscribe(IndexSource.TOPIC,
+            indexSubscription = index.api().subscribe(IndexSource.TOPIC,
                     change -> change.added().forEach(id -> follow(id, true)),
                     initial -> {
                         initial.value().forEach(id -> follow(id, false));
@@ -360,7 +360,7 @@ final class RedisConfigService implements ConfigService {
         void awaitFollowing() {
             try {
                 Set<String> existing = following.get(backend.timeout().toMillis(), TimeUnit.MILLISECONDS);
-                existing.forEach(entries::awaitLoaded);
+                existing.forEach(entries.api()::awaitLoaded);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (ExecutionException | TimeoutException e) {
@@ -372,7 +372,7 @@ final class RedisConfigService implements ConfigService {
             if (closed) {
                 return;
             }
-            Subscription subscription = followed.computeIfAbsent(configId, id -> entries.subscribe(id,
+            Subscription subscription = followed.computeIfAbsent(configId, id -> entries.api().subscribe(id,
                     this::deliver, created ? start -> start.value().ifPresentOrElse(entry ->
                             deliver(new ConfigChanged(id, start.revision(), entry)), () -> unfollow(id)) : null));
             if (closed) {
@@ -420,11 +420,11 @@ final class RedisConfigService implements ConfigService {
     private final class Async implements AsyncConfigService {
         @Override
         public CompletionStage<Optional<ConfigEntry>> get(String configId) {
-            Optional<ConfigEntry> held = configId == null ? null : entries.getIfHeld(configId);
+            Optional<ConfigEntry> held = configId == null ? null : entries.api().getIfHeld(configId);
             if (held != null) {
                 return CompletableFuture.completedFuture(held);
             }
-            return calls.start(() -> "read config '" + configId + "'", () -> entries.loadAsync(
+            return calls.start(() -> "read config '" + configId + "'", () -> entries.api().loadAsync(
                     Validation.requireConfigId(configId)).thenApply(SyncedView.Versioned::value)).published();
         }
 

@@ -120,7 +120,7 @@ final class RedisLodestarClient implements LodestarClient {
         this.registry = new RedisServiceRegistry(backend, keys, serviceView, views, scheduler, listenerPool, ns);
         this.discovery = new LocalServiceDiscovery(serviceView, indexView, listenerPool, backend);
         this.directDiscovery = new DirectServiceDiscovery(reads, backend, discovery, listenerPool);
-        this.sweeper = new Sweeper(backend, keys, registry, reads, serviceView::held, options.sweepInterval());
+        this.sweeper = new Sweeper(backend, keys, registry, reads, serviceView.api()::held, options.sweepInterval());
         this.config = new RedisConfigService(options, backend, keys, views, listenerPool);
 
         backend.onMessage((channel, message) -> {

@@ -25,13 +25,13 @@ final class RevisionWaiters {
 
     /** The topic now reflects {@code revision}: completes and forgets every waiter for it or an older one. */
     void release(long revision) {
-        waiters.removeIf(waiter -> {
-            if (revision >= waiter.revision) {
-                waiter.reached.complete(null);
-                return true;
-            }
-            return false;
-        });
+        if (waiters.isEmpty()) {
+            return;
+        }
+        // completed after the removal: a completion may run code that removes a waiter (an inline view thread)
+        List<Waiter> due = new ArrayList<>();
+        waiters.removeIf(waiter -> revision >= waiter.revision && due.add(waiter));
+        due.forEach(waiter -> waiter.reached.complete(null));
     }
 
     int size() {

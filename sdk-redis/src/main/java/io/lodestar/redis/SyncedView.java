@@ -3,16 +3,15 @@ package io.lodestar.redis;
 import com.github.benmanes.caffeine.cache.Scheduler;
 import io.lodestar.core.ClientClosedException;
 import io.lodestar.core.LodestarException;
-import io.lodestar.core.Subscription;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.UnavailableException;
-import io.lodestar.core.ViewStatus;
 import io.lodestar.redis.ViewSource.Batch;
 import io.lodestar.redis.ViewSource.Message;
 import io.lodestar.redis.ViewSource.Reloaded;
 import io.lodestar.redis.internal.time.Clock;
 import io.lodestar.redis.internal.view.Admission;
 import io.lodestar.redis.internal.view.ChannelRouter;
+import io.lodestar.redis.internal.view.Deadlines;
 import io.lodestar.redis.internal.view.EventOrder;
 import io.lodestar.redis.internal.view.Handover;
 import io.lodestar.redis.internal.view.Inbox;
@@ -23,23 +22,14 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
 import java.util.function.Predicate;
-import java.util.function.UnaryOperator;
 import java.util.random.RandomGenerator;
 
 /**
@@ -65,8 +55,8 @@ import java.util.random.RandomGenerator;
  *   <li>a periodic reconcile compares each topic's revision with Redis and resyncs those that differ;</li>
  *   <li>a failed load is retried with backoff while anyone needs the topic; a failure is never cached;</li>
  *   <li>a first load that fails because Redis cannot be reached may serve the source's local copy
- *       ({@link ViewSource#restore}), flagged in {@link #status()}, until a retry or reconnect reads Redis; that read
- *       loads the topic whole (Redis may have lost the restored value and been written again since) and hands
+ *       ({@link ViewSource#restore}), flagged in {@link ViewReads#status()}, until a retry or reconnect reads Redis;
+ *       that read loads the topic whole (Redis may have lost the restored value and been written again since) and hands
  *       listeners the difference;</li>
  *   <li>an event of another incarnation than the held value's (the keys were lost and written again), or a
  *       {@code purged} event, makes the topic load whole, whatever its revision.</li>
@@ -74,14 +64,16 @@ import java.util.random.RandomGenerator;
  * Topics nobody read for the idle timeout are dropped and unsubscribed (Caffeine's expiry), and so is the topic
  * read least recently when a new one passes the view's limit of topics; topics with listeners are kept.
  *
- * <p>This class is the sync state machine (subscribe, load, buffer, apply, resync): it acts on the decisions of
- * parts that live in classes of their own, each with its own unit test. In {@code io.lodestar.redis.internal.view}
- * (no Redis): {@link EventOrder} (where an event stands against the held value), {@link Admission} (how many topics
- * load at once), {@link Inbox} and {@link Handover} (the I/O thread's hand-over to the view thread),
- * {@link ChannelRouter} (which topic a channel belongs to) and {@link ViewLimits} (every bound). Beside it:
- * {@link TopicTable} (the topics by id, idle expiry, pins), {@link ViewListener} (one listener's bounded queue and
- * catch-up), {@link RevisionWaiters} (read-your-writes) and {@link ViewHealth} (staleness, last sync). Time and
- * scheduling come from a {@link Clock} only, so its tests move a manual clock instead of waiting.
+ * <p>This class is the sync state machine (subscribe, load, buffer, resync): it acts on the decisions of parts that
+ * live in classes of their own. In {@code io.lodestar.redis.internal.view} (no Redis), each with its own unit test:
+ * {@link EventOrder} (where an event stands against the held value), {@link Admission} (how many topics load at
+ * once), {@link Inbox} and {@link Handover} (the I/O thread's hand-over to the view thread), {@link ChannelRouter}
+ * (which topic a channel belongs to), {@link Deadlines} (the bound of a load or a wait) and {@link ViewLimits} (every
+ * bound). Beside it: {@link ViewReads} (the reads and listeners applications go through), {@link ViewEvents} (the
+ * event path: check, buffer, apply in batches), {@link ViewTopic} (one topic's state), {@link TopicTable} (the topics
+ * by id, idle expiry, pins), {@link ViewListener} (one listener's bounded queue and catch-up),
+ * {@link RevisionWaiters} (read-your-writes) and {@link ViewHealth} (staleness, last sync). Time and scheduling come
+ * from a {@link Clock} only, so its tests move a manual clock instead of waiting.
  *
  * @param <V> the value of one topic (immutable)
  * @param <E> the event listeners get
@@ -164,7 +156,6 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-
     /** Counters for metrics; reads without an atomic write per read (see {@link ReadCounter}). */
     final ReadCounter reads = new ReadCounter();
     final LongAdder eventsApplied = new LongAdder();
@@ -176,7 +167,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     final LongAdder incarnations = new LongAdder();
     /** Events dropped by a bound (the view thread's inbox, a topic's load buffer, a listener's queue). */
     final LongAdder overflows = new LongAdder();
-    /** Events dropped as impossible (forged or corrupt): see {@link #reject}. */
+    /** Events dropped as impossible (forged or corrupt): see {@link ViewEvents#reject}. */
     final LongAdder rejected = new LongAdder();
     /** Topics dropped because the view held its limit of topics (see {@link TopicTable}). */
     final LongAdder limitDrops = new LongAdder();
@@ -193,14 +184,20 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final EventOrder order;
     private final Inbox inbox;
     /** The topics by id; expires idle ones. */
-    private final TopicTable<Topic, V> topics;
+    private final TopicTable<ViewTopic<V, E>, V> topics;
     private final Duration timeout;
     private final ViewHealth health;
+    /** The deadlines of pending loads and read-your-writes waits, on {@link #clock}. */
+    private final Deadlines deadlines;
+    /** What reads and listeners go through. */
+    private final ViewReads<V, E> api;
+    /** The event path: checks and applies the events of each topic. */
+    private final ViewEvents<V, E> events;
     private volatile boolean closed;
     // view thread only:
     /** Topics waiting to load, and how many load now. */
-    private final Admission<Topic> admission;
-    /** Topics whose sync began and has not ended ({@link Topic#syncing}), live or not. */
+    private final Admission<ViewTopic<V, E>> admission;
+    /** Topics whose sync began and has not ended ({@link ViewTopic#syncing}), live or not. */
     private int syncsUnderWay;
     /** A start of the queued resyncs is queued on the view thread (see {@link #startQueuedResyncsSoon}). */
     private boolean startQueued;
@@ -220,17 +217,20 @@ final class SyncedView<V, E> implements AutoCloseable {
         this.admission = new Admission<>(limits);
         this.timeout = backend.timeout();
         this.health = new ViewHealth(clock);
+        this.deadlines = new Deadlines(clock);
         int topicLimit = shared.topicLimit();
-        this.topics = new TopicTable<>(Topic::new, shared.idleTimeout(), topicLimit, clock, shared.expiryScheduler(),
-                topic -> {
+        this.topics = new TopicTable<>(id -> new ViewTopic<>(id, this), shared.idleTimeout(), topicLimit, clock,
+                shared.expiryScheduler(), topic -> {
                     if (!closed) { // on close the connection goes anyway: nothing to unsubscribe
                         viewThread.execute(() -> drop(topic));
                     }
                 }, topic -> droppedForLimit(topic, topicLimit));
+        this.api = new ViewReads<>(this, topics, health, deadlines, shared);
+        this.events = new ViewEvents<>(this, source, topics, health, order, limits);
     }
 
     /** Counts and logs (the first, then every 1,000th) a topic dropped because the view held its limit. */
-    private void droppedForLimit(Topic topic, int limit) {
+    private void droppedForLimit(ViewTopic<V, E> topic, int limit) {
         limitDrops.increment();
         long count = limitDrops.sum();
         if (count == 1 || count % 1000 == 0) {
@@ -245,7 +245,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * is idle: e.g. a config the namespace index announced that Redis does not hold (removed since, or forged).
      */
     void release(String id, Predicate<V> unneeded) {
-        Topic topic = topics.live(id);
+        ViewTopic<V, E> topic = topics.live(id);
         if (topic != null) {
             topics.removeIf(id, topic, held -> !held.pinned() && held.current != null
                     && unneeded.test(held.current.value));
@@ -253,33 +253,18 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** Removes a topic that failed its first load, unless a listener attached meanwhile (atomically with it). */
-    private void removeUnpinned(String id, Topic topic) {
+    void removeUnpinned(String id, ViewTopic<V, E> topic) {
         topics.removeIf(id, topic, held -> held.current == null && !held.pinned());
     }
 
-    // ---------------------------------------------------------------- reads (any thread)
-
-    /** The current value of a topic, loading it (blocking, bounded) on first use. */
-    V get(String id) {
-        V held = getIfHeld(id);
-        return held != null ? held : load(id).value;
+    /** What applications' reads and listeners go through. */
+    ViewReads<V, E> api() {
+        return api;
     }
 
-    /** Ids of the topics held. */
-    List<String> held() {
-        return topics.ids();
-    }
-
-    /** The values held now, by id, without counting a read or touching their idle time (monitoring). */
-    SortedMap<String, V> peekHeld() {
-        SortedMap<String, V> held = new TreeMap<>();
-        for (Topic topic : topics.all()) {
-            Versioned<V> current = topic.current;
-            if (current != null) {
-                held.put(topic.id, current.value);
-            }
-        }
-        return Collections.unmodifiableSortedMap(held);
+    /** The event path (see {@link ViewTopic}). */
+    ViewEvents<V, E> events() {
+        return events;
     }
 
     /** Runs pending expiry now (tests; Caffeine otherwise does it on its own schedule). */
@@ -301,393 +286,15 @@ final class SyncedView<V, E> implements AutoCloseable {
         return topics.size();
     }
 
-    /** The status of two views read together: the staler one, restored from disk if either is. */
-    static ViewStatus combined(ViewStatus a, ViewStatus b) {
-        return ViewHealth.combined(a, b);
-    }
-
-    ViewStatus status() {
-        return health.status();
-    }
-
     /** Nanoseconds since the view last heard from Redis, or -1 if never. */
     long nanosSinceLastSync() {
         return health.nanosSinceLastSync();
     }
 
-    private Versioned<V> load(String id) {
-        try {
-            return loadAsync(id).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UnavailableException("Interrupted while loading " + name + " '" + id + "'", e);
-        } catch (ExecutionException e) {
-            throw (LodestarException) e.getCause();
-        }
-    }
-
-    /**
-     * Loads a topic without blocking: completes (bounded by twice the command timeout) with its value, or with a
-     * Lodestar exception, on the view thread; callers hand user code over to another executor. A failure is never
-     * cached: the next read tries again.
-     */
-    CompletableFuture<Versioned<V>> loadAsync(String id) {
-        requireOpen();
-        Topic topic = topics.getOrCreate(id);
-        CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
-        executeOrClosed(() -> {
-            Versioned<V> current = topic.current;
-            if (current != null) {
-                attempt.complete(current);
-            } else {
-                sync(topic).whenComplete((loaded, failure) -> {
-                    if (failure == null) {
-                        attempt.complete(loaded);
-                    } else {
-                        attempt.completeExceptionally(failure);
-                    }
-                });
-            }
-        });
-        CompletableFuture<Versioned<V>> result = new CompletableFuture<>();
-        attempt.orTimeout(timeout.toMillis() * 2, TimeUnit.MILLISECONDS).whenComplete((loaded, failure) -> {
-            if (failure == null) {
-                result.complete(loaded);
-                return;
-            }
-            removeUnpinned(id, topic); // never cache a failure: the next read tries again
-            result.completeExceptionally(Errors.translate(failure, "load " + name + " '" + id + "'",
-                    backend.where(), timeout));
-        });
-        return result;
-    }
-
-    // ---------------------------------------------------------------- listeners
-
-    /**
-     * Waits (bounded) until a topic is loaded, which starts its listeners: after a subscribe, so that every later
-     * write reaches the listener. While Redis cannot be reached it returns false at once: the subscription stays,
-     * and starts when the view can load the topic.
-     */
-    boolean awaitLoaded(String id) {
-        try {
-            get(id);
-            return true;
-        } catch (LodestarException unavailable) {
-            return false;
-        }
-    }
-
-    Subscription subscribe(String id, Consumer<E> listener) {
-        return subscribe(id, listener, null);
-    }
-
-    /**
-     * Like {@link #subscribe(String, Consumer)}; {@code onStart}, when given, is called first, on the listener's
-     * thread, with the value the listener starts from (once the topic is loaded): the listener then gets every
-     * event after that value and none before it.
-     */
-    Subscription subscribe(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart) {
-        return subscribe(id, listener, onStart, listenerPool);
-    }
-
-    /** Like {@link #subscribe(String, Consumer, Consumer)}, calling the listener on the given executor, serially. */
-    Subscription subscribe(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart, Executor executor) {
-        requireOpen();
-        AtomicReference<ViewListener<V, E>> attached = new AtomicReference<>();
-        // Attach inside the map's compute: a topic that expires or is removed (a failed first load) at this very
-        // moment either keeps the listener or is replaced by a new one that has it, never drops it.
-        Topic topic = topics.attach(id, held -> {
-            attached.set(new ViewListener<>(held, listener, onStart, executor, limits.maxListenerQueue()));
-            held.listeners.add(attached.get());
-        });
-        ViewListener<V, E> slot = attached.get();
-        pin(id, topic);
-        viewThread.execute(() -> {
-            if (topic.current != null) {
-                slot.start(topic.current);
-            } else if (!topic.syncing) {
-                sync(topic);
-            }
-        });
-        return () -> {
-            if (topic.listeners.remove(slot)) {
-                pin(id, topic);
-            }
-        };
-    }
-
-    /** Re-evaluates a topic's expiry: pinned (with listeners), never; else the idle timeout. */
-    private void pin(String id, Topic topic) {
-        topics.pin(id, topic);
-    }
-
-
-    // ---------------------------------------------------------------- events (view thread)
-
-    /**
-     * Hands a PubSub event of a topic over to the view thread (Redis' I/O thread, through the {@link ChannelRouter}):
-     * an event without a positive revision is rejected here; one past the view's inbox bound is dropped, and the
-     * topic re-reads instead.
-     */
-    private void offer(Topic topic, Map<String, Object> fields) {
-        Object rev = fields.get("rev");
-        if (!(rev instanceof Integer || rev instanceof Long) || ((Number) rev).longValue() < 1) {
-            reject(topic.id, fields, "its revision is not a positive 64-bit integer");
-            return;
-        }
-        if (!topic.mailbox.offer(new Message(((Number) rev).longValue(), fields))) {
-            overflows.increment();
-        }
-    }
-
-    /**
-     * Drops an event no writer of Lodestar can have published (anyone allowed to publish on the channel can forge
-     * one): counted in {@link #rejected}, logged at WARN (the first, then every 1000th, so a flood cannot flood the
-     * log), never buffered, never a reason to resync.
-     */
-    private void reject(String id, Map<String, Object> fields, String why) {
-        rejected.increment();
-        long count = rejected.sum();
-        if (count == 1 || count % 1000 == 0) {
-            log.warn("{} {}: dropped an event because {} ({} dropped so far; forged, or written by another"
-                    + " program?): {}", name, Validation.show(id), why, count, Validation.show(fields));
-        }
-    }
-
-    /**
-     * Handles the events of a topic that arrived together, in order: each run of events that follow one another
-     * from the held revision is applied as one batch ({@link #applyAll}); every other event is dealt with on its
-     * own ({@link #isNextToApply}), after the events before it.
-     */
-    private void onMessages(Topic topic, List<Message> messages) {
-        if (closed || !topics.isLive(topic)) {
-            return;
-        }
-        health.heard();
-        int at = 0;
-        while (at < messages.size()) {
-            if (!isNextToApply(topic, messages.get(at))) {
-                at++;
-                continue;
-            }
-            int end = at + 1;
-            String incarnation = EventOrder.incarnationAfter(topic.current.incarnation(), messages.get(at));
-            while (end < messages.size() && EventOrder.follows(messages.get(end - 1), messages.get(end), incarnation)) {
-                incarnation = EventOrder.incarnationAfter(incarnation, messages.get(end));
-                end++;
-            }
-            int applied = applyAll(topic, messages.subList(at, end));
-            // past one that could not be applied (the topic now resyncs): the rest are buffered for after it
-            at += applied == end - at ? applied : applied + 1;
-        }
-    }
-
-    /**
-     * Whether an event is the next one to apply to the held value (view thread). One that is not is dealt with
-     * here, as {@link EventOrder} decides: buffered while the topic loads, dropped as a duplicate or as impossible,
-     * or the reason to resync.
-     */
-    private boolean isNextToApply(Topic topic, Message message) {
-        Versioned<V> current = topic.current;
-        switch (order.decide(current, topic.syncing, message)) {
-            case APPLY -> {
-                return true;
-            }
-            case BUFFER -> buffer(topic, message);
-            case DUPLICATE, UNHELD -> { }
-            case HELD_REVISION -> {
-                if (!describes(current, message)) {
-                    reject(topic.id, message.fields(), "it says another state than the one held at its revision:"
-                            + " resyncing");
-                    resyncWhole(topic);
-                }
-            }
-            case GAP -> {
-                gaps.increment();
-                log.debug("{} '{}': revision gap ({} after {}), resyncing", name, topic.id, message.revision(),
-                        current.revision);
-                buffer(topic, message);
-                sync(topic);
-            }
-            case OTHER_INCARNATION -> {
-                incarnations.increment();
-                log.warn("{} '{}': revision {} comes from other keys (incarnation {}) than the held revision {}"
-                        + " (incarnation {}): were they lost? Re-reading", name, Validation.show(topic.id),
-                        message.revision(), Validation.show(message.incarnation()), current.revision,
-                        current.incarnation);
-                resyncWhole(topic);
-            }
-            case PURGED -> resyncWhole(topic);
-            case PURGED_WHILE_LOADING -> topic.syncAgain = true;
-            case TOO_FAR -> reject(topic.id, message.fields(), "its revision " + message.revision()
-                    + " is impossibly far past the held " + current.revision);
-        }
-        return false;
-    }
-
-    /** Resyncs a topic whose held value no event can lead on from: it loads whole (no replay from it). */
-    private void resyncWhole(Topic topic) {
-        topic.untrusted = true;
-        sync(topic);
-    }
-
-    /**
-     * Keeps an event that arrived during a load, at most {@link ViewLimits#maxBuffer} per topic: past that the
-     * buffer is dropped and the topic is loaded again once this load ends (the new load covers what was dropped).
-     */
-    private void buffer(Topic topic, Message message) {
-        if (topic.buffer.size() >= limits.maxBuffer()) {
-            overflows.increment();
-            topic.buffer.clear();
-            topic.heardBeforeLoad = 0;
-            topic.syncAgain = true;
-            return;
-        }
-        topic.buffer.add(message);
-    }
-
-
-    /** A malformed event describes nothing: it is dropped by {@link #applyAll} instead. */
-    private boolean describes(Versioned<V> held, Message message) {
-        try {
-            return source.describes(held, message);
-        } catch (RuntimeException malformed) {
-            return true;
-        }
-    }
-
-    /**
-     * Applies the next events (each one revision past the one before, the first one past the held revision) as one
-     * batch: one new value for them all, one swap, and every listener event in order. Returns how many were
-     * applied: fewer than given when one could not be applied, and the topic now resyncs instead (the events
-     * before it stay applied).
-     */
-    private int applyAll(Topic topic, List<Message> messages) {
-        Versioned<V> held = topic.current;
-        Batch<V, E> batch = source.batch(topic.id, held);
-        String incarnation = held.incarnation();
-        int applied = 0;
-        RuntimeException malformed = null;
-        for (Message message : messages) {
-            try {
-                batch.apply(message);
-            } catch (RuntimeException e) {
-                malformed = e;
-                break;
-            }
-            incarnation = EventOrder.incarnationAfter(incarnation, message);
-            applied++;
-        }
-        if (applied > 0) {
-            Message last = messages.get(applied - 1);
-            topic.hold(new Versioned<>(last.revision(), batch.value(), last.digest(), incarnation));
-            swaps.increment();
-            eventsApplied.add(applied);
-            dispatch(topic, batch.events());
-            topic.releaseWaiters();
-        }
-        if (malformed != null) {
-            // Forged, or a newer client's event this version cannot apply: the held value stays, and a re-read
-            // tells which (a real change at this revision is then in the state; a forged one leaves no trace).
-            reject(topic.id, messages.get(applied).fields(), "it is malformed (" + malformed.getMessage() + ")");
-            sync(topic);
-        }
-        return applied;
-    }
-
-    /** Hands events to the started listeners, all of them or (a listener that lags) none, with the state after. */
-    private void dispatch(Topic topic, List<E> events) {
-        if (!events.isEmpty()) {
-            for (ViewListener<V, E> listener : topic.listeners) {
-                if (listener.started()) {
-                    listener.deliver(events, topic.current);
-                }
-            }
-        }
-    }
-
-    private void dispatch(Topic topic, E event) {
-        if (event != null) {
-            dispatch(topic, List.of(event));
-        }
-    }
-
-    /**
-     * Completes (bounded by the command timeout, never exceptionally) when the topic, if held, reflects at least
-     * {@code revision}: read-your-writes for this client's own writes. If the event does not arrive quickly, the
-     * topic is re-read.
-     */
-    CompletableFuture<Void> awaitRevision(String id, long revision) {
-        Topic topic = topics.ifPresent(id);
-        if (topic == null || topic.current == null || topic.current.revision >= revision) {
-            return CompletableFuture.completedFuture(null);
-        }
-        CompletableFuture<Void> reached = new CompletableFuture<>();
-        viewThread.execute(() -> {
-            if (topic.current == null || topic.current.revision >= revision) {
-                reached.complete(null);
-                return;
-            }
-            RevisionWaiters.Waiter waiter = topic.waiters.add(revision, reached);
-            // a revision that never comes (Redis restarted and counts from 1 again) must not keep its waiter
-            reached.whenComplete((ok, failure) -> viewThread.execute(() -> topic.waiters.remove(waiter)));
-            clock.schedule(() -> viewThread.execute(() -> {
-                if (!reached.isDone() && !topic.syncing) {
-                    sync(topic);
-                }
-            }), limits.revisionGrace().toMillis(), TimeUnit.MILLISECONDS);
-        });
-        return reached.completeOnTimeout(null, timeout.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * The value of a topic for a public read: a lock-free, allocation-free lookup when held; otherwise the id is
-     * validated (so bad input gets its clear exception, not a Caffeine NullPointerException) and loaded.
-     */
-    V read(String id, UnaryOperator<String> validate) {
-        if (id != null) {
-            V held = getIfHeld(id);
-            if (held != null) {
-                return held;
-            }
-        }
-        return get(validate.apply(id));
-    }
-
-    /** Subscribes, and returns once the listener is attached (see {@link #awaitLoaded(String)}). */
-    Subscription subscribeAttached(String id, Consumer<E> listener) {
-        return subscribeAttached(id, listener, null, listenerPool);
-    }
-
-    /**
-     * Like {@link #subscribeAttached(String, Consumer)}, with a first call for the value the listener starts from
-     * (or null for none) and the executor the listener runs on.
-     */
-    Subscription subscribeAttached(String id, Consumer<E> listener, Consumer<Versioned<V>> onStart,
-                                   Executor executor) {
-        Subscription subscription = subscribe(id, listener, onStart, executor);
-        awaitLoaded(id);
-        return subscription;
-    }
-
-    /**
-     * The value if held (no loading, no allocation), else null: one map lookup that lands on the value (the topic
-     * object is not read), a bit marked for idle expiry (see {@link TopicTable}), a read counted.
-     */
-    V getIfHeld(String id) {
-        V value = topics.read(id);
-        if (value != null) {
-            reads.increment();
-        }
-        return value;
-    }
-
-
     // ---------------------------------------------------------------- sync (view thread)
 
     /** Subscribes (again), loads, and applies what was buffered meanwhile. */
-    private CompletableFuture<Versioned<V>> sync(Topic topic) {
+    CompletableFuture<Versioned<V>> sync(ViewTopic<V, E> topic) {
         if (topic.syncing) {
             return topic.attempt;
         }
@@ -711,13 +318,13 @@ final class SyncedView<V, E> implements AutoCloseable {
      * holds per topic: subscribed before loaded, events heard meanwhile buffered and applied after the loaded
      * revision, a gap or another incarnation read again.
      */
-    private void syncBatch(List<Topic> batch) {
-        List<Topic> started = new ArrayList<>(batch.size());
+    private void syncBatch(List<ViewTopic<V, E>> batch) {
+        List<ViewTopic<V, E>> started = new ArrayList<>(batch.size());
         List<CompletableFuture<Versioned<V>>> attempts = new ArrayList<>(batch.size());
         List<Versioned<V>> helds = new ArrayList<>(batch.size());
         List<Versioned<V>> trusted = new ArrayList<>(batch.size());
         long epoch = health.epoch();
-        for (Topic topic : batch) {
+        for (ViewTopic<V, E> topic : batch) {
             if (!topic.syncing) {
                 helds.add(topic.current);
                 trusted.add(topic.untrusted ? null : topic.current);
@@ -747,7 +354,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                     Handover finished = new Handover(viewThread,
                             e -> log.error("{}: a finished load could not be taken in", name, e));
                     for (int i = 0; i < started.size(); i++) {
-                        Topic topic = started.get(i);
+                        ViewTopic<V, E> topic = started.get(i);
                         CompletableFuture<Versioned<V>> attempt = attempts.get(i);
                         Versioned<V> held = helds.get(i);
                         CompletableFuture<Versioned<V>> load = failure == null ? loads.get(i)
@@ -764,7 +371,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** Marks a topic syncing (view thread): the attempt its load will complete. */
-    private CompletableFuture<Versioned<V>> begin(Topic topic) {
+    private CompletableFuture<Versioned<V>> begin(ViewTopic<V, E> topic) {
         topic.syncing = true;
         syncsUnderWay++;
         topic.heardBeforeLoad = topic.buffer.size();
@@ -798,8 +405,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-    private void finishSync(Topic topic, CompletableFuture<Versioned<V>> attempt, Versioned<V> held, long epoch,
-                            Reloaded<V, E> reloaded, Throwable failure) {
+    private void finishSync(ViewTopic<V, E> topic, CompletableFuture<Versioned<V>> attempt, Versioned<V> held,
+                            long epoch, Reloaded<V, E> reloaded, Throwable failure) {
         topic.syncing = false;
         syncsUnderWay--;
         if (closed || !topics.isLive(topic)) {
@@ -834,16 +441,16 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (before != null) {
             resyncs.increment();
             if (reloaded.events() != null && before == held && !held.otherIncarnation(loaded.incarnation())) {
-                dispatch(topic, reloaded.events());
+                events.dispatch(topic, reloaded.events());
             } else if (!topic.listeners.isEmpty()) { // the event is for listeners only, and a diff of the whole topic
-                dispatch(topic, source.resynced(topic.id, before, loaded));
+                events.dispatch(topic, source.resynced(topic.id, before, loaded));
             }
         }
         EventOrder.AfterLoad<Message> kept = order.afterLoad(topic.buffer, topic.heardBeforeLoad, loaded);
         topic.buffer.clear();
-        kept.impossible().forEach(message -> reject(topic.id, message.fields(), "its revision " + message.revision()
-                + " is past the " + loaded.revision() + " Redis holds"));
-        int applied = kept.next().isEmpty() ? 0 : applyAll(topic, kept.next());
+        kept.impossible().forEach(message -> events.reject(topic.id, message.fields(), "its revision "
+                + message.revision() + " is past the " + loaded.revision() + " Redis holds"));
+        int applied = kept.next().isEmpty() ? 0 : events.applyAll(topic, kept.next());
         if (applied < kept.next().size()) { // one could not be applied: the topic resyncs, and keeps what came after
             topic.buffer.addAll(kept.after(kept.next().get(applied)));
         } else if (kept.gapAt() >= 0) {
@@ -872,7 +479,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** The source's local copy, when the load failed because Redis cannot be reached; else null. */
-    private Versioned<V> restore(Topic topic, Throwable failure) {
+    private Versioned<V> restore(ViewTopic<V, E> topic, Throwable failure) {
         if (!(Errors.translate(failure, "load", backend.where(), timeout) instanceof UnavailableException)) {
             return null;
         }
@@ -892,7 +499,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-    private void retryLater(Topic topic, Throwable failure) {
+    private void retryLater(ViewTopic<V, E> topic, Throwable failure) {
         topic.failures++;
         if (topic.current == null && !topic.pinned()) {
             return; // nobody waits for it: the next read starts over
@@ -932,7 +539,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * source): a lost cluster node renews the subscriptions of thousands of topics at once, and one sync each, all
      * started at once, is a stampede.
      */
-    private void resubscribed(Topic topic) {
+    void resubscribed(ViewTopic<V, E> topic) {
         viewThread.execute(() -> {
             if (closed || !topics.isLive(topic)) {
                 return;
@@ -961,12 +568,12 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** Queues topics for a resync (view thread); they start as soon as fewer than the bound are in flight. */
-    private void resyncWhenFree(List<Topic> due) {
+    private void resyncWhenFree(List<ViewTopic<V, E>> due) {
         due.forEach(this::queueResync);
         startWaitingResyncs();
     }
 
-    private void queueResync(Topic topic) {
+    private void queueResync(ViewTopic<V, E> topic) {
         if (topic.group == null) {
             admission.queue(topic);
         } else {
@@ -975,7 +582,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /** Queues a topic of a batching source (view thread); {@code loadOnly}: unless it holds a value by then. */
-    private void queueForBatch(Topic topic, boolean loadOnly) {
+    private void queueForBatch(ViewTopic<V, E> topic, boolean loadOnly) {
         if (admission.queue(topic.group, topic)) {
             topic.queuedLoadOnly = loadOnly;
         } else if (!loadOnly) {
@@ -984,13 +591,13 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     private void startWaitingResyncs() {
-        List<Topic> batch;
+        List<ViewTopic<V, E>> batch;
         while ((batch = admission.nextBatch(this::joinsBatch)) != null) {
             if (!batch.isEmpty()) {
                 syncBatch(batch);
             }
         }
-        Topic topic;
+        ViewTopic<V, E> topic;
         while ((topic = admission.nextResync()) != null) {
             if (!closed && !topic.syncing && topics.isLive(topic)) {
                 sync(topic);
@@ -1002,7 +609,7 @@ final class SyncedView<V, E> implements AutoCloseable {
      * Whether a topic whose batch is starting loads in it. One that does not is dealt with here: dropped (or the
      * view closed) meanwhile, loading by another way already, or queued by a preload and loaded meanwhile.
      */
-    private boolean joinsBatch(Topic topic) {
+    private boolean joinsBatch(ViewTopic<V, E> topic) {
         if (closed || !topics.isLive(topic)) {
             failWaiting(topic, closed ? backend.closedException() : new LodestarException(name + " '"
                     + topic.id + "' was dropped before it could load"));
@@ -1029,7 +636,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         return true;
     }
 
-    private void failWaiting(Topic topic, RuntimeException failure) {
+    private void failWaiting(ViewTopic<V, E> topic, RuntimeException failure) {
         topic.queuedLoadOnly = false;
         List<CompletableFuture<Versioned<V>>> waiters = topic.waiting;
         topic.waiting = null;
@@ -1039,9 +646,9 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /**
-     * Loads the topics not held yet: for a batching source ({@link ViewSource#group}) in batches, bounded like resyncs;
-     * otherwise one {@link #loadAsync} each. Completes when all are loaded, or with a Lodestar exception when any
-     * could not be (that one is not kept: the next read tries again; the others stay loaded).
+     * Loads the topics not held yet: for a batching source ({@link ViewSource#group}) in batches, bounded like
+     * resyncs; otherwise one {@link ViewReads#loadAsync} each. Completes when all are loaded, or with a Lodestar
+     * exception when any could not be (that one is not kept: the next read tries again; the others stay loaded).
      */
     CompletableFuture<Void> preload(Collection<String> ids) {
         requireOpen();
@@ -1050,13 +657,13 @@ final class SyncedView<V, E> implements AutoCloseable {
             return CompletableFuture.completedFuture(null);
         }
         if (source.group(distinct.get(0)) == null) {
-            return CompletableFuture.allOf(distinct.stream().map(this::loadAsync).toArray(CompletableFuture[]::new));
+            return CompletableFuture.allOf(distinct.stream().map(api::loadAsync).toArray(CompletableFuture[]::new));
         }
-        List<Topic> wanted = distinct.stream().map(topics::getOrCreate).toList();
+        List<ViewTopic<V, E>> wanted = distinct.stream().map(topics::getOrCreate).toList();
         List<CompletableFuture<Versioned<V>>> loads = new ArrayList<>(wanted.size());
         CompletableFuture<Void> queued = new CompletableFuture<>();
         executeOrClosed(() -> {
-            for (Topic topic : wanted) {
+            for (ViewTopic<V, E> topic : wanted) {
                 if (topic.current != null) {
                     continue;
                 }
@@ -1088,10 +695,9 @@ final class SyncedView<V, E> implements AutoCloseable {
                         "preload " + name + "s", backend.where(), timeout)));
     }
 
-
     /** Compares every held topic's revision with Redis; resyncs those that differ. */
     void reconcile() {
-        for (Topic topic : topics.all()) {
+        for (ViewTopic<V, E> topic : topics.all()) {
             Versioned<V> held = topic.current;
             if (held == null || topic.syncing) {
                 continue;
@@ -1121,9 +727,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
-
     /** Redis holds a later revision of the same incarnation than the topic, and nothing says the topic is forged. */
-    private boolean aheadInRedis(Topic topic, Versioned<Void> stamp) {
+    private boolean aheadInRedis(ViewTopic<V, E> topic, Versioned<Void> stamp) {
         return !topic.untrusted && stamp.revision() > topic.current.revision
                 && !topic.current.otherIncarnation(stamp.incarnation());
     }
@@ -1132,28 +737,28 @@ final class SyncedView<V, E> implements AutoCloseable {
      * View thread, {@link ViewLimits#reconcileGrace} after a reconcile found Redis ahead: resyncs if no event caught
      * up.
      */
-    private void resyncIfStillBehind(Topic topic, Versioned<Void> stamp) {
+    private void resyncIfStillBehind(ViewTopic<V, E> topic, Versioned<Void> stamp) {
         if (topics.isLive(topic) && !topic.syncing && topic.current != null
                 && topic.current.revision < stamp.revision()) {
             resyncAfterReconcile(topic, stamp);
         }
     }
 
-    private void resyncAfterReconcile(Topic topic, Versioned<Void> stamp) {
+    private void resyncAfterReconcile(ViewTopic<V, E> topic, Versioned<Void> stamp) {
         log.debug("{} '{}': reconcile found revision {} but holds {}", name, topic.id, stamp.revision(),
                 topic.current.revision);
         sync(topic);
     }
 
     /** A closed view is empty, so every read would load: it says the client is closed instead. */
-    private void requireOpen() {
+    void requireOpen() {
         if (closed) {
             throw backend.closedException();
         }
     }
 
     /** Runs on the view thread; the client may be closing, and its stopped thread rejects the task. */
-    private void executeOrClosed(Runnable task) {
+    void executeOrClosed(Runnable task) {
         try {
             viewThread.execute(task);
         } catch (RejectedExecutionException e) {
@@ -1169,7 +774,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         health.markRestoredFromDisk();
     }
 
-    private void drop(Topic topic) {
+    private void drop(ViewTopic<V, E> topic) {
         if (router.unfollow(topic.channel, topic) && !closed) {
             backend.unsubscribe(topic.channel).whenComplete((ok, failure) -> {
                 if (failure != null) {
@@ -1183,141 +788,42 @@ final class SyncedView<V, E> implements AutoCloseable {
     public void close() {
         closed = true;
         topics.close();
+        deadlines.close(); // the client's scheduler stops next, dropping their timers: no call may hang on them
     }
 
+    // ---------------------------------------------------------------- what a topic calls on (see ViewTopic)
 
-    // ---------------------------------------------------------------- state of one topic
+    ViewSource<V, E> source() {
+        return source;
+    }
 
-    private final class Topic extends TopicTable.Entry implements ViewListener.Topic<V, E>, ChannelRouter.Route,
-            Inbox.Receiver<Message> {
-        final List<ViewListener<V, E>> listeners = new CopyOnWriteArrayList<>();
-        /** Written on the view thread only (through {@link #hold}), read anywhere. */
-        volatile Versioned<V> current;
-        // view thread only:
-        boolean syncing;
-        CompletableFuture<Versioned<V>> attempt = new CompletableFuture<>();
-        final List<Message> buffer = new ArrayList<>();
-        /** Events handed over by the I/O thread, waiting for the view thread to apply them (any thread). */
-        final Inbox.Mailbox<Message> mailbox = inbox.mailbox(this);
-        /** How many of {@link #buffer} were heard before the current load started. */
-        int heardBeforeLoad;
-        /**
-         * Sync once more when the current sync ends: its load buffer overflowed, or its subscription was renewed
-         * while it was under way (either way it may have missed events).
-         */
-        boolean syncAgain;
-        final RevisionWaiters waiters = new RevisionWaiters();
-        int failures;
-        /**
-         * Set when the held value proved to be one Redis never had (a forged event), or was restored from a local
-         * copy Redis may no longer hold ({@link ViewSource#restore}): the next sync loads whole.
-         */
-        boolean untrusted;
-        /** The disconnect count when its last successful load started; -1 while it has none from Redis. */
-        long loadedEpoch = -1;
-        /** Its {@link ViewSource#group}: null when the source loads one topic at a time. */
-        final Object group;
-        /** Preloads waiting for this topic's batch to start (null: none). */
-        List<CompletableFuture<Versioned<V>>> waiting;
-        /** Queued for a batch by a preload only: nothing to do if it holds a value when its turn comes. */
-        boolean queuedLoadOnly;
+    String name() {
+        return name;
+    }
 
-        Topic(String id) {
-            super(id, source.channel(id));
-            this.group = source.group(id);
-        }
+    boolean isClosed() {
+        return closed;
+    }
 
-        /** A PubSub message of its channel (Redis' I/O thread): read by the view's source, then handed over. */
-        @Override
-        public void offer(String message) {
-            SyncedView.this.offer(this, source.read(message));
-        }
+    Inbox.Mailbox<Message> mailbox(ViewTopic<V, E> topic) {
+        return inbox.mailbox(topic);
+    }
 
-        @Override
-        public void resubscribed() {
-            SyncedView.this.resubscribed(this);
-        }
+    void onViewThread(Runnable task) {
+        viewThread.execute(task);
+    }
 
-        @Override
-        public void onMessages(List<Message> messages) {
-            SyncedView.this.onMessages(this, messages);
-        }
+    /** Publishes a topic's new value to the read path (view thread; see {@link ViewTopic#hold}). */
+    void publish(ViewTopic<V, E> topic, V value) {
+        topics.publish(topic, value);
+    }
 
-        /** Events were dropped for the view's inbox bound (view thread): re-read instead. */
-        @Override
-        public void onInboxOverflow() {
-            log.warn("{} '{}': more than {} events wait for the view thread; dropping them and re-reading the"
-                    + " topic instead", name, id, limits.maxInbox());
-            if (!closed && topics.isLive(this) && current != null) {
-                sync(this);
-            }
-        }
-
-        /**
-         * Holds a new value (view thread): publishes it to the read path first (if the topic is still live, see
-         * {@link TopicTable}), then writes {@link #current}, so whoever sees a revision there (read-your-writes waits
-         * on it) then reads that revision's value, or a newer one.
-         */
-        void hold(Versioned<V> held) {
-            topics.publish(this, held.value());
-            current = held;
-        }
-
-        @Override
-        boolean pinned() {
-            return !listeners.isEmpty();
-        }
-
-        /** Not while it loads its first value: a read waits for it. */
-        @Override
-        boolean droppable() {
-            return !pinned() && current != null;
-        }
-
-        /** Starts the listeners that waited for the first value (view thread). */
-        void startListeners() {
-            for (ViewListener<V, E> listener : listeners) {
-                if (!listener.started()) {
-                    listener.start(current);
-                }
-            }
-        }
-
-        @Override
-        public void onViewThread(Runnable task) {
-            viewThread.execute(task);
-        }
-
-        @Override
-        public boolean follows(ViewListener<V, E> listener) {
-            return !closed && listeners.contains(listener);
-        }
-
-        @Override
-        public Versioned<V> current() {
-            return current;
-        }
-
-        @Override
-        public E resynced(Versioned<V> before, Versioned<V> after) {
-            return source.resynced(id, before, after);
-        }
-
-        @Override
-        public void overflowed() {
-            overflows.increment();
-        }
-
-        @Override
-        public String describe() {
-            return name + " '" + id + "'";
-        }
-
-        void releaseWaiters() {
-            Versioned<V> now = current;
-            if (now != null) {
-                waiters.release(now.revision);
-            }
+    /** Events of a topic were dropped for the view's inbox bound (view thread): re-read instead. */
+    void inboxOverflowed(ViewTopic<V, E> topic) {
+        log.warn("{} '{}': more than {} events wait for the view thread; dropping them and re-reading the"
+                + " topic instead", name, topic.id, limits.maxInbox());
+        if (!closed && topics.isLive(topic) && topic.current != null) {
+            sync(topic);
         }
     }
 }

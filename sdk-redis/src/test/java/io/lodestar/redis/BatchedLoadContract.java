@@ -328,7 +328,7 @@ abstract class BatchedLoadContract extends NamespaceTest {
     private static Map<String, Map<String, Integer>> held(RedisLodestarClient viewer, List<String> services) {
         Map<String, Map<String, Integer>> held = new TreeMap<>();
         for (String service : services) {
-            var snapshot = viewer.serviceView.getIfHeld(service);
+            var snapshot = viewer.serviceView.api().getIfHeld(service);
             held.put(service, snapshot == null ? null : ports(snapshot.instances()));
         }
         return held;

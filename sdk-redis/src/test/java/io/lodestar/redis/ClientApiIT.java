@@ -55,8 +55,8 @@ class ClientApiIT extends PrivateRedisTest {
         RedisLodestarClient client = (RedisLodestarClient) clients.connect(options ->
                 options.preloadServices(List.of("orders", "billing")));
 
-        assertThat(client.serviceView.held()).containsExactlyInAnyOrder("orders", "billing");
-        assertThat(client.serviceView.getIfHeld("orders").instances()).hasSize(1);
+        assertThat(client.serviceView.api().held()).containsExactlyInAnyOrder("orders", "billing");
+        assertThat(client.serviceView.api().getIfHeld("orders").instances()).hasSize(1);
     }
 
     @Test
@@ -85,7 +85,7 @@ class ClientApiIT extends PrivateRedisTest {
 
         client.discovery().preload(List.of("orders", "billing")).toCompletableFuture().join();
 
-        assertThat(client.serviceView.held()).containsExactlyInAnyOrder("orders", "billing");
+        assertThat(client.serviceView.api().held()).containsExactlyInAnyOrder("orders", "billing");
         assertThat(client.discovery().preload(List.of("ok", "not ok")).toCompletableFuture()).failsWithin(BOUND)
                 .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(InvalidArgumentException.class).withMessageContaining("serviceIds[1]");

@@ -26,11 +26,11 @@ class ConfigStandaloneIT extends ConfigContract {
         reader.directConfig().get("app");
 
         assertThat(redis().pubsubShardChannels()).as("no channel subscribed").hasSameElementsAs(before);
-        assertThat(reader.configService().entriesView().held()).as("nothing held").isEmpty();
+        assertThat(reader.configService().entriesView().api().held()).as("nothing held").isEmpty();
 
         reader.config().get("app");
 
         assertThat(redis().pubsubShardChannels()).as("the view's read subscribes").hasSize(before.size() + 1);
-        assertThat(reader.configService().entriesView().held()).containsExactly("app");
+        assertThat(reader.configService().entriesView().api().held()).containsExactly("app");
     }
 }

@@ -438,11 +438,11 @@ abstract class DiscoveryContract extends NamespaceTest {
                 options.idleViewTimeout(Duration.ofMillis(300)));
         writer.registry().register(instance("orders", "orders-1"));
         assertThat(reader.discovery().getInstances("orders")).hasSize(1);
-        assertThat(reader.serviceView.held()).containsExactly("orders");
+        assertThat(reader.serviceView.api().held()).containsExactly("orders");
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
             reader.serviceView.cleanUp();
-            assertThat(reader.serviceView.held()).isEmpty();
+            assertThat(reader.serviceView.api().held()).isEmpty();
         });
         // a later read loads it again, current
         writer.registry().register(instance("orders", "orders-2"));
@@ -465,7 +465,7 @@ abstract class DiscoveryContract extends NamespaceTest {
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(6)).pollInterval(Duration.ofMillis(50))
                 .until(() -> {
                     reader.serviceView.cleanUp();
-                    boolean held = reader.serviceView.held().contains("orders");
+                    boolean held = reader.serviceView.api().held().contains("orders");
                     reader.discovery().getInstances("orders");
                     return held;
                 });
@@ -482,7 +482,7 @@ abstract class DiscoveryContract extends NamespaceTest {
 
         await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).untilAsserted(() -> {
             reader.serviceView.cleanUp();
-            assertThat(reader.serviceView.held()).containsExactly("orders");
+            assertThat(reader.serviceView.api().held()).containsExactly("orders");
         });
         writer.registry().register(instance("orders", "orders-1"));
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(events).hasSize(1));

@@ -195,7 +195,7 @@ class ForgedEventsIT extends PrivateRedisTest {
         SyncedView<?, ?> entries = reader.views().get("config");
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             entries.cleanUp();
-            assertThat(entries.held()).as("entries held once idle").containsExactly("real");
+            assertThat(entries.api().held()).as("entries held once idle").containsExactly("real");
         });
         assertThat(heard).isEmpty();
     }
@@ -222,8 +222,8 @@ class ForgedEventsIT extends PrivateRedisTest {
         SyncedView<?, ?> entries = watcher.views().get("config");
         SyncedView<?, ?> index = watcher.views().get("config-index");
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            assertThat(entries.held()).as("entries held").containsExactly("real");
-            assertThat(index.peekHeld().get(IndexSource.TOPIC)).as("the index").isEqualTo(Set.of("real"));
+            assertThat(entries.api().held()).as("entries held").containsExactly("real");
+            assertThat(index.api().peekHeld().get(IndexSource.TOPIC)).as("the index").isEqualTo(Set.of("real"));
             assertThat(redis().pubsubShardChannels()).as("shard subscriptions")
                     .noneMatch(subscribed -> subscribed.contains("ghost-"));
         });

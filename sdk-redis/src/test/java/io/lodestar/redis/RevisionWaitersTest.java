@@ -40,4 +40,17 @@ class RevisionWaitersTest {
         assertThat(waiters.size()).isZero();
         assertThat(never).isNotDone();
     }
+
+    @Test
+    void aReleasedWaiterMayRemoveItselfAsItCompletes() {
+        // the view removes a waiter when its wait completes; on an inline view thread that is during the release
+        CompletableFuture<Void> reached = new CompletableFuture<>();
+        RevisionWaiters.Waiter waiter = waiters.add(2, reached);
+        reached.whenComplete((ok, failure) -> waiters.remove(waiter));
+
+        waiters.release(2);
+
+        assertThat(reached).isCompleted();
+        assertThat(waiters.size()).isZero();
+    }
 }

@@ -65,7 +65,7 @@ class SyncedViewBatchTest {
         assertThat(preload).isCompleted();
         assertThat(batches).as("batches for 2 groups of 2,000").isEqualTo(2 * (int) Math.ceil(2000.0
                 / SyncedView.LIMITS.maxBatchTopics()));
-        assertThat(ids).allSatisfy(id -> assertThat(view.getIfHeld(id)).containsExactly(id + "@1"));
+        assertThat(ids).allSatisfy(id -> assertThat(view.api().getIfHeld(id)).containsExactly(id + "@1"));
         assertThat(view.peakBatchTopicsInFlight()).isBetween(SyncedView.LIMITS.maxTopicsInFlight(),
                 SyncedView.LIMITS.maxTopicsInFlight() + SyncedView.LIMITS.maxBatchTopics() - 1);
     }
@@ -82,7 +82,7 @@ class SyncedViewBatchTest {
             assertThat(source.pending.size()).isLessThanOrEqualTo(SyncedView.LIMITS.maxConcurrentBatches());
             source.completeNext(1);
         }
-        assertThat(ids).allSatisfy(id -> assertThat(view.getIfHeld(id)).containsExactly(id + "@1"));
+        assertThat(ids).allSatisfy(id -> assertThat(view.api().getIfHeld(id)).containsExactly(id + "@1"));
         assertThat(view.peakBatchesInFlight()).isEqualTo(SyncedView.LIMITS.maxConcurrentBatches());
     }
 
@@ -95,11 +95,11 @@ class SyncedViewBatchTest {
         source.completeNext(1);
 
         assertThat(preload).isCompleted();
-        assertThat(view.getIfHeld("a1")).containsExactly("a1@1", "x");
+        assertThat(view.api().getIfHeld("a1")).containsExactly("a1@1", "x");
         assertThat(source.pending).as("a resync of a2 alone").hasSize(1);
         assertThat(source.pending.peek().ids()).containsExactly("a2");
         source.completeNext(3);
-        assertThat(view.getIfHeld("a2")).containsExactly("a2@3");
+        assertThat(view.api().getIfHeld("a2")).containsExactly("a2@3");
     }
 
     @Test
@@ -118,9 +118,9 @@ class SyncedViewBatchTest {
         while (!source.pending.isEmpty()) {
             source.completeNext(5);
         }
-        assertThat(ids).allSatisfy(id -> assertThat(view.getIfHeld(id)).containsExactly(id + "@5"));
+        assertThat(ids).allSatisfy(id -> assertThat(view.api().getIfHeld(id)).containsExactly(id + "@5"));
         assertThat(transport.subscribes).hasSize(3);
-        assertThat(view.status().stale()).isFalse();
+        assertThat(view.api().status().stale()).isFalse();
     }
 
     @Test
@@ -130,7 +130,7 @@ class SyncedViewBatchTest {
         assertThat(source.pending.peek().known()).as("a first load knows nothing").containsExactly(null, null);
         source.completeNext(1);
         List<String> heard = new ArrayList<>();
-        view.subscribe("a1", heard::add);
+        view.api().subscribe("a1", heard::add);
         view.markStale();
 
         // when a reconnect resyncs them and the source answers with what it was handed (Redis unchanged)
@@ -143,9 +143,9 @@ class SyncedViewBatchTest {
         }
 
         // then the view holds the same, listeners hear nothing, and it is fresh
-        assertThat(view.getIfHeld("a1")).containsExactly("a1@1");
+        assertThat(view.api().getIfHeld("a1")).containsExactly("a1@1");
         assertThat(heard).isEmpty();
-        assertThat(view.status().stale()).isFalse();
+        assertThat(view.api().status().stale()).isFalse();
     }
 
     private void offer(String id, long revision, String value) {

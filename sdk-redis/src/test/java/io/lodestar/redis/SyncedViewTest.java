@@ -2,6 +2,7 @@ package io.lodestar.redis;
 
 import com.github.benmanes.caffeine.cache.Scheduler;
 import io.lodestar.core.ClientClosedException;
+import io.lodestar.core.CommandTimeoutException;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.UnavailableException;
 import io.lodestar.redis.internal.time.ManualClock;
@@ -61,7 +62,7 @@ class SyncedViewTest {
 
         source.completeLoad(2, "a", "b"); // the load read revision 2
 
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b", "c");
         assertThat(heard).containsExactly("3:c");
     }
 
@@ -74,7 +75,7 @@ class SyncedViewTest {
 
         assertThat(source.pendingLoads()).as("a resync load").isEqualTo(1);
         source.completeLoad(3, "a", "b", "c");
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b", "c");
         assertThat(heard).containsExactly("resynced@3");
         assertThat(view.gaps.sum()).isEqualTo(1);
     }
@@ -91,7 +92,7 @@ class SyncedViewTest {
         clock.advance(SyncedView.LIMITS.reconcileGrace().multipliedBy(2));
 
         assertThat(source.pendingLoads()).as("no re-read").isZero();
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b");
         assertThat(heard).containsExactly("2:b");
     }
 
@@ -107,7 +108,7 @@ class SyncedViewTest {
         clock.advance(SyncedView.LIMITS.reconcileGrace());
         assertThat(source.pendingLoads()).as("a re-read after the grace").isEqualTo(1);
         source.completeLoad(2, "a", "b");
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b");
         assertThat(heard).containsExactly("resynced@2");
     }
 
@@ -121,7 +122,7 @@ class SyncedViewTest {
 
         assertThat(source.pendingLoads()).as("a re-read, without a grace").isEqualTo(1);
         source.completeLoad(1, "a");
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("a");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a");
         assertThat(heard).containsExactly("resynced@1");
     }
 
@@ -135,7 +136,7 @@ class SyncedViewTest {
         offer(3, "c");
         offer(3, "c");
 
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b", "c");
         assertThat(heard).containsExactly("3:c");
         assertThat(source.pendingLoads()).isZero();
     }
@@ -150,7 +151,7 @@ class SyncedViewTest {
                 .isInstanceOf(RuntimeException.class);
         assertThat(router.offer(CHANNEL, "{\"rev\":3,\"value\":\"c\"}")).as("routed").isTrue();
 
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b", "c");
         assertThat(heard).containsExactly("3:c");
         assertThat(source.pendingLoads()).isZero();
     }
@@ -163,7 +164,7 @@ class SyncedViewTest {
 
         source.completeLoad(1, "a");
 
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b", "c");
         assertThat(heard).containsExactly("2:b", "3:c");
     }
 
@@ -178,19 +179,19 @@ class SyncedViewTest {
 
         assertThat(source.pendingLoads()).as("a second load, started after the disconnect").isEqualTo(1);
         source.completeLoad(2, "a", "b");
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b");
-        assertThat(view.status().stale()).isFalse();
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b");
+        assertThat(view.api().status().stale()).isFalse();
     }
 
     @Test
     void aListenerAttachedWhileTheFirstLoadFailsIsStillDeliveredTo() {
-        CompletableFuture<SyncedView.Versioned<List<String>>> read = view.loadAsync(TOPIC);
+        CompletableFuture<SyncedView.Versioned<List<String>>> read = view.api().loadAsync(TOPIC);
         List<String> heard = subscribe(); // attaches while the load is under way
 
         source.failLoad(new UnavailableException("Redis at redis://test is unreachable"));
 
         assertThat(read).isCompletedExceptionally();
-        assertThat(view.held()).as("the listener keeps the topic").containsExactly(TOPIC);
+        assertThat(view.api().held()).as("the listener keeps the topic").containsExactly(TOPIC);
         assertThat(source.pendingLoads()).as("not at once").isZero();
         clock.advance(firstRetryBound());
         assertThat(source.pendingLoads()).as("retried with backoff").isEqualTo(1);
@@ -207,39 +208,39 @@ class SyncedViewTest {
         source.replays = true;
         List<String> heard = subscribe();
         source.failLoad(new UnavailableException("Redis at redis://test is unreachable"));
-        assertThat(view.getIfHeld(TOPIC)).as("served from the local copy").containsExactly("on-disk");
+        assertThat(view.api().getIfHeld(TOPIC)).as("served from the local copy").containsExactly("on-disk");
 
         // when Redis answers the retry with other content at the same revision (it lost its data, was written again)
         clock.advance(firstRetryBound()); // retried with backoff
         source.completeLoad(1, "in-redis");
 
         // then the view read it whole, not as a replay from the local copy, and the listener heard the change
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("in-redis");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("in-redis");
         assertThat(source.reloads).as("replays").isZero();
         assertThat(heard).containsExactly("resynced@1");
     }
 
     @Test
     void aFailedFirstLoadWithoutListenersIsNotKept() {
-        CompletableFuture<SyncedView.Versioned<List<String>>> read = view.loadAsync(TOPIC);
+        CompletableFuture<SyncedView.Versioned<List<String>>> read = view.api().loadAsync(TOPIC);
 
         source.failLoad(new UnavailableException("Redis at redis://test is unreachable"));
 
         assertThat(read).isCompletedExceptionally();
-        assertThat(view.held()).isEmpty();
+        assertThat(view.api().held()).isEmpty();
     }
 
     @Test
     void aListenerAttachedAsTheTopicExpiresKeepsIt() {
         view = newView(Runnable::run, Duration.ofSeconds(1));
-        view.loadAsync(TOPIC);
+        view.api().loadAsync(TOPIC);
         source.completeLoad(1, "a");
         clock.advance(Duration.ofSeconds(2)); // idle for longer than the timeout
 
         List<String> heard = subscribe(); // attaches before Caffeine's clean-up saw the expiry
         view.cleanUp();
 
-        assertThat(view.held()).containsExactly(TOPIC);
+        assertThat(view.api().held()).containsExactly(TOPIC);
         if (source.pendingLoads() > 0) { // the expired topic was replaced by a new one, which loads
             source.completeLoad(1, "a");
         }
@@ -250,13 +251,13 @@ class SyncedViewTest {
     @Test
     void anIdleTopicWithoutListenersIsDroppedAndUnsubscribed() throws InterruptedException {
         view = newView(Runnable::run, Duration.ofSeconds(1));
-        view.loadAsync(TOPIC);
+        view.api().loadAsync(TOPIC);
         source.completeLoad(1, "a");
 
         clock.advance(Duration.ofSeconds(2));
         view.cleanUp();
 
-        assertThat(view.held()).isEmpty();
+        assertThat(view.api().held()).isEmpty();
         // Caffeine tells of the removal on its own executor: a bounded wait for that thread, not for time to pass
         assertThat(transport.unsubscribes.poll(5, TimeUnit.SECONDS)).isEqualTo(CHANNEL);
         assertThat(router.route(CHANNEL)).as("no longer routed").isNull();
@@ -272,7 +273,7 @@ class SyncedViewTest {
         assertThat(view.rejected.sum()).isEqualTo(1);
         assertThat(source.pendingLoads()).isEqualTo(1);
         source.completeLoad(2, "a", "b");
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b");
         assertThat(heard).containsExactly("resynced@2");
     }
 
@@ -321,10 +322,10 @@ class SyncedViewTest {
         assertThat(view.incarnations.sum()).isEqualTo(1);
         assertThat(source.pendingLoads()).as("a reload").isEqualTo(1);
         source.completeLoad("keys-b", 1, "x");
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("x");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("x");
         assertThat(heard).containsExactly("resynced@1");
         offer(Map.of("rev", 2L, "value", "y", "inc", "keys-b"));
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("x", "y");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("x", "y");
         assertThat(heard).containsExactly("resynced@1", "2:y");
     }
 
@@ -337,7 +338,7 @@ class SyncedViewTest {
         offer(3, "c");
 
         assertThat(source.pendingLoads()).isZero();
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b", "c");
         assertThat(heard).containsExactly("3:c");
     }
 
@@ -350,7 +351,7 @@ class SyncedViewTest {
 
         assertThat(source.pendingLoads()).as("a reload").isEqualTo(1);
         source.completeLoad(0);
-        assertThat(view.getIfHeld(TOPIC)).isEmpty();
+        assertThat(view.api().getIfHeld(TOPIC)).isEmpty();
         assertThat(heard).containsExactly("resynced@0");
         assertThat(view.rejected.sum()).isZero();
     }
@@ -367,7 +368,7 @@ class SyncedViewTest {
         offer(5, "e");
         runViewTasks();
 
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c", "d", "e");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b", "c", "d", "e");
         assertThat(view.swaps.sum() - swapsBefore).as("one new value for the batch").isEqualTo(1);
         assertThat(view.eventsApplied.sum()).isEqualTo(4);
         assertThat(heard).containsExactly("2:b", "3:c", "4:d", "5:e");
@@ -383,12 +384,12 @@ class SyncedViewTest {
         offer(6, "f");
         runViewTasks();
 
-        assertThat(view.getIfHeld(TOPIC)).as("the events before the gap").containsExactly("a", "b", "c");
+        assertThat(view.api().getIfHeld(TOPIC)).as("the events before the gap").containsExactly("a", "b", "c");
         assertThat(view.gaps.sum()).isEqualTo(1);
         assertThat(source.pendingLoads()).as("a resync load").isEqualTo(1);
         source.completeLoad(6, "a", "b", "c", "d", "e", "f");
         runViewTasks();
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b", "c", "d", "e", "f");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b", "c", "d", "e", "f");
         assertThat(heard).containsExactly("2:b", "3:c", "resynced@6");
     }
 
@@ -401,12 +402,12 @@ class SyncedViewTest {
         offer(4, "d");
         runViewTasks();
 
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("a", "b");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b");
         assertThat(view.rejected.sum()).isEqualTo(1);
         assertThat(source.pendingLoads()).as("a resync load").isEqualTo(1);
         source.completeLoad(3, "a", "b", "c");
         runViewTasks();
-        assertThat(view.getIfHeld(TOPIC)).as("the event after it, kept for after the load")
+        assertThat(view.api().getIfHeld(TOPIC)).as("the event after it, kept for after the load")
                 .containsExactly("a", "b", "c", "d");
         assertThat(heard).containsExactly("2:b", "resynced@3", "4:d");
     }
@@ -420,12 +421,12 @@ class SyncedViewTest {
         offer(Map.of("rev", 4L, "value", "x", "inc", "keys-b")); // the keys were lost and written again
         runViewTasks();
 
-        assertThat(view.getIfHeld(TOPIC)).as("the events of the held keys").containsExactly("a", "b", "c");
+        assertThat(view.api().getIfHeld(TOPIC)).as("the events of the held keys").containsExactly("a", "b", "c");
         assertThat(view.incarnations.sum()).isEqualTo(1);
         assertThat(source.pendingLoads()).as("a reload").isEqualTo(1);
         source.completeLoad("keys-b", 4, "w", "x");
         runViewTasks();
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("w", "x");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("w", "x");
         assertThat(heard).containsExactly("2:b", "3:c", "resynced@4");
     }
 
@@ -438,7 +439,7 @@ class SyncedViewTest {
 
         source.completeLoad(2, "v1", "v2");
 
-        assertThat(view.getIfHeld(TOPIC)).containsExactly("v1", "v2", "v3", "v4", "v5");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("v1", "v2", "v3", "v4", "v5");
         assertThat(view.swaps.sum()).as("one new value for the three buffered events").isEqualTo(1);
         assertThat(heard).containsExactly("3:v3", "4:v4", "5:v5");
     }
@@ -453,16 +454,88 @@ class SyncedViewTest {
         }
         runViewTasks();
 
-        assertThat(view.getIfHeld(TOPIC)).hasSize(events).endsWith("v" + events);
+        assertThat(view.api().getIfHeld(TOPIC)).hasSize(events).endsWith("v" + events);
         assertThat(view.swaps.sum()).isEqualTo(2);
         assertThat(heard).hasSize(events).startsWith("1:v1").endsWith(events + ":v" + events);
+    }
+
+    @Test
+    void aLoadThatDoesNotEndWithinTwiceTheCommandTimeoutFailsAsATimeoutAndIsNotKept() {
+        CompletableFuture<SyncedView.Versioned<List<String>>> read = view.api().loadAsync(TOPIC);
+
+        clock.advance(transport.timeout().multipliedBy(2).minusMillis(1));
+        assertThat(read).isNotDone();
+        clock.advance(Duration.ofMillis(1));
+
+        assertThat(read).as("on the view's clock, not real time").isCompletedExceptionally();
+        assertThatThrownBy(read::join).hasCauseInstanceOf(CommandTimeoutException.class);
+        assertThat(view.api().held()).as("a failure is never cached").isEmpty();
+    }
+
+    @Test
+    void aLoadPendingWhenTheViewClosesFailsAsClosedAtOnce() {
+        CompletableFuture<SyncedView.Versioned<List<String>>> read = view.api().loadAsync(TOPIC);
+
+        view.close();
+
+        assertThatThrownBy(read::join).hasCauseInstanceOf(ClientClosedException.class);
+    }
+
+    @Test
+    void aLoadTheClockCannotTimeFailsAsClosedRatherThanHang() {
+        clock.shutDown(); // the client's scheduler stopped: it takes no timer
+
+        CompletableFuture<SyncedView.Versioned<List<String>>> read = view.api().loadAsync(TOPIC);
+
+        assertThatThrownBy(read::join).hasCauseInstanceOf(ClientClosedException.class);
+    }
+
+    @Test
+    void aWaitForARevisionThatNeverComesEndsNormallyAfterTheCommandTimeout() {
+        view.api().loadAsync(TOPIC);
+        source.completeLoad(1, "a");
+        int timers = clock.pending(); // the topic table's tick
+        CompletableFuture<Void> written = view.api().awaitRevision(TOPIC, 2);
+
+        clock.advance(transport.timeout().minusMillis(1));
+        assertThat(written).isNotDone();
+        clock.advance(Duration.ofMillis(1));
+
+        assertThat(written).isCompleted();
+        assertThat(clock.pending()).as("no timer left behind").isEqualTo(timers);
+    }
+
+    @Test
+    void aWaitForARevisionEndsWhenItsEventArrivesAndCancelsItsTimer() {
+        view.api().loadAsync(TOPIC);
+        source.completeLoad(1, "a");
+        int timers = clock.pending(); // the topic table's tick
+        CompletableFuture<Void> written = view.api().awaitRevision(TOPIC, 2);
+
+        offer(2, "b");
+
+        assertThat(written).isCompleted();
+        clock.advance(transport.timeout()); // past the grace and the deadline: neither has anything left to do
+        assertThat(source.pendingLoads()).as("no re-read").isZero();
+        assertThat(clock.pending()).as("no timer left behind").isEqualTo(timers);
+    }
+
+    @Test
+    void aWaitForARevisionPendingWhenTheViewClosesEndsAtOnce() {
+        view.api().loadAsync(TOPIC);
+        source.completeLoad(1, "a");
+        CompletableFuture<Void> written = view.api().awaitRevision(TOPIC, 2);
+
+        view.close();
+
+        assertThat(written).isCompleted();
     }
 
     @Test
     void aClosedViewRefusesNewReadsAndSubscriptions() {
         view.close();
 
-        assertThatThrownBy(() -> view.loadAsync(TOPIC))
+        assertThatThrownBy(() -> view.api().loadAsync(TOPIC))
                 .isInstanceOf(ClientClosedException.class);
         assertThatThrownBy(this::subscribe)
                 .isInstanceOf(ClientClosedException.class);
@@ -500,7 +573,7 @@ class SyncedViewTest {
 
     private List<String> subscribe() {
         List<String> heard = new CopyOnWriteArrayList<>();
-        view.subscribe(TOPIC, heard::add);
+        view.api().subscribe(TOPIC, heard::add);
         return heard;
     }
 

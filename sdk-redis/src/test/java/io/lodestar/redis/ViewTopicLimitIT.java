@@ -40,7 +40,7 @@ class ViewTopicLimitIT extends NamespaceTest {
 
         // then it holds its limit, the listened service among them, and unsubscribed the rest
         SyncedView<?, ?> services = reader.views().get("service");
-        assertThat(services.held()).hasSize(LIMIT).contains("orders", "random-" + (3 * LIMIT - 1));
+        assertThat(services.api().held()).hasSize(LIMIT).contains("orders", "random-" + (3 * LIMIT - 1));
         assertThat(services.limitDrops.sum()).as("one per read past the limit").isEqualTo(1 + 3 * LIMIT - LIMIT);
         assertThat(reader.discovery().getInstances("orders")).hasSize(1);
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(redis().pubsubShardChannels())
@@ -56,7 +56,7 @@ class ViewTopicLimitIT extends NamespaceTest {
         IntStream.range(0, 2 * LIMIT).forEach(i -> assertThat(reader.config().get("random-" + i)).isEmpty());
 
         SyncedView<?, ?> configs = reader.views().get("config");
-        assertThat(configs.held()).hasSize(LIMIT);
+        assertThat(configs.api().held()).hasSize(LIMIT);
         assertThat(configs.limitDrops.sum()).isEqualTo(LIMIT);
     }
 }
