@@ -132,10 +132,11 @@ final class ViewEvents<V, E> {
             }
             case OTHER_INCARNATION -> {
                 view.incarnations.increment();
-                log.warn("{} '{}': revision {} comes from other keys (incarnation {}) than the held revision {}"
-                        + " (incarnation {}): were they lost? Re-reading", name, Validation.show(topic.id),
-                        message.revision(), Validation.show(message.incarnation()), current.revision(),
-                        current.incarnation());
+                // Normal after Redis restarted without its data or failed over to an empty replica: INFO, not WARN.
+                log.info("{} {}: revision {} is of new keys (incarnation {}; the held revision {} is of incarnation"
+                        + " {}): Redis lost or replaced them (a restart without data, a failover to an empty"
+                        + " replica); re-reading", name, Validation.show(topic.id), message.revision(),
+                        Validation.show(message.incarnation()), current.revision(), current.incarnation());
                 resyncWhole(topic);
             }
             case PURGED -> resyncWhole(topic);

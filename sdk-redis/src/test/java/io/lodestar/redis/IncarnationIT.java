@@ -44,13 +44,18 @@ class IncarnationIT extends NamespaceTest {
         }
         assertThat(reader.discovery().getInstances("orders")).hasSize(5); // the view holds revision 5
 
-        deleteNamespaceKeys();
-        writer.registry().register(persistentOrder("new-1")); // revision 1 of new keys
-        writer.registry().register(persistentOrder("new-2")); // revision 2
+        try (LogCapture log = LogCapture.start()) {
+            deleteNamespaceKeys();
+            writer.registry().register(persistentOrder("new-1")); // revision 1 of new keys
+            writer.registry().register(persistentOrder("new-2")); // revision 2
 
-        await().atMost(CONVERGED).untilAsserted(() -> assertThat(reader.discovery().getInstances("orders"))
-                .extracting(ServiceInstance::instanceId).containsExactly("new-1", "new-2"));
-        assertThat(reader.serviceView.incarnations.sum()).as("told by the incarnation").isPositive();
+            await().atMost(CONVERGED).untilAsserted(() -> assertThat(reader.discovery().getInstances("orders"))
+                    .extracting(ServiceInstance::instanceId).containsExactly("new-1", "new-2"));
+            assertThat(reader.serviceView.incarnations.sum()).as("told by the incarnation").isPositive();
+            // lost keys are a normal event after a restart without data (issue 34): said at INFO, the id quoted once
+            assertThat(log.lines("INFO", "'orders': revision", "Redis lost or replaced them")).isNotEmpty();
+            assertThat(log.lines("WARN", "incarnation")).isEmpty();
+        }
     }
 
     @Test
