@@ -14,8 +14,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ScopeType;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -273,12 +276,16 @@ public final class LodestarCli {
         }
     }
 
-    /** The version from the jar's manifest. */
+    /**
+     * The version the build wrote into {@code version.txt} (not the manifest: see the resources in cli/pom.xml).
+     */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
-        public String[] getVersion() {
-            String version = LodestarCli.class.getPackage().getImplementationVersion();
-            return new String[] {"lodestar " + (version == null ? "(development build)" : version)};
+        public String[] getVersion() throws IOException {
+            try (InputStream in = LodestarCli.class.getResourceAsStream("version.txt")) {
+                String version = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+                return new String[] {"lodestar " + (version.isEmpty() ? "(development build)" : version)};
+            }
         }
     }
 
