@@ -9,9 +9,12 @@ import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.RedisServer;
 import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code lodestar register}, {@code deregister} and {@code purge}: the jar against a real Redis, as {@link CliIT}
- * runs it (standard input is a pipe, never a terminal, so a destructive command needs {@code --yes}). Each test
- * has its own namespace; the state is prepared and checked with the SDK.
+ * runs it (standard input is a pipe, not a terminal, so a destructive command needs {@code --yes}), and in a
+ * pseudo-terminal for the question it asks there. Each test has its own namespace; the state is prepared and
+ * checked with the SDK.
  */
 class RegistryCliIT {
     private final RedisServer redis = TestRedis.standalone();
@@ -44,6 +48,17 @@ class RegistryCliIT {
         List<String> all = new ArrayList<>(List.of("--uri", redis.uri(), "--namespace", namespace));
         all.addAll(List.of(args));
         return CliJar.run(Map.of(), "", all.toArray(String[]::new));
+    }
+
+    /** The jar in a pseudo-terminal (util-linux {@code script}, as {@link WatchIT}), with {@code typed} typed. */
+    private CliJar.Result onTerminal(String typed, String... args) {
+        Path script = Path.of("/usr/bin/script");
+        Assumptions.assumeTrue(Files.isExecutable(script), "util-linux `script` is missing: it gives the jar a"
+                + " pseudo-terminal (Debian package bsdutils)");
+        List<String> all = new ArrayList<>(List.of("--uri", redis.uri(), "--namespace", namespace));
+        all.addAll(List.of(args));
+        return CliJar.exec(List.of(script.toString(), "-qfec", CliJar.shellLine(CliJar.command(all)), "/dev/null"),
+                Map.of(), typed);
     }
 
     private static JsonNode error(CliJar.Result result) {
@@ -201,6 +216,29 @@ class RegistryCliIT {
         assertThat(json.exitCode()).as(json.toString()).isEqualTo(64);
         assertThat(json.out()).isEmpty();
         assertThat(error(json).get("error").asText()).isEqualTo("usage");
+        assertThat(sdk.directDiscovery().getInstance("postgres", "pg-1")).isPresent();
+    }
+
+    @Test
+    void onATerminalDeregisterAsksAndYesGoesAhead() {
+        registerPersistent("postgres", "pg-1");
+
+        CliJar.Result result = onTerminal("y\n", "deregister", "postgres", "pg-1");
+
+        assertThat(result.exitCode()).as(result.toString()).isZero();
+        assertThat(result.out()).contains("Really deregister postgres/pg-1 in namespace " + namespace + "? [y/N]",
+                "deregistered postgres/pg-1");
+        assertThat(sdk.directDiscovery().getInstance("postgres", "pg-1")).isEmpty();
+    }
+
+    @Test
+    void onATerminalAnythingButYesChangesNothing() {
+        registerPersistent("postgres", "pg-1");
+
+        CliJar.Result result = onTerminal("n\n", "deregister", "postgres", "pg-1");
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(64);
+        assertThat(result.out()).contains("not confirmed: nothing changed");
         assertThat(sdk.directDiscovery().getInstance("postgres", "pg-1")).isPresent();
     }
 
