@@ -2,6 +2,7 @@ package io.lodestar.cli;
 
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.Registration;
 import io.lodestar.core.StartupMode;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.InstanceStatus;
@@ -10,12 +11,16 @@ import io.lodestar.core.model.ServiceSnapshot;
 import io.lodestar.redis.RedisLodestar;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ScopeType;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,8 +40,9 @@ import java.util.Map;
         exitCodeOnInvalidInput = ExitCodes.USAGE, exitCodeOnExecutionException = ExitCodes.SOFTWARE,
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:not found (service, instance, config or version)",
-                "2:conflict (--if-version did not match)", "3:Redis unavailable or timed out",
-                "64:usage error (bad option or argument)", "70:any other failure"},
+                "2:conflict (--if-version did not match, purge of a service with instances)",
+                "3:Redis unavailable or timed out",
+                "64:usage error (bad option or argument, not confirmed)", "70:any other failure"},
         footerHeading = "%nEnvironment:%n",
         footer = {"  LODESTAR_REDIS_URI   the Redis URI when --uri is not given (default redis://localhost:6379)",
                 "  LODESTAR_NAMESPACE   the namespace when --namespace is not given (default: default)"})
@@ -234,6 +240,71 @@ public final class LodestarCli {
         }
     }
 
+    @Command(name = "register", description = {"Register a persistent instance (a database, an external service):",
+            "no TTL and no lease, it stays until deregistered. An instance with the same id is replaced."})
+    int register(@Parameters(index = "0", paramLabel = "SERVICE") String service,
+                 @Parameters(index = "1", paramLabel = "INSTANCE") String instance,
+                 @Option(names = "--host", required = true, paramLabel = "HOST", description = "host name or IP")
+                 String host,
+                 @Option(names = "--port", required = true, paramLabel = "PORT", description = "1-65535") int port,
+                 @Option(names = "--weight", paramLabel = "W", defaultValue = "100",
+                         description = "relative share of traffic, 0-10000 (default: 100)") int weight,
+                 @Option(names = "--metadata", paramLabel = "KEY=VALUE",
+                         description = "a metadata entry (repeatable), e.g. --metadata zone=eu-1")
+                 List<String> metadata,
+                 @Option(names = "--secure", description = "it speaks TLS (https)") boolean secure,
+                 @Option(names = "--status", paramLabel = "STATUS", defaultValue = "up",
+                         converter = Converters.Status.class,
+                         description = "up, down, out-of-service or starting (default: up)") InstanceStatus status) {
+        ServiceInstance persistent = ServiceInstance.builder(service, instance).host(host).port(port).weight(weight)
+                .metadata(Instances.metadata(metadata == null ? List.of() : metadata)).secure(secure).status(status)
+                .persistent().build();
+        try (LodestarClient client = connect()) {
+            // Not closed: closing a registration deregisters it; closing the client leaves persistent ones be.
+            Registration registration = client.registry().register(persistent);
+            Map<String, Object> row = Views.instance(registration.instance(), registration.revision(), Instant.now(),
+                    null);
+            Output out = output();
+            if (out.structured()) {
+                out.value(row);
+            } else {
+                out.table(List.of(row), Views.INSTANCE_COLUMNS, "");
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "deregister", description = {"Remove an instance, e.g. one made with register; asks first.",
+            "For an instance a running client registered, evict says what is meant."})
+    int deregister(@Parameters(index = "0", paramLabel = "SERVICE") String service,
+                   @Parameters(index = "1", paramLabel = "INSTANCE") String instance,
+                   @Mixin Confirmation confirmation) {
+        confirmation.require("deregister " + service + "/" + instance + " in namespace " + namespace);
+        try (LodestarClient client = connect()) {
+            Instances.deregister(client, service, instance);
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("service", service);
+            result.put("instance", instance);
+            result.put("deregistered", true);
+            output().message(result, "deregistered " + service + "/" + instance);
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "purge", description = {"Remove what a service without instances left in Redis (its revision,",
+            "digest, incarnation); registered again, it starts over at revision 1. Asks first."})
+    int purge(@Parameters(paramLabel = "SERVICE") String service, @Mixin Confirmation confirmation) {
+        confirmation.require("purge service " + service + " in namespace " + namespace);
+        try (LodestarClient client = connect()) {
+            Instances.purge(client, service);
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("service", service);
+            result.put("purged", true);
+            output().message(result, "purged " + service);
+            return ExitCodes.OK;
+        }
+    }
+
     @Command(name = "status", description = "Set an instance's status: up, down, out-of-service or starting.")
     int status(@Parameters(index = "0", paramLabel = "SERVICE") String service,
                @Parameters(index = "1", paramLabel = "INSTANCE") String instance,
@@ -273,12 +344,16 @@ public final class LodestarCli {
         }
     }
 
-    /** The version from the jar's manifest. */
+    /**
+     * The version the build wrote into {@code version.txt} (not the manifest: see the resources in cli/pom.xml).
+     */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
-        public String[] getVersion() {
-            String version = LodestarCli.class.getPackage().getImplementationVersion();
-            return new String[] {"lodestar " + (version == null ? "(development build)" : version)};
+        public String[] getVersion() throws IOException {
+            try (InputStream in = LodestarCli.class.getResourceAsStream("version.txt")) {
+                String version = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+                return new String[] {"lodestar " + (version.isEmpty() ? "(development build)" : version)};
+            }
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -77,6 +78,11 @@ final class CliJar {
         command.add(jar().toString());
         command.addAll(args);
         return command;
+    }
+
+    /** The command line for {@code sh -c} (or util-linux {@code script -c}): each word in single quotes. */
+    static String shellLine(List<String> command) {
+        return command.stream().map(arg -> "'" + arg.replace("'", "'\\''") + "'").collect(Collectors.joining(" "));
     }
 
     static Result run(Map<String, String> env, String stdin, String... args) {

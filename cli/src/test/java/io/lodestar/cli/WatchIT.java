@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -116,8 +115,7 @@ class WatchIT {
                     + " pseudo-terminal (Debian package bsdutils)");
             List<String> command = new ArrayList<>(List.of("--uri", redisUri, "--namespace", namespace));
             command.addAll(List.of(args));
-            String line = CliJar.command(command).stream().map(arg -> "'" + arg.replace("'", "'\\''") + "'")
-                    .collect(Collectors.joining(" "));
+            String line = CliJar.shellLine(CliJar.command(command));
             ProcessBuilder builder = new ProcessBuilder(script.toString(), "-qfec", line, "/dev/null")
                     .redirectErrorStream(true);
             builder.environment().put("TERM", "xterm-256color");
