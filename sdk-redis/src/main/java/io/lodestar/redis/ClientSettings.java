@@ -21,10 +21,13 @@ import io.lodestar.core.Violation;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -53,15 +56,17 @@ final class ClientSettings {
     static final int[] MINIMUM_LETTUCE = {6, 8};
     /** The major and minor version that begin an {@code Implementation-Version} such as {@code 7.7.0.RELEASE/1}. */
     private static final Pattern MAJOR_MINOR = Pattern.compile("^(\\d+)\\.(\\d+)");
+    /** Lettuce's Maven metadata, kept in its jar and in a shaded jar that contains it. */
+    private static final String LETTUCE_METADATA = "META-INF/maven/io.lettuce/lettuce-core/pom.properties";
 
     private ClientSettings() {
     }
 
     /**
      * Fails when the Lettuce on the classpath is older than {@link #MINIMUM_LETTUCE}; a Lettuce that does not say its
-     * version (repackaged without its manifest) is taken as it is.
+     * version (repackaged without its metadata and manifest) is taken as it is.
      *
-     * @param implementationVersion the manifest's {@code Implementation-Version}, e.g. {@code 7.7.0.RELEASE/1960d49}
+     * @param implementationVersion Lettuce's version ({@link #lettuceVersion}), e.g. {@code 7.7.0.RELEASE}
      * @throws InvalidArgumentException naming {@code lettuce-core}, the version found and the one needed
      */
     static void requireSupportedLettuce(String implementationVersion) {
@@ -81,6 +86,31 @@ final class ClientSettings {
         }
     }
 
+    /**
+     * The version of the Lettuce on the classpath: from its Maven metadata, which a shaded ("uber") jar keeps per
+     * artifact, else from its manifest when the manifest is Lettuce's own; null when neither says. Not the manifest
+     * alone: a shaded jar's manifest is the application's, and its {@code Implementation-Version} (say
+     * {@code 0.1.0-SNAPSHOT}) would be taken for Lettuce's.
+     */
+    static String lettuceVersion() {
+        try (InputStream metadata = RedisClient.class.getClassLoader() == null ? null
+                : RedisClient.class.getClassLoader().getResourceAsStream(LETTUCE_METADATA)) {
+            if (metadata != null) {
+                Properties properties = new Properties();
+                properties.load(metadata);
+                String version = properties.getProperty("version");
+                if (version != null) {
+                    return version;
+                }
+            }
+        } catch (IOException unreadable) {
+            // fall back to the manifest
+        }
+        Package lettuce = RedisClient.class.getPackage();
+        return lettuce != null && "Lettuce".equals(lettuce.getImplementationTitle())
+                ? lettuce.getImplementationVersion() : null;
+    }
+
     /** Whether the URI names a cluster ({@code redis-cluster://} or {@code rediss-cluster://}). */
     static boolean isCluster(String uri) {
         return uri.toLowerCase(Locale.ROOT).matches("rediss?-cluster://.*");
@@ -94,7 +124,7 @@ final class ClientSettings {
      * @throws UnavailableException     when Lettuce cannot create the client for another reason
      */
     static AbstractRedisClient create(LodestarOptions options, ClientResources resources) {
-        requireSupportedLettuce(RedisClient.class.getPackage().getImplementationVersion());
+        requireSupportedLettuce(lettuceVersion());
         String where = options.redactedRedisUri();
         Duration timeout = options.commandTimeout();
         String uri = options.redisUri();
