@@ -231,12 +231,7 @@ public final class LodestarCli {
               @Parameters(index = "1", paramLabel = "INSTANCE") String instance) {
         try (LodestarClient client = connect()) {
             Instances.evict(client, service, instance);
-            Map<String, Object> result = new LinkedHashMap<>();
-            result.put("service", service);
-            result.put("instance", instance);
-            result.put("evicted", true);
-            output().message(result, "evicted " + service + "/" + instance);
-            return ExitCodes.OK;
+            return removed("evicted", service, instance);
         }
     }
 
@@ -282,12 +277,7 @@ public final class LodestarCli {
         confirmation.require("deregister " + service + "/" + instance + " in namespace " + namespace);
         try (LodestarClient client = connect()) {
             Instances.deregister(client, service, instance);
-            Map<String, Object> result = new LinkedHashMap<>();
-            result.put("service", service);
-            result.put("instance", instance);
-            result.put("deregistered", true);
-            output().message(result, "deregistered " + service + "/" + instance);
-            return ExitCodes.OK;
+            return removed("deregistered", service, instance);
         }
     }
 
@@ -297,12 +287,20 @@ public final class LodestarCli {
         confirmation.require("purge service " + service + " in namespace " + namespace);
         try (LodestarClient client = connect()) {
             Instances.purge(client, service);
-            Map<String, Object> result = new LinkedHashMap<>();
-            result.put("service", service);
-            result.put("purged", true);
-            output().message(result, "purged " + service);
-            return ExitCodes.OK;
+            return removed("purged", service, null);
         }
+    }
+
+    /** What evict, deregister and purge report: the service (and instance) and what became of it. */
+    private int removed(String outcome, String service, String instance) {
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("service", service);
+        if (instance != null) {
+            result.put("instance", instance);
+        }
+        result.put(outcome, true);
+        output().message(result, outcome + " " + service + (instance == null ? "" : "/" + instance));
+        return ExitCodes.OK;
     }
 
     @Command(name = "status", description = "Set an instance's status: up, down, out-of-service or starting.")
