@@ -331,6 +331,11 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     @Override
+    public boolean reportsResubscriptions() {
+        return cluster; // ClusterSubscriptions re-homes each channel a lost node took along, and reports it
+    }
+
+    @Override
     public Duration timeout() {
         return timeout;
     }
