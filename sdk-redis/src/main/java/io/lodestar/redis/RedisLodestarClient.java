@@ -69,10 +69,12 @@ final class RedisLodestarClient implements LodestarClient {
     final SyncedView<Set<String>, ServicesChanged> indexView;
     /** The registry's reads (tests count their scripts). */
     final RegistryReads reads;
-    private final ExecutorService viewThread;
+    /** The view thread, or the client's lane on a shared executor. */
+    private final Executor viewThread;
     private final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
-    private final ExecutorService listenerPool;
+    /** Listener deliveries and public futures' completions: a pool of the client's own, or a shared executor. */
+    private final Executor listenerPool;
     private final RedisServiceRegistry registry;
     private final LocalServiceDiscovery discovery;
     private final DirectServiceDiscovery directDiscovery;
@@ -89,18 +91,24 @@ final class RedisLodestarClient implements LodestarClient {
      * @param resources      the Lettuce resources to use
      * @param ownsResources  whether they were made for this client (then it shuts them down)
      * @param sharedScheduler a caller's scheduler to time background work on, or null for one of its own
+     * @param sharedExecutor a caller's executor to run the view and the listeners on, or null for a view thread and
+     *                       listener threads of its own
      * @param threadFactory  makes every thread the client starts, or null for daemon threads named
      *                       {@code lodestar-<role>-<namespace>-<n>}
      */
     RedisLodestarClient(LodestarOptions options, ClientResources resources, boolean ownsResources,
-                        ScheduledExecutorService sharedScheduler, ThreadFactory threadFactory) {
+                        ScheduledExecutorService sharedScheduler, Executor sharedExecutor,
+                        ThreadFactory threadFactory) {
         this.options = options;
         String ns = options.namespace().name();
-        this.viewThread = Executors.newSingleThreadExecutor(threads(threadFactory, "lodestar-view-" + ns));
+        this.viewThread = sharedExecutor == null
+                ? Executors.newSingleThreadExecutor(threads(threadFactory, "lodestar-view-" + ns))
+                : ClientLane.serial(sharedExecutor);
         this.ownsScheduler = sharedScheduler == null;
         this.scheduler = ownsScheduler ? ownScheduler(threads(threadFactory, "lodestar-scheduler-" + ns))
                 : sharedScheduler;
-        this.listenerPool = listenerPool(threads(threadFactory, "lodestar-listener-" + ns));
+        this.listenerPool = sharedExecutor == null ? listenerPool(threads(threadFactory, "lodestar-listener-" + ns))
+                : ClientLane.concurrent(sharedExecutor);
         RedisBackend connected;
         try {
             connected = RedisBackend.connect(options, resources, ownsResources);
@@ -340,8 +348,16 @@ final class RedisLodestarClient implements LodestarClient {
         if (ownsScheduler) {
             scheduler.shutdownNow();
         }
-        viewThread.shutdownNow();
-        listenerPool.shutdown();
+        if (viewThread instanceof ExecutorService own) {
+            own.shutdownNow();
+        } else {
+            ((ClientLane) viewThread).close();
+        }
+        if (listenerPool instanceof ExecutorService own) {
+            own.shutdown();
+        } else {
+            ((ClientLane) listenerPool).close();
+        }
     }
 
     @Override
