@@ -105,7 +105,9 @@ public interface ConfigService extends ConfigReader {
      * @throws ConflictException when the config already has a gray release (update, promote or abort it)
      * @throws InvalidArgumentException naming an invalid id, content, format or rule
      */
-    GrayRelease startGray(String configId, String content, ConfigFormat format, GrayRule rule);
+    default GrayRelease startGray(String configId, String content, ConfigFormat format, GrayRule rule) {
+        throw unsupported("startGray");
+    }
 
     /**
      * Replaces the content, format and rule of the running gray release; its salt stays, so a larger percentage
@@ -114,7 +116,9 @@ public interface ConfigService extends ConfigReader {
      * @return the release after the update (its revision one higher, or the same when nothing changed)
      * @throws NotFoundException when the config has no gray release
      */
-    GrayRelease updateGray(String configId, String content, ConfigFormat format, GrayRule rule);
+    default GrayRelease updateGray(String configId, String content, ConfigFormat format, GrayRule rule) {
+        throw unsupported("updateGray");
+    }
 
     /**
      * Promotes the gray release: its content and format become the config's next version and the release ends,
@@ -125,17 +129,23 @@ public interface ConfigService extends ConfigReader {
      * @throws NotFoundException when the config has no gray release
      * @throws ConflictException when the current version is not {@code expectedVersion}
      */
-    ConfigEntry promoteGray(String configId, long expectedVersion);
+    default ConfigEntry promoteGray(String configId, long expectedVersion) {
+        throw unsupported("promoteGray");
+    }
 
     /**
      * Ends the gray release without changing the config: gray instances get the current version again.
      *
      * @return whether there was a release to end
      */
-    boolean abortGray(String configId);
+    default boolean abortGray(String configId) {
+        throw unsupported("abortGray");
+    }
 
     /** @return the config's running gray release, read from Redis */
-    Optional<GrayRelease> gray(String configId);
+    default Optional<GrayRelease> gray(String configId) {
+        throw unsupported("gray");
+    }
 
     /**
      * The config's audit trail, newest first: every write (set, compare-and-set, rollback, remove and the
@@ -145,7 +155,9 @@ public interface ConfigService extends ConfigReader {
      * @param limit at most this many records (1-10000)
      * @return the records, newest first
      */
-    List<ConfigAudit> log(String configId, int limit);
+    default List<ConfigAudit> log(String configId, int limit) {
+        throw unsupported("log");
+    }
 
     /**
      * Listens to one config. Returns once the listener is attached to the loaded entry (bounded by the command
@@ -200,4 +212,12 @@ public interface ConfigService extends ConfigReader {
 
     /** @return the same operations, non-blocking */
     AsyncConfigService async();
+
+    /**
+     * What the gray-release and audit methods throw in an implementation that has none: they were added after
+     * {@code ConfigService} was published, so other implementations still compile. Lodestar's own implements them.
+     */
+    private static UnsupportedOperationException unsupported(String method) {
+        return new UnsupportedOperationException("ConfigService." + method + " is not supported by this implementation");
+    }
 }
