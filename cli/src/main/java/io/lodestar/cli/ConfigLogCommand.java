@@ -24,7 +24,7 @@ final class ConfigLogCommand implements Callable<Integer> {
     @Parameters(paramLabel = "ID")
     String id;
 
-    @Option(names = {"-n", "--limit"}, paramLabel = "N", defaultValue = "50",
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "50",
             description = "at most N records (1-10000, default ${DEFAULT-VALUE})")
     int limit;
 

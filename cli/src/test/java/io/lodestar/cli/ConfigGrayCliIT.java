@@ -113,7 +113,7 @@ class ConfigGrayCliIT {
         lodestar("max=3", "config", "gray", "start", "orders/limits", "--rule", "10%");
 
         CliJar.Result log = lodestar("", "config", "log", "orders/limits", "-o", "json");
-        CliJar.Result table = lodestar("", "config", "log", "orders/limits", "-n", "1");
+        CliJar.Result table = lodestar("", "config", "log", "orders/limits", "--limit", "1");
 
         assertThat(log.exitCode()).as(log.toString()).isZero();
         JsonNode records = log.json();

@@ -3,6 +3,7 @@ package io.lodestar.redis;
 import io.lodestar.core.ConfigListener;
 import io.lodestar.core.Initial;
 import io.lodestar.core.Subscription;
+import io.lodestar.core.UnavailableException;
 import io.lodestar.core.event.ConfigChanged;
 import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.event.ConfigRemoved;
@@ -48,13 +49,23 @@ final class GrayConfigs {
         }
     }
 
-    /** The effective entry of a config whose current entry is {@code main} (loads its release on first use). */
+    /**
+     * The effective entry of a config whose current entry is {@code main} (loads its release on first use). While
+     * the release cannot be loaded (Redis unreachable, the entry perhaps served from a snapshot) it is the current
+     * entry: a read that worked without gray releases keeps working.
+     */
     Optional<ConfigEntry> effective(String configId, Optional<ConfigEntry> main) {
         InstanceIdentity self = identity;
         if (self == null || main.isEmpty()) {
             return main;
         }
-        return effective(main, grays.api().read(configId, Validation::requireConfigId), self);
+        GrayState gray;
+        try {
+            gray = grays.api().read(configId, Validation::requireConfigId);
+        } catch (UnavailableException unreachable) {
+            return main;
+        }
+        return effective(main, gray, self);
     }
 
     /**
