@@ -380,6 +380,10 @@ final class RedisConfigService implements ConfigService {
 
     @Override
     public ConfigEntry promoteGray(String configId, long expectedVersion) {
+        return promoteGray0(configId, expectedVersion).join();
+    }
+
+    private Call<ConfigEntry> promoteGray0(String configId, long expectedVersion) {
         return calls.start(() -> "promote the gray release of config '" + configId + "'", () -> {
             Validation.collector().configId("configId", configId).range("expectedVersion", expectedVersion, -1,
                     Long.MAX_VALUE).throwIfInvalid();
@@ -396,11 +400,15 @@ final class RedisConfigService implements ConfigService {
                         }
                         return settled(ConfigReads.parse(configId, Reply.text(reply, 1, script)));
                     });
-        }).join();
+        });
     }
 
     @Override
     public boolean abortGray(String configId) {
+        return abortGray0(configId).join();
+    }
+
+    private Call<Boolean> abortGray0(String configId) {
         return calls.start(() -> "abort the gray release of config '" + configId + "'", () -> {
             Validation.requireConfigId(configId);
             return ConfigScripts.ABORT_GRAY.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
@@ -411,18 +419,26 @@ final class RedisConfigService implements ConfigService {
                         return Calls.settle(null, grays, configId, Reply.number(reply, 1, ConfigScripts.ABORT_GRAY),
                                 true);
                     });
-        }).join();
+        });
     }
 
     @Override
     public Optional<GrayRelease> gray(String configId) {
+        return gray0(configId).join();
+    }
+
+    private Call<Optional<GrayRelease>> gray0(String configId) {
         return calls.start(() -> "read the gray release of config '" + configId + "'",
                 () -> graySource.readRelease(Validation.requireConfigId(configId))
-                        .thenApply(read -> Optional.ofNullable(read.value().release()))).join();
+                        .thenApply(read -> Optional.ofNullable(read.value().release())));
     }
 
     @Override
     public List<ConfigAudit> log(String configId, int limit) {
+        return log0(configId, limit).join();
+    }
+
+    private Call<List<ConfigAudit>> log0(String configId, int limit) {
         return calls.start(() -> "read the audit log of config '" + configId + "'", () -> {
             Validation.collector().configId("configId", configId).range("limit", limit, 1, 10_000).throwIfInvalid();
             return backend.commands().xrevrange(keys.config(configId).log(), Range.create("-", "+"),
@@ -431,7 +447,7 @@ final class RedisConfigService implements ConfigService {
                         records.forEach(record -> log.add(audit(configId, record.getId(), record.getBody())));
                         return log;
                     });
-        }).join();
+        });
     }
 
     /** One audit record as config_common.lua writes it; the stream id's first part is its Redis time. */
@@ -621,6 +637,38 @@ final class RedisConfigService implements ConfigService {
         @Override
         public CompletionStage<ConfigEntry> rollback(String configId, long version) {
             return rollback0(configId, version).published();
+        }
+
+        @Override
+        public CompletionStage<GrayRelease> startGray(String configId, String content, ConfigFormat format,
+                                                      GrayRule rule) {
+            return grayWrite(configId, content, format, rule, true).published();
+        }
+
+        @Override
+        public CompletionStage<GrayRelease> updateGray(String configId, String content, ConfigFormat format,
+                                                       GrayRule rule) {
+            return grayWrite(configId, content, format, rule, false).published();
+        }
+
+        @Override
+        public CompletionStage<ConfigEntry> promoteGray(String configId, long expectedVersion) {
+            return promoteGray0(configId, expectedVersion).published();
+        }
+
+        @Override
+        public CompletionStage<Boolean> abortGray(String configId) {
+            return abortGray0(configId).published();
+        }
+
+        @Override
+        public CompletionStage<Optional<GrayRelease>> gray(String configId) {
+            return gray0(configId).published();
+        }
+
+        @Override
+        public CompletionStage<List<ConfigAudit>> log(String configId, int limit) {
+            return log0(configId, limit).published();
         }
     }
 }

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -213,6 +214,39 @@ abstract class ConfigGrayContract extends NamespaceTest {
                 .hasMessageContaining("Config 'other' has no gray release");
         assertThatThrownBy(() -> config.startGray("app", "a=3", ConfigFormat.PROPERTIES, null))
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("rule must be non-null");
+    }
+
+    @Test
+    void theAsyncTwinsDoTheSameAndFailTheStageWithTheSameExceptions() throws Exception {
+        ConfigService config = clients.connect().config();
+        config.set("app", "a=1", ConfigFormat.PROPERTIES);
+        long timeout = WAIT.toMillis();
+
+        GrayRelease started = config.async().startGray("app", "a=2", ConfigFormat.PROPERTIES, EU_1)
+                .toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS);
+        GrayRelease updated = config.async().updateGray("app", "a=3", ConfigFormat.PROPERTIES, EU_1)
+                .toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS);
+        ConfigEntry promoted = config.async().promoteGray("app", 1).toCompletableFuture()
+                .get(timeout, TimeUnit.MILLISECONDS);
+
+        assertThat(updated.revision()).isEqualTo(started.revision() + 1);
+        assertThat(promoted.content()).isEqualTo("a=3");
+        assertThat(config.async().gray("app").toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS)).isEmpty();
+        assertThat(config.async().abortGray("app").toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS))
+                .isFalse();
+        assertThat(config.async().log("app", 1).toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS))
+                .extracting(ConfigAudit::operation).containsExactly("gray-promote");
+        assertThat(config.async().promoteGray("app", -1)).failsWithin(WAIT)
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(NotFoundException.class);
+    }
+
+    @Test
+    void aLogLimitOutsideItsRangeIsRefusedNamingIt() {
+        ConfigService config = clients.connect().config();
+
+        assertThatThrownBy(() -> config.log("app", 0)).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("limit must be between 1 and 10000, but was 0");
     }
 
     @Test
