@@ -22,9 +22,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** {@code lodestar config get|set|rm|list|history|diff|rollback}: versioned config entries. */
+/** {@code lodestar config get|set|rm|list|history|diff|rollback|gray|log}: versioned config entries. */
 @Command(name = "config", description = "Read and change config entries (versioned, with history).",
-        synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback)")
+        subcommands = {GrayCommand.class, ConfigLogCommand.class},
+        synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback | gray | log)")
 final class ConfigCommand {
     @ParentCommand
     LodestarCli root;
@@ -146,7 +147,7 @@ final class ConfigCommand {
         return root.output();
     }
 
-    private static String read(String file) {
+    static String read(String file) {
         try {
             if (file == null && System.console() != null) {
                 // nothing piped in: waiting for a terminal's end-of-file would look like a hang

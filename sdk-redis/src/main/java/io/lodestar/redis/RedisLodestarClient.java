@@ -13,6 +13,7 @@ import io.lodestar.core.Subscription;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServicesChanged;
+import io.lodestar.core.model.InstanceIdentity;
 import io.lodestar.core.model.Namespace;
 import io.lodestar.core.model.ServiceSnapshot;
 import io.lodestar.redis.internal.time.Clock;
@@ -130,6 +131,7 @@ final class RedisLodestarClient implements LodestarClient {
         this.directDiscovery = new DirectServiceDiscovery(reads, backend, discovery, listenerPool);
         this.sweeper = new Sweeper(backend, keys, registry, reads, serviceView.api()::held, options.sweepInterval());
         this.config = new RedisConfigService(options, backend, keys, views, listenerPool);
+        registry.onRegistered(instance -> config.identify(InstanceIdentity.of(instance)));
 
         backend.onMessage((channel, message) -> {
             try {
