@@ -71,6 +71,7 @@ public final class LodestarOptions {
     private final @Nullable Path tlsTrustedCertificates;
     private final StartupMode startupMode;
     private final Set<String> preloadServices;
+    private final @Nullable ConfigKeys configKeys;
 
     private LodestarOptions(Builder builder) {
         this.redisUri = builder.redisUri;
@@ -87,6 +88,7 @@ public final class LodestarOptions {
         this.tlsTrustedCertificates = builder.tlsTrustedCertificates;
         this.startupMode = builder.startupMode;
         this.preloadServices = Set.copyOf(builder.preloadServices);
+        this.configKeys = builder.configKeys;
     }
 
     /**
@@ -194,6 +196,18 @@ public final class LodestarOptions {
         return preloadServices;
     }
 
+    /**
+     * Where the keys of encrypted config entries come from, if anywhere (default: nowhere). With keys, every config
+     * this client writes is encrypted in the client (Redis, its replicas, AOF/RDB files and the snapshot directory
+     * hold only ciphertext) and every encrypted entry it reads is decrypted; without them, reading an encrypted entry
+     * throws a {@link ConfigEncryptionException} naming its key.
+     *
+     * @return the key source, if any
+     */
+    public Optional<ConfigKeys> configKeys() {
+        return Optional.ofNullable(configKeys);
+    }
+
     @Override
     public String toString() {
         return "LodestarOptions[redisUri=" + redactedRedisUri() + ", namespace=" + namespace + ", commandTimeout="
@@ -202,7 +216,7 @@ public final class LodestarOptions {
                 + ", configHistoryLimit=" + configHistoryLimit
                 + ", configSnapshotDirectory=" + configSnapshotDirectory + ", deregisterOnClose=" + deregisterOnClose
                 + ", clientName=" + clientName + ", tlsTrustedCertificates=" + tlsTrustedCertificates + ", startupMode=" + startupMode
-                + ", preloadServices=" + preloadServices + "]";
+                + ", preloadServices=" + preloadServices + ", configKeys=" + configKeys + "]";
     }
 
     /**
@@ -238,6 +252,7 @@ public final class LodestarOptions {
         private @Nullable Path tlsTrustedCertificates;
         private StartupMode startupMode = StartupMode.FAIL_FAST;
         private Collection<String> preloadServices = Set.of();
+        private @Nullable ConfigKeys configKeys;
 
         private Builder(String redisUri) {
             this.redisUri = redisUri;
@@ -324,6 +339,15 @@ public final class LodestarOptions {
         /** @return this builder with the services to load at start-up set (replacing any set before) */
         public Builder preloadServices(Collection<String> serviceIds) {
             this.preloadServices = serviceIds;
+            return this;
+        }
+
+        /**
+         * @return this builder with the keys of encrypted config entries set (null = none); see
+         *     {@link LodestarOptions#configKeys()}
+         */
+        public Builder configKeys(@Nullable ConfigKeys configKeys) {
+            this.configKeys = configKeys;
             return this;
         }
 

@@ -1,5 +1,7 @@
 package io.lodestar.core;
 
+import io.lodestar.core.internal.Validation;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,12 +28,17 @@ public class LodestarSettings {
     private StartupMode startupMode;
     private boolean failFast;
     private List<String> preloadServices = new ArrayList<>();
+    private Path configKeysetFile;
+    private String configKeysetEnvironmentVariable;
 
     /**
      * @return validated, immutable options
      * @throws InvalidArgumentException naming every invalid setting
      */
     public LodestarOptions toOptions() {
+        Validation.collector().check(configKeysetFile == null || configKeysetEnvironmentVariable == null,
+                "configKeysetEnvironmentVariable", configKeysetEnvironmentVariable,
+                "unset when configKeysetFile is set (one source of config keys)").throwIfInvalid();
         return LodestarOptions.builder(redisUri)
                 .namespace(namespace)
                 .commandTimeout(commandTimeout)
@@ -46,6 +53,9 @@ public class LodestarSettings {
                 .tlsTrustedCertificates(tlsTrustedCertificates)
                 .startupMode(getStartupMode())
                 .preloadServices(preloadServices)
+                .configKeys(configKeysetFile != null ? ConfigKeys.keysetFile(configKeysetFile)
+                        : configKeysetEnvironmentVariable != null
+                        ? ConfigKeys.environmentVariable(configKeysetEnvironmentVariable) : null)
                 .build();
     }
 
@@ -212,5 +222,28 @@ public class LodestarSettings {
     /** @param preloadServices the services the discovery view loads at start-up */
     public void setPreloadServices(List<String> preloadServices) {
         this.preloadServices = preloadServices;
+    }
+
+    /** @return the Tink JSON keyset file of encrypted config entries, or null; see {@link ConfigKeys} */
+    public Path getConfigKeysetFile() {
+        return configKeysetFile;
+    }
+
+    /** @param configKeysetFile the Tink JSON keyset file of encrypted config entries, or null */
+    public void setConfigKeysetFile(Path configKeysetFile) {
+        this.configKeysetFile = configKeysetFile;
+    }
+
+    /**
+     * @return the environment variable that holds the Tink JSON keyset of encrypted config entries, or null; see
+     *     {@link ConfigKeys}
+     */
+    public String getConfigKeysetEnvironmentVariable() {
+        return configKeysetEnvironmentVariable;
+    }
+
+    /** @param configKeysetEnvironmentVariable the environment variable that holds the keyset, or null */
+    public void setConfigKeysetEnvironmentVariable(String configKeysetEnvironmentVariable) {
+        this.configKeysetEnvironmentVariable = configKeysetEnvironmentVariable;
     }
 }

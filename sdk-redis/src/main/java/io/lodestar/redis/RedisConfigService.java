@@ -4,6 +4,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lodestar.core.AsyncConfigService;
 import io.lodestar.core.ConfigListener;
 import io.lodestar.core.ConfigReader;
+import io.lodestar.core.ConfigEncryptionException;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.ConflictException;
 import io.lodestar.core.Initial;
@@ -18,6 +19,8 @@ import io.lodestar.core.event.ServicesChanged;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.redis.Calls.Call;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.List;
@@ -40,6 +43,7 @@ import java.util.function.Consumer;
  * tells {@link #subscribeAll} which entries to follow.
  */
 final class RedisConfigService implements ConfigService {
+    private static final Logger log = LoggerFactory.getLogger(RedisConfigService.class);
     /** The expected version that tells set_config.lua to set in any case. */
     private static final long ANY_VERSION = -1;
 
@@ -53,10 +57,12 @@ final class RedisConfigService implements ConfigService {
     private final SyncedView<Optional<ConfigEntry>, ConfigEvent> entries;
     private final SyncedView<Set<String>, ServicesChanged> index;
     private final Calls calls;
+    /** Every content written is encoded here and every entry handed out decoded here (encryption). */
+    private final ConfigCodec codec;
     private final AsyncConfigService async = new Async();
 
-    RedisConfigService(LodestarOptions options, RedisBackend backend, Keys keys, SyncedView.Shared views,
-                       Executor listenerPool) {
+    RedisConfigService(LodestarOptions options, ConfigCodec codec, RedisBackend backend, Keys keys,
+                       SyncedView.Shared views, Executor listenerPool) {
         this.backend = backend;
         this.keys = keys;
         this.namespace = options.namespace().name();
@@ -64,7 +70,8 @@ final class RedisConfigService implements ConfigService {
         this.listenerPool = listenerPool;
         this.calls = new Calls(backend, listenerPool);
         this.reads = new ConfigReads(backend, keys);
-        this.direct = new DirectConfigReader(reads, backend);
+        this.codec = codec;
+        this.direct = new DirectConfigReader(reads, codec, backend);
         ConfigSnapshots snapshots = ConfigSnapshots.of(options.configSnapshotDirectory(), namespace,
                 options.redactedRedisUri(), listenerPool);
         this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots), views);
@@ -81,7 +88,7 @@ final class RedisConfigService implements ConfigService {
 
     @Override
     public Optional<ConfigEntry> get(String configId) {
-        return entries.api().read(configId, Validation::requireConfigId);
+        return entries.api().read(configId, Validation::requireConfigId).map(codec::decode);
     }
 
     /** Returns once the listener is attached to the loaded entry, so every later write reaches it. */
@@ -99,11 +106,27 @@ final class RedisConfigService implements ConfigService {
     public Subscription subscribe(String configId, ConfigListener listener, Initial initial, Executor executor) {
         Validation.collector().configId("configId", configId).notNull("listener", listener)
                 .notNull("initial", initial).notNull("executor", executor).throwIfInvalid();
+        Consumer<ConfigEvent> decoding = event -> deliver(listener, event);
         Consumer<SyncedView.Versioned<Optional<ConfigEntry>>> onStart = initial == Initial.DELIVER
                 ? start -> start.value().ifPresent(entry ->
-                        listener.onEvent(new ConfigChanged(configId, start.revision(), entry)))
+                        decoding.accept(new ConfigChanged(configId, start.revision(), entry)))
                 : null;
-        return entries.api().subscribeAttached(configId, listener::onEvent, onStart, executor);
+        return entries.api().subscribeAttached(configId, decoding, onStart, executor);
+    }
+
+    /**
+     * Hands a listener the event with its entry decoded. A version this client cannot decrypt (it lacks the key,
+     * or the ciphertext was changed) is never delivered as ciphertext: it is skipped and logged, naming the key.
+     */
+    private void deliver(ConfigListener listener, ConfigEvent event) {
+        ConfigEvent decoded;
+        try {
+            decoded = codec.decode(event);
+        } catch (ConfigEncryptionException e) {
+            log.warn("A config listener does not get this version: {}", e.getMessage());
+            return;
+        }
+        listener.onEvent(decoded);
     }
 
     /** Returns once the listener follows every config that exists, so every later write reaches it. */
@@ -181,9 +204,11 @@ final class RedisConfigService implements ConfigService {
                 checks.range("expectedVersion", expected, 0, Long.MAX_VALUE);
             }
             checks.throwIfInvalid();
+            ConfigCodec.Stored stored = codec.encode(configId, content);
+            Validation.collector().configContentAsStored("content (as encrypted)", stored.content()).throwIfInvalid();
             return ConfigScripts.SET_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                    keys.config(configId).all(), configId, content, format.name(), Integer.toString(historyLimit),
-                    Long.toString(expected)).thenCompose(reply -> {
+                    keys.config(configId).all(), configId, stored.content(), format.name(),
+                    Integer.toString(historyLimit), Long.toString(expected), stored.hash()).thenCompose(reply -> {
                         LuaScript script = ConfigScripts.SET_CONFIG;
                         String kind = Reply.text(reply, 0, script);
                         if ("conflict".equals(kind)) {
@@ -251,7 +276,8 @@ final class RedisConfigService implements ConfigService {
                             throw versionNotFound(configId, version, Reply.number(reply, 1, script),
                                     Reply.number(reply, 2, script), Reply.number(reply, 3, script));
                         }
-                        return settled(ConfigReads.parse(configId, Reply.text(reply, 1, script)));
+                        return settled(ConfigReads.parse(configId, Reply.text(reply, 1, script)))
+                                .thenApply(codec::decode);
                     });
         });
     }
@@ -276,14 +302,15 @@ final class RedisConfigService implements ConfigService {
 
     private Call<List<ConfigEntry>> history0(String configId) {
         return calls.start(() -> "read the history of config '" + configId + "'",
-                () -> reads.history(Validation.requireConfigId(configId)));
+                () -> reads.history(Validation.requireConfigId(configId))
+                        .thenApply(versions -> versions.stream().map(codec::decode).toList()));
     }
 
     private Call<Optional<ConfigEntry>> getVersion0(String configId, long version) {
         return calls.start(() -> "read version " + version + " of config '" + configId + "'", () -> {
             Validation.collector().configId("configId", configId).range("version", version, 1, Long.MAX_VALUE)
                     .throwIfInvalid();
-            return reads.version(configId, version);
+            return reads.version(configId, version).thenApply(found -> found.map(codec::decode));
         });
     }
 
@@ -398,7 +425,7 @@ final class RedisConfigService implements ConfigService {
             if (!closed) {
                 serial.execute(() -> {
                     if (!closed) {
-                        listener.onEvent(event);
+                        RedisConfigService.this.deliver(listener, event);
                     }
                 });
             }
@@ -422,10 +449,15 @@ final class RedisConfigService implements ConfigService {
         public CompletionStage<Optional<ConfigEntry>> get(String configId) {
             Optional<ConfigEntry> held = configId == null ? null : entries.api().getIfHeld(configId);
             if (held != null) {
-                return CompletableFuture.completedFuture(held);
+                try {
+                    return CompletableFuture.completedFuture(held.map(codec::decode));
+                } catch (ConfigEncryptionException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
             }
             return calls.start(() -> "read config '" + configId + "'", () -> entries.api().loadAsync(
-                    Validation.requireConfigId(configId)).thenApply(SyncedView.Versioned::value)).published();
+                    Validation.requireConfigId(configId)).thenApply(loaded -> loaded.value().map(codec::decode)))
+                    .published();
         }
 
         @Override

@@ -95,6 +95,8 @@ final class RedisLodestarClient implements LodestarClient {
     RedisLodestarClient(LodestarOptions options, ClientResources resources, boolean ownsResources,
                         ScheduledExecutorService sharedScheduler, ThreadFactory threadFactory) {
         this.options = options;
+        // the config keys are read first: a keyset that cannot be read fails the start before anything is opened
+        ConfigCodec codec = ConfigCodec.of(options);
         String ns = options.namespace().name();
         this.viewThread = Executors.newSingleThreadExecutor(threads(threadFactory, "lodestar-view-" + ns));
         this.ownsScheduler = sharedScheduler == null;
@@ -121,7 +123,7 @@ final class RedisLodestarClient implements LodestarClient {
         this.discovery = new LocalServiceDiscovery(serviceView, indexView, listenerPool, backend);
         this.directDiscovery = new DirectServiceDiscovery(reads, backend, discovery, listenerPool);
         this.sweeper = new Sweeper(backend, keys, registry, reads, serviceView.api()::held, options.sweepInterval());
-        this.config = new RedisConfigService(options, backend, keys, views, listenerPool);
+        this.config = new RedisConfigService(options, codec, backend, keys, views, listenerPool);
 
         backend.onMessage((channel, message) -> {
             try {
