@@ -24,7 +24,8 @@ import java.util.Map;
 
 /** {@code lodestar config get|set|rm|list|history|diff|rollback}: versioned config entries. */
 @Command(name = "config", description = "Read and change config entries (versioned, with history).",
-        synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback)")
+        synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback | reencrypt)",
+        subcommands = ReencryptCommand.class)
 final class ConfigCommand {
     @ParentCommand
     LodestarCli root;

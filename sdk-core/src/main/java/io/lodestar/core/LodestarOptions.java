@@ -72,6 +72,7 @@ public final class LodestarOptions {
     private final StartupMode startupMode;
     private final Set<String> preloadServices;
     private final @Nullable ConfigKeys configKeys;
+    private final boolean encryptedConfigPlaceholders;
 
     private LodestarOptions(Builder builder) {
         this.redisUri = builder.redisUri;
@@ -89,6 +90,7 @@ public final class LodestarOptions {
         this.startupMode = builder.startupMode;
         this.preloadServices = Set.copyOf(builder.preloadServices);
         this.configKeys = builder.configKeys;
+        this.encryptedConfigPlaceholders = builder.encryptedConfigPlaceholders;
     }
 
     /**
@@ -208,6 +210,17 @@ public final class LodestarOptions {
         return Optional.ofNullable(configKeys);
     }
 
+    /**
+     * For operator tools only (the CLI and console): whether an encrypted entry whose key this client does not hold
+     * reads as the text {@code <encrypted: key K>} instead of throwing (default false; an application must never
+     * turn it on, it would take the placeholder for the value). A failed integrity check still throws.
+     *
+     * @return whether undecryptable entries read as placeholders
+     */
+    public boolean encryptedConfigPlaceholders() {
+        return encryptedConfigPlaceholders;
+    }
+
     @Override
     public String toString() {
         return "LodestarOptions[redisUri=" + redactedRedisUri() + ", namespace=" + namespace + ", commandTimeout="
@@ -216,7 +229,8 @@ public final class LodestarOptions {
                 + ", configHistoryLimit=" + configHistoryLimit
                 + ", configSnapshotDirectory=" + configSnapshotDirectory + ", deregisterOnClose=" + deregisterOnClose
                 + ", clientName=" + clientName + ", tlsTrustedCertificates=" + tlsTrustedCertificates + ", startupMode=" + startupMode
-                + ", preloadServices=" + preloadServices + ", configKeys=" + configKeys + "]";
+                + ", preloadServices=" + preloadServices + ", configKeys=" + configKeys
+                + ", encryptedConfigPlaceholders=" + encryptedConfigPlaceholders + "]";
     }
 
     /**
@@ -253,6 +267,7 @@ public final class LodestarOptions {
         private StartupMode startupMode = StartupMode.FAIL_FAST;
         private Collection<String> preloadServices = Set.of();
         private @Nullable ConfigKeys configKeys;
+        private boolean encryptedConfigPlaceholders;
 
         private Builder(String redisUri) {
             this.redisUri = redisUri;
@@ -348,6 +363,15 @@ public final class LodestarOptions {
          */
         public Builder configKeys(@Nullable ConfigKeys configKeys) {
             this.configKeys = configKeys;
+            return this;
+        }
+
+        /**
+         * @return this builder with placeholders for undecryptable entries on or off; see
+         *     {@link LodestarOptions#encryptedConfigPlaceholders()}
+         */
+        public Builder encryptedConfigPlaceholders(boolean encryptedConfigPlaceholders) {
+            this.encryptedConfigPlaceholders = encryptedConfigPlaceholders;
             return this;
         }
 

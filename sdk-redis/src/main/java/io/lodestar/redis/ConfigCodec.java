@@ -41,7 +41,8 @@ final class ConfigCodec {
     /** What marks an encrypted content; a plain content cannot start with it. */
     static final String MARK = "lodestar:encrypted:";
     private static final String PREFIX = MARK + "1:";
-    private static final String HASH_PREFIX = "hmac:";
+    /** What an entry this client cannot decrypt reads as, with placeholders on: the key id and '>' follow. */
+    private static final String PLACEHOLDER = "<encrypted: key ";
     private static final AesGcmParameters DATA_KEY;
 
     static {
@@ -55,6 +56,7 @@ final class ConfigCodec {
 
     private final String namespace;
     private final @Nullable ConfigKeyProvider keys;
+    private final boolean placeholders;
     private final Map<String, Aead> envelopes = new ConcurrentHashMap<>();
     /**
      * Decoded entries by the stored entry instance the view holds (weak keys compare by identity), so a read from
@@ -62,9 +64,10 @@ final class ConfigCodec {
      */
     private final Cache<ConfigEntry, ConfigEntry> decoded;
 
-    ConfigCodec(String namespace, @Nullable ConfigKeyProvider keys, int cacheLimit) {
+    ConfigCodec(String namespace, @Nullable ConfigKeyProvider keys, boolean placeholders, int cacheLimit) {
         this.namespace = namespace;
         this.keys = keys;
+        this.placeholders = placeholders;
         this.decoded = Caffeine.newBuilder().weakKeys().maximumSize(cacheLimit).build();
     }
 
@@ -72,7 +75,7 @@ final class ConfigCodec {
     static ConfigCodec of(LodestarOptions options) {
         return new ConfigCodec(options.namespace().name(),
                 options.configKeys().map(source -> TinkKeyset.resolve(source, System::getenv)).orElse(null),
-                options.viewTopicLimit());
+                options.encryptedConfigPlaceholders(), options.viewTopicLimit());
     }
 
     /** A content as stored and its hash ("" when Redis computes the SHA-1 of a plain content). */
@@ -80,10 +83,16 @@ final class ConfigCodec {
     }
 
     /**
-     * @throws InvalidArgumentException when a plain content starts with {@link #MARK}: it would read as encrypted
+     * @throws InvalidArgumentException when a plain content starts with {@link #MARK} (it would read as encrypted),
+     *                                  or is a placeholder in a client that shows them
      * @throws LodestarException        when the provider lacks its primary key or fails to encrypt
      */
     Stored encode(String configId, String content) {
+        if (placeholders && content.startsWith(PLACEHOLDER) && content.endsWith(">")) {
+            // an operator tool that shows placeholders must never save one back as the content
+            throw new InvalidArgumentException(new Violation("content", content, "not the placeholder of an"
+                    + " encrypted entry that this client cannot read"));
+        }
         if (keys == null) {
             if (content.startsWith(MARK)) {
                 throw new InvalidArgumentException(new Violation("content", "text starting with '" + MARK + "'",
@@ -103,7 +112,7 @@ final class ConfigCodec {
         try {
             String ciphertext = Base64.getEncoder().encodeToString(envelope(key).encrypt(plaintext, context));
             byte[] mac = key.mac(concat(context, plaintext));
-            return new Stored(PREFIX + keyId + ":" + ciphertext, HASH_PREFIX + keyId + ":" + HexFormat.of()
+            return new Stored(PREFIX + keyId + ":" + ciphertext, ConfigEntry.KEYED_HASH + keyId + ":" + HexFormat.of()
                     .formatHex(mac));
         } catch (GeneralSecurityException e) {
             throw new LodestarException("Cannot encrypt config '" + configId + "' under key '" + keyId + "': "
@@ -161,6 +170,10 @@ final class ConfigCodec {
         String where = "config '" + stored.id() + "' version " + stored.version() + " in namespace '" + namespace
                 + "'";
         ConfigKey key = keys == null ? null : keys.key(keyId).orElse(null);
+        if (key == null && placeholders) {
+            return new ConfigEntry(stored.id(), PLACEHOLDER + keyId + ">", stored.format(), stored.version(),
+                    stored.contentHash(), stored.createdAt(), stored.updatedAt());
+        }
         if (key == null) {
             throw new ConfigEncryptionException("Cannot read " + where + ": it is encrypted under key '" + keyId
                     + "', which this client does not hold (" + (keys == null ? "no config keys are configured"

@@ -14,6 +14,7 @@ import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.event.ConfigRolledBack;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.test.TestKeysets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -171,6 +172,21 @@ class ConfigEncryptionIT extends PrivateRedisTest {
                     "key '" + keyset.primaryKeyId() + "'")).hasSize(1));
         }
         assertThat(events).isEmpty();
+    }
+
+    @Test
+    void anOperatorToolWithPlaceholdersSeesTheKeyIdAndCannotWriteThePlaceholderBack() {
+        withKeys(keyset).config().set("db", "password=" + secret, ConfigFormat.PROPERTIES);
+        LodestarClient tool = clients.connect(options -> options.encryptedConfigPlaceholders(true));
+        String placeholder = "<encrypted: key " + keyset.primaryKeyId() + ">";
+
+        assertThat(tool.config().get("db")).hasValueSatisfying(entry -> {
+            assertThat(entry.content()).isEqualTo(placeholder);
+            assertThat(entry.keyId()).contains(keyset.primaryKeyId());
+        });
+        assertThatThrownBy(() -> tool.config().set("db", placeholder, ConfigFormat.PROPERTIES))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("content must be not the placeholder of an encrypted entry");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.lodestar.redis;
+package io.lodestar.test;
 
 import com.google.crypto.tink.InsecureSecretKeyAccess;
 import com.google.crypto.tink.KeysetHandle;
@@ -12,8 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 
-/** Test helper: Tink JSON keysets as {@code tinkey} writes them, made on the fly (keys are never committed). */
-final class TestKeysets {
+/**
+ * Keysets for tests of encrypted configs: Google Tink JSON keysets of AES256_GCM keys, as {@code tinkey
+ * create-keyset --key-template AES256_GCM} writes them, made on the fly (so no key is ever committed). Needs Tink on
+ * the class path (lodestar-redis brings it).
+ */
+public final class TestKeysets {
     static {
         try {
             AeadConfig.register();
@@ -28,8 +32,8 @@ final class TestKeysets {
         this.handle = handle;
     }
 
-    /** A keyset of one fresh AES256_GCM key. */
-    static TestKeysets fresh() {
+    /** @return a keyset of one fresh AES256_GCM key */
+    public static TestKeysets fresh() {
         try {
             return new TestKeysets(KeysetHandle.generateNew(PredefinedAeadParameters.AES256_GCM));
         } catch (GeneralSecurityException e) {
@@ -37,8 +41,8 @@ final class TestKeysets {
         }
     }
 
-    /** This keyset with a fresh key added as the primary (a rotation: the old keys stay, for reading). */
-    TestKeysets rotated() {
+    /** @return this keyset with a fresh key added as the primary (a rotation: the old keys stay, for reading) */
+    public TestKeysets rotated() {
         try {
             return new TestKeysets(KeysetHandle.newBuilder(handle).addEntry(KeysetHandle
                     .generateEntryFromParameters(PredefinedAeadParameters.AES256_GCM).withRandomId().makePrimary())
@@ -48,11 +52,13 @@ final class TestKeysets {
         }
     }
 
-    String primaryKeyId() {
+    /** @return the id of the primary key, as Lodestar stores it (unsigned decimal) */
+    public String primaryKeyId() {
         return Integer.toUnsignedString(handle.getPrimary().getId());
     }
 
-    String json() {
+    /** @return the keyset in Tink's JSON form (secret: for files and environment variables of tests only) */
+    public String json() {
         try {
             return TinkJsonProtoKeysetFormat.serializeKeyset(handle, InsecureSecretKeyAccess.get());
         } catch (GeneralSecurityException e) {
@@ -60,8 +66,11 @@ final class TestKeysets {
         }
     }
 
-    /** Writes the keyset to a file in {@code dir} and returns it. */
-    Path writeTo(Path dir) {
+    /**
+     * @param dir where to write
+     * @return a new file in {@code dir} that holds the keyset
+     */
+    public Path writeTo(Path dir) {
         try {
             return Files.writeString(Files.createTempFile(dir, "keyset", ".json"), json());
         } catch (IOException e) {
