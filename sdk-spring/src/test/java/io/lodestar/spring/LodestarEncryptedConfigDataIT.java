@@ -2,6 +2,7 @@ package io.lodestar.spring;
 
 import io.lodestar.core.ConfigEncryptionException;
 import io.lodestar.core.ConfigKeys;
+import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.model.ConfigFormat;
@@ -73,7 +74,8 @@ class LodestarEncryptedConfigDataIT {
 
         assertThatThrownBy(() -> builder("lodestar:orders/db").properties("lodestar.config-keyset-file=" + missing)
                 .run())
-                .rootCause().hasMessageContaining("configKeys must be a readable Tink JSON keyset file")
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("configKeys must be a readable Tink JSON keyset file")
                 .hasMessageContaining(missing.toString());
     }
 
