@@ -138,6 +138,13 @@ final class ConfigCodec {
     ConfigEntry decode(ConfigEntry stored) {
         String keyId = keyId(stored);
         if (keyId == null) {
+            if (stored.keyId().isPresent()) {
+                // a keyed hash beside plain content: the ciphertext was replaced in Redis; never serve the stand-in
+                throw new ConfigEncryptionException("Integrity check failed for config '" + stored.id() + "' version "
+                        + stored.version() + " in namespace '" + namespace + "' (key '" + stored.keyId().get()
+                        + "'): its content hash says encrypted, but its content in Redis is not", stored.id(),
+                        stored.version(), stored.keyId().get(), ConfigEncryptionException.Reason.INTEGRITY, null);
+            }
             return stored;
         }
         ConfigEntry known = decoded.getIfPresent(stored);

@@ -218,6 +218,17 @@ class ConfigEncryptionIT extends PrivateRedisTest {
     }
 
     @Test
+    void ciphertextReplacedByPlainTextInRedisFailsTheIntegrityCheck() {
+        withKeys(keyset).config().set("db", "password=" + secret, ConfigFormat.PROPERTIES);
+        redis().hset(keys().config("db").current(), "content", "password=chosen-by-an-attacker");
+
+        assertThatThrownBy(() -> withKeys(keyset).config().get("db"))
+                .isInstanceOfSatisfying(ConfigEncryptionException.class, e ->
+                        assertThat(e.reason()).isEqualTo(ConfigEncryptionException.Reason.INTEGRITY))
+                .hasMessageContaining("its content hash says encrypted, but its content in Redis is not");
+    }
+
+    @Test
     void ciphertextMovedToAnotherConfigFailsTheIntegrityCheck() {
         LodestarClient client = withKeys(keyset);
         client.config().set("db", "password=" + secret, ConfigFormat.PROPERTIES);
