@@ -24,8 +24,8 @@ import java.util.Map;
 
 /** {@code lodestar config get|set|rm|list|history|diff|rollback|gray|log}: versioned config entries. */
 @Command(name = "config", description = "Read and change config entries (versioned, with history).",
-        subcommands = {GrayCommand.class, ConfigLogCommand.class},
-        synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback | gray | log)")
+        subcommands = {GrayCommand.class, ConfigLogCommand.class, ReencryptCommand.class},
+        synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback | gray | log | reencrypt)")
 final class ConfigCommand {
     @ParentCommand
     LodestarCli root;

@@ -1,6 +1,7 @@
 package io.lodestar.cli;
 
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.ConfigKeys;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.Registration;
 import io.lodestar.core.StartupMode;
@@ -21,6 +22,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,9 +47,11 @@ import java.util.Map;
                 "64:usage error (bad option or argument, not confirmed)", "70:any other failure"},
         footerHeading = "%nEnvironment:%n",
         footer = {"  LODESTAR_REDIS_URI   the Redis URI when --uri is not given (default redis://localhost:6379)",
-                "  LODESTAR_NAMESPACE   the namespace when --namespace is not given (default: default)"})
+                "  LODESTAR_NAMESPACE   the namespace when --namespace is not given (default: default)",
+                "  LODESTAR_CONFIG_KEYSET   a Tink JSON keyset of encrypted configs, when --keyset-file is not given"})
 public final class LodestarCli {
     static final String DEFAULT_URI = "redis://localhost:6379";
+    static final String KEYSET_VARIABLE = "LODESTAR_CONFIG_KEYSET";
 
     @Option(names = "--uri", scope = ScopeType.INHERIT, paramLabel = "URI",
             description = "Redis URI (default: $LODESTAR_REDIS_URI, else " + DEFAULT_URI + "); never echoed")
@@ -66,6 +70,12 @@ public final class LodestarCli {
     @Option(names = "--timeout", scope = ScopeType.INHERIT, defaultValue = "5s", paramLabel = "DURATION",
             converter = DurationConverter.class, description = "Redis command timeout, e.g. 500ms, 5s (default: 5s)")
     Duration timeout;
+
+    @Option(names = "--keyset-file", scope = ScopeType.INHERIT, paramLabel = "FILE",
+            description = {"Tink JSON keyset of encrypted configs (default: the keyset in $LODESTAR_CONFIG_KEYSET,"
+                    + " if set): configs are written encrypted and read in plain text.",
+                    "Without keys an encrypted config shows as <encrypted: key K>."})
+    Path keysetFile;
 
     @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
             description = "Say what is done (Redis URI redacted) and print stack traces of failures")
@@ -167,10 +177,37 @@ public final class LodestarCli {
         return env == null || env.isBlank() ? DEFAULT_URI : env;
     }
 
-    /** Options for a client of the chosen namespace; {@code FAIL_FAST} for one-shot commands. */
+    /**
+     * Options for a client of the chosen namespace; {@code FAIL_FAST} for one-shot commands. An encrypted config
+     * whose key the CLI does not hold reads as {@code <encrypted: key K>}, for people to see.
+     */
     LodestarOptions options(StartupMode mode) {
+        return options(mode, true);
+    }
+
+    private LodestarOptions options(StartupMode mode, boolean placeholders) {
         return LodestarOptions.builder(redisUri()).namespace(namespace).commandTimeout(timeout)
-                .clientName("lodestar-cli").startupMode(mode).build();
+                .clientName("lodestar-cli").startupMode(mode).configKeys(configKeys())
+                .encryptedConfigPlaceholders(placeholders).build();
+    }
+
+    /** --keyset-file, else $LODESTAR_CONFIG_KEYSET, else none. */
+    ConfigKeys configKeys() {
+        if (keysetFile != null) {
+            return ConfigKeys.keysetFile(keysetFile);
+        }
+        String env = System.getenv(KEYSET_VARIABLE);
+        return env == null || env.isBlank() ? null : ConfigKeys.environmentVariable(KEYSET_VARIABLE);
+    }
+
+    /**
+     * A client that throws on an encrypted config it cannot decrypt, for commands that write back what they read
+     * (a placeholder must never be written as content).
+     */
+    LodestarClient connectStrict() {
+        LodestarOptions options = options(StartupMode.FAIL_FAST, false);
+        verbose("connecting to %s, namespace %s, timeout %s", options.redactedRedisUri(), namespace, timeout);
+        return RedisLodestar.create(options);
     }
 
     /** A connected client; fails fast with {@code UnavailableException} when Redis cannot be reached. */

@@ -98,6 +98,7 @@ final class CliJar {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().remove("LODESTAR_REDIS_URI");
         builder.environment().remove("LODESTAR_NAMESPACE");
+        builder.environment().remove("LODESTAR_CONFIG_KEYSET");
         builder.environment().putAll(env);
         try {
             Path out = Files.createTempFile("lodestar-cli", ".out");

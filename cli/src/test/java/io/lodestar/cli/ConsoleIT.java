@@ -2,6 +2,7 @@ package io.lodestar.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lodestar.core.ConfigKeys;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.model.ConfigFormat;
@@ -9,6 +10,7 @@ import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.RedisServer;
+import io.lodestar.test.TestKeysets;
 import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -439,5 +441,21 @@ class ConsoleIT {
             assertThat(service.get("instances").get(0).get("id").asText()).isEqualTo("orders-1");
             stream.body().close();
         }
+    }
+
+    @Test
+    void anEncryptedConfigShowsAsItsKeysPlaceholderWithoutTheKeys(@TempDir Path dir) throws Exception {
+        TestKeysets keyset = TestKeysets.fresh();
+        try (LodestarClient writer = RedisLodestar.create(LodestarOptions.builder(redis.uri()).namespace(namespace)
+                .configKeys(ConfigKeys.keysetFile(keyset.writeTo(dir))).build())) {
+            writer.config().set("orders/db", "password=s3cret-of-the-console-test", ConfigFormat.PROPERTIES);
+        }
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> read = get("api/config?id=orders/db", TOKEN);
+
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        assertThat(read.body()).contains("<encrypted: key " + keyset.primaryKeyId() + ">")
+                .doesNotContain("s3cret-of-the-console-test");
     }
 }

@@ -36,7 +36,8 @@ final class ConsoleProcess implements AutoCloseable {
         args.addAll(List.of(extra));
         try {
             ProcessBuilder builder = new ProcessBuilder(CliJar.command(args)).redirectErrorStream(true);
-            builder.environment().keySet().removeIf(name -> name.startsWith("LODESTAR_CONSOLE_"));
+            builder.environment().keySet().removeIf(name -> name.startsWith("LODESTAR_CONSOLE_")
+                    || name.equals(LodestarCli.KEYSET_VARIABLE));
             builder.environment().putAll(env);
             process = builder.start();
         } catch (IOException e) {

@@ -441,6 +441,6 @@ public abstract class WriteBenchmark {
     @Benchmark
     public List<Object> rawConfigSet(Backend backend, ConfigWriting state) {
         return backend.setConfigScript.run(backend.raw, state.keys, state.configId, state.nextContent(),
-                ConfigFormat.PROPERTIES.name(), HISTORY_LIMIT, "-1");
+                ConfigFormat.PROPERTIES.name(), HISTORY_LIMIT, "-1", "", "bench", "bench-host"); // hash, writer
     }
 }

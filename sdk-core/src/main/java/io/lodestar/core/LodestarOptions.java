@@ -73,6 +73,8 @@ public final class LodestarOptions {
     private final StartupMode startupMode;
     private final Set<String> preloadServices;
     private final @Nullable InstanceIdentity identity;
+    private final @Nullable ConfigKeys configKeys;
+    private final boolean encryptedConfigPlaceholders;
 
     private LodestarOptions(Builder builder) {
         this.redisUri = builder.redisUri;
@@ -90,6 +92,8 @@ public final class LodestarOptions {
         this.startupMode = builder.startupMode;
         this.preloadServices = Set.copyOf(builder.preloadServices);
         this.identity = builder.identity;
+        this.configKeys = builder.configKeys;
+        this.encryptedConfigPlaceholders = builder.encryptedConfigPlaceholders;
     }
 
     /**
@@ -205,6 +209,29 @@ public final class LodestarOptions {
         return Optional.ofNullable(identity);
     }
 
+    /**
+     * Where the keys of encrypted config entries come from, if anywhere (default: nowhere). With keys, every config
+     * this client writes is encrypted in the client (Redis, its replicas, AOF/RDB files and the snapshot directory
+     * hold only ciphertext) and every encrypted entry it reads is decrypted; without them, reading an encrypted entry
+     * throws a {@link ConfigEncryptionException} naming its key.
+     *
+     * @return the key source, if any
+     */
+    public Optional<ConfigKeys> configKeys() {
+        return Optional.ofNullable(configKeys);
+    }
+
+    /**
+     * For operator tools only (the CLI and console): whether an encrypted entry whose key this client does not hold
+     * reads as the text {@code <encrypted: key K>} instead of throwing (default false; an application must never
+     * turn it on, it would take the placeholder for the value). A failed integrity check still throws.
+     *
+     * @return whether undecryptable entries read as placeholders
+     */
+    public boolean encryptedConfigPlaceholders() {
+        return encryptedConfigPlaceholders;
+    }
+
     @Override
     public String toString() {
         return "LodestarOptions[redisUri=" + redactedRedisUri() + ", namespace=" + namespace + ", commandTimeout="
@@ -213,7 +240,8 @@ public final class LodestarOptions {
                 + ", configHistoryLimit=" + configHistoryLimit
                 + ", configSnapshotDirectory=" + configSnapshotDirectory + ", deregisterOnClose=" + deregisterOnClose
                 + ", clientName=" + clientName + ", tlsTrustedCertificates=" + tlsTrustedCertificates + ", startupMode=" + startupMode
-                + ", preloadServices=" + preloadServices + ", identity=" + identity + "]";
+                + ", preloadServices=" + preloadServices + ", identity=" + identity + ", configKeys=" + configKeys
+                + ", encryptedConfigPlaceholders=" + encryptedConfigPlaceholders + "]";
     }
 
     /**
@@ -250,6 +278,8 @@ public final class LodestarOptions {
         private StartupMode startupMode = StartupMode.FAIL_FAST;
         private Collection<String> preloadServices = Set.of();
         private @Nullable InstanceIdentity identity;
+        private @Nullable ConfigKeys configKeys;
+        private boolean encryptedConfigPlaceholders;
 
         private Builder(String redisUri) {
             this.redisUri = redisUri;
@@ -345,6 +375,24 @@ public final class LodestarOptions {
          */
         public Builder identity(@Nullable InstanceIdentity identity) {
             this.identity = identity;
+            return this;
+        }
+
+        /**
+         * @return this builder with the keys of encrypted config entries set (null = none); see
+         *     {@link LodestarOptions#configKeys()}
+         */
+        public Builder configKeys(@Nullable ConfigKeys configKeys) {
+            this.configKeys = configKeys;
+            return this;
+        }
+
+        /**
+         * @return this builder with placeholders for undecryptable entries on or off; see
+         *     {@link LodestarOptions#encryptedConfigPlaceholders()}
+         */
+        public Builder encryptedConfigPlaceholders(boolean encryptedConfigPlaceholders) {
+            this.encryptedConfigPlaceholders = encryptedConfigPlaceholders;
             return this;
         }
 

@@ -1,5 +1,6 @@
 package io.lodestar.core;
 
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.InstanceIdentity;
 
 import java.nio.file.Path;
@@ -32,12 +33,17 @@ public class LodestarSettings {
     private List<String> preloadServices = new ArrayList<>();
     private String identityInstanceId;
     private Map<String, String> identityMetadata = new LinkedHashMap<>();
+    private Path configKeysetFile;
+    private String configKeysetEnvironmentVariable;
 
     /**
      * @return validated, immutable options
      * @throws InvalidArgumentException naming every invalid setting
      */
     public LodestarOptions toOptions() {
+        Validation.collector().check(configKeysetFile == null || configKeysetEnvironmentVariable == null,
+                "configKeysetEnvironmentVariable", configKeysetEnvironmentVariable,
+                "unset when configKeysetFile is set (one source of config keys)").throwIfInvalid();
         return LodestarOptions.builder(redisUri)
                 .namespace(namespace)
                 .commandTimeout(commandTimeout)
@@ -53,6 +59,9 @@ public class LodestarSettings {
                 .startupMode(getStartupMode())
                 .preloadServices(preloadServices)
                 .identity(identityInstanceId == null ? null : new InstanceIdentity(identityInstanceId, identityMetadata))
+                .configKeys(configKeysetFile != null ? ConfigKeys.keysetFile(configKeysetFile)
+                        : configKeysetEnvironmentVariable != null
+                        ? ConfigKeys.environmentVariable(configKeysetEnvironmentVariable) : null)
                 .build();
     }
 
@@ -239,5 +248,28 @@ public class LodestarSettings {
     /** @param identityMetadata the metadata gray releases see this client with */
     public void setIdentityMetadata(Map<String, String> identityMetadata) {
         this.identityMetadata = identityMetadata;
+    }
+
+    /** @return the Tink JSON keyset file of encrypted config entries, or null; see {@link ConfigKeys} */
+    public Path getConfigKeysetFile() {
+        return configKeysetFile;
+    }
+
+    /** @param configKeysetFile the Tink JSON keyset file of encrypted config entries, or null */
+    public void setConfigKeysetFile(Path configKeysetFile) {
+        this.configKeysetFile = configKeysetFile;
+    }
+
+    /**
+     * @return the environment variable that holds the Tink JSON keyset of encrypted config entries, or null; see
+     *     {@link ConfigKeys}
+     */
+    public String getConfigKeysetEnvironmentVariable() {
+        return configKeysetEnvironmentVariable;
+    }
+
+    /** @param configKeysetEnvironmentVariable the environment variable that holds the keyset, or null */
+    public void setConfigKeysetEnvironmentVariable(String configKeysetEnvironmentVariable) {
+        this.configKeysetEnvironmentVariable = configKeysetEnvironmentVariable;
     }
 }

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -188,7 +189,34 @@ class LodestarOptionsTest {
             assertThat(options.toString()).isEqualTo("LodestarOptions[redisUri=redis://***@h:6379, namespace=prod, "
                     + "commandTimeout=PT5S, sweepInterval=PT5S, reconcileInterval=PT1M, idleViewTimeout=PT10M, "
                     + "viewTopicLimit=100000, configHistoryLimit=20, configSnapshotDirectory=null, deregisterOnClose=true, "
-                    + "clientName=lodestar, tlsTrustedCertificates=null, startupMode=FAIL_FAST, preloadServices=[], identity=null]");
+                    + "clientName=lodestar, tlsTrustedCertificates=null, startupMode=FAIL_FAST, preloadServices=[], identity=null, "
+                    + "configKeys=null, encryptedConfigPlaceholders=false]");
+        }
+
+        @Test
+        void toStringNamesAKeyProvidersClassNeverWhatItPrints() {
+            ConfigKeyProvider provider = new ConfigKeyProvider() {
+                @Override
+                public String primaryKeyId() {
+                    return "k1";
+                }
+
+                @Override
+                public Optional<ConfigKey> key(String keyId) {
+                    return Optional.empty();
+                }
+
+                @Override
+                public String toString() {
+                    return "key material " + SECRET;
+                }
+            };
+
+            LodestarOptions options = LodestarOptions.builder("redis://h:6379")
+                    .configKeys(ConfigKeys.provider(provider)).build();
+
+            assertThat(options.toString()).doesNotContain(SECRET)
+                    .contains("configKeys=Provided[" + provider.getClass().getName() + "]");
         }
     }
 

@@ -127,4 +127,28 @@ class LodestarSettingsTest {
     /** What Spring Boot and Micronaut do: subclass and annotate. */
     static class LodestarProperties extends LodestarSettings {
     }
+
+    @Test
+    void aKeysetFileOrAnEnvironmentVariableBecomesTheConfigKeys() {
+        LodestarSettings settings = new LodestarSettings();
+        settings.setRedisUri("redis://localhost:6379");
+
+        settings.setConfigKeysetFile(Path.of("/etc/lodestar/keyset.json"));
+        assertThat(settings.toOptions().configKeys()).contains(ConfigKeys.keysetFile(Path.of("/etc/lodestar/keyset.json")));
+
+        settings.setConfigKeysetFile(null);
+        settings.setConfigKeysetEnvironmentVariable("LODESTAR_KEYSET");
+        assertThat(settings.toOptions().configKeys()).contains(ConfigKeys.environmentVariable("LODESTAR_KEYSET"));
+    }
+
+    @Test
+    void aKeysetFileAndAnEnvironmentVariableTogetherAreRefused() {
+        LodestarSettings settings = new LodestarSettings();
+        settings.setRedisUri("redis://localhost:6379");
+        settings.setConfigKeysetFile(Path.of("/etc/lodestar/keyset.json"));
+        settings.setConfigKeysetEnvironmentVariable("LODESTAR_KEYSET");
+
+        assertThatThrownBy(settings::toOptions).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("configKeysetEnvironmentVariable must be unset when configKeysetFile is set");
+    }
 }

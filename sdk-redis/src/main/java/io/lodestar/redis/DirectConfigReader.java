@@ -13,16 +13,19 @@ import java.util.Optional;
  */
 final class DirectConfigReader implements ConfigReader {
     private final ConfigReads reads;
+    private final ConfigCodec codec;
     private final RedisBackend backend;
 
-    DirectConfigReader(ConfigReads reads, RedisBackend backend) {
+    DirectConfigReader(ConfigReads reads, ConfigCodec codec, RedisBackend backend) {
         this.reads = reads;
+        this.codec = codec;
         this.backend = backend;
     }
 
     @Override
     public Optional<ConfigEntry> get(String configId) {
         Validation.requireConfigId(configId);
-        return Await.join(reads.entry(configId), () -> "read config '" + configId + "'", backend).value();
+        return Await.join(reads.entry(configId), () -> "read config '" + configId + "'", backend).value()
+                .map(codec::decode);
     }
 }

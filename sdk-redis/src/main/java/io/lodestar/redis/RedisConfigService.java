@@ -6,6 +6,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lodestar.core.AsyncConfigService;
 import io.lodestar.core.ConfigListener;
 import io.lodestar.core.ConfigReader;
+import io.lodestar.core.ConfigEncryptionException;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.ConflictException;
 import io.lodestar.core.Initial;
@@ -24,6 +25,8 @@ import io.lodestar.core.model.GrayRelease;
 import io.lodestar.core.model.GrayRule;
 import io.lodestar.core.model.InstanceIdentity;
 import io.lodestar.redis.Calls.Call;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -52,6 +55,7 @@ import java.util.concurrent.TimeoutException;
  * script also appends the write to the entry's audit log, with {@link #writer}.
  */
 final class RedisConfigService implements ConfigService {
+    private static final Logger log = LoggerFactory.getLogger(RedisConfigService.class);
     /** The expected version that tells set_config.lua to set in any case. */
     private static final long ANY_VERSION = -1;
 
@@ -70,10 +74,12 @@ final class RedisConfigService implements ConfigService {
     /** The last two ARGV of every write script: who writes (client name, host), for the audit log. */
     private final String[] writer;
     private final Calls calls;
+    /** Every content written is encoded here and every entry handed out decoded here (encryption). */
+    private final ConfigCodec codec;
     private final AsyncConfigService async = new Async();
 
-    RedisConfigService(LodestarOptions options, RedisBackend backend, Keys keys, SyncedView.Shared views,
-                       Executor listenerPool) {
+    RedisConfigService(LodestarOptions options, ConfigCodec codec, RedisBackend backend, Keys keys,
+                       SyncedView.Shared views, Executor listenerPool) {
         this.backend = backend;
         this.keys = keys;
         this.namespace = options.namespace().name();
@@ -81,7 +87,8 @@ final class RedisConfigService implements ConfigService {
         this.listenerPool = listenerPool;
         this.calls = new Calls(backend, listenerPool);
         this.reads = new ConfigReads(backend, keys);
-        this.direct = new DirectConfigReader(reads, backend);
+        this.codec = codec;
+        this.direct = new DirectConfigReader(reads, codec, backend);
         ConfigSnapshots snapshots = ConfigSnapshots.of(options.configSnapshotDirectory(), namespace,
                 options.redactedRedisUri(), listenerPool);
         this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots), views);
@@ -123,7 +130,8 @@ final class RedisConfigService implements ConfigService {
 
     @Override
     public Optional<ConfigEntry> get(String configId) {
-        return effective.effective(configId, entries.api().read(configId, Validation::requireConfigId));
+        return effective.effective(configId, entries.api().read(configId, Validation::requireConfigId))
+                .map(codec::decode);
     }
 
     /** Returns once the listener is attached to the loaded entry, so every later write reaches it. */
@@ -141,7 +149,22 @@ final class RedisConfigService implements ConfigService {
     public Subscription subscribe(String configId, ConfigListener listener, Initial initial, Executor executor) {
         Validation.collector().configId("configId", configId).notNull("listener", listener)
                 .notNull("initial", initial).notNull("executor", executor).throwIfInvalid();
-        return effective.subscribe(configId, listener, initial, executor);
+        return effective.subscribe(configId, event -> deliver(listener, event), initial, executor);
+    }
+
+    /**
+     * Hands a listener the event with its entry decoded. A version this client cannot decrypt (it lacks the key,
+     * or the ciphertext was changed) is never delivered as ciphertext: it is skipped and logged, naming the key.
+     */
+    private void deliver(ConfigListener listener, ConfigEvent event) {
+        ConfigEvent decoded;
+        try {
+            decoded = codec.decode(event);
+        } catch (ConfigEncryptionException e) {
+            log.warn("A config listener does not get this version: {}", e.getMessage());
+            return;
+        }
+        listener.onEvent(decoded);
     }
 
     /** Returns once the listener follows every config that exists, so every later write reaches it. */
@@ -220,9 +243,12 @@ final class RedisConfigService implements ConfigService {
                 checks.range("expectedVersion", expected, 0, Long.MAX_VALUE);
             }
             checks.throwIfInvalid();
+            ConfigCodec.Stored stored = codec.encode(configId, content);
+            Validation.collector().configContentAsStored("content (as encrypted)", stored.content()).throwIfInvalid();
             return ConfigScripts.SET_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                    keys.config(configId).all(), withWriter(configId, content, format.name(),
-                            Integer.toString(historyLimit), Long.toString(expected))).thenCompose(reply -> {
+                    keys.config(configId).all(), withWriter(configId, stored.content(), format.name(),
+                            Integer.toString(historyLimit), Long.toString(expected), stored.hash()))
+                    .thenCompose(reply -> {
                         LuaScript script = ConfigScripts.SET_CONFIG;
                         String kind = Reply.text(reply, 0, script);
                         if ("conflict".equals(kind)) {
@@ -290,7 +316,8 @@ final class RedisConfigService implements ConfigService {
                             throw versionNotFound(configId, version, Reply.number(reply, 1, script),
                                     Reply.number(reply, 2, script), Reply.number(reply, 3, script));
                         }
-                        return settled(ConfigReads.parse(configId, Reply.text(reply, 1, script)));
+                        return settled(ConfigReads.parse(configId, Reply.text(reply, 1, script)))
+                                .thenApply(codec::decode);
                     });
         });
     }
@@ -315,14 +342,15 @@ final class RedisConfigService implements ConfigService {
 
     private Call<List<ConfigEntry>> history0(String configId) {
         return calls.start(() -> "read the history of config '" + configId + "'",
-                () -> reads.history(Validation.requireConfigId(configId)));
+                () -> reads.history(Validation.requireConfigId(configId))
+                        .thenApply(versions -> versions.stream().map(codec::decode).toList()));
     }
 
     private Call<Optional<ConfigEntry>> getVersion0(String configId, long version) {
         return calls.start(() -> "read version " + version + " of config '" + configId + "'", () -> {
             Validation.collector().configId("configId", configId).range("version", version, 1, Long.MAX_VALUE)
                     .throwIfInvalid();
-            return reads.version(configId, version);
+            return reads.version(configId, version).thenApply(found -> found.map(codec::decode));
         });
     }
 
@@ -353,10 +381,12 @@ final class RedisConfigService implements ConfigService {
                     Validation.collector().configId("configId", configId).configContentAsStored("content", content)
                             .notNull("format", format).notNull("rule", rule).throwIfInvalid();
                     LuaScript script = start ? ConfigScripts.START_GRAY : ConfigScripts.UPDATE_GRAY;
+                    String stored = codec.encode(configId, content).content(); // encrypted as a version would be
+                    Validation.collector().configContentAsStored("content (as encrypted)", stored).throwIfInvalid();
                     // a new release gets a new salt: its stable percentage picks other instances than the last one
                     String[] args = start
-                            ? withWriter(configId, content, format.name(), rule.toString(), UUID.randomUUID().toString())
-                            : withWriter(configId, content, format.name(), rule.toString());
+                            ? withWriter(configId, stored, format.name(), rule.toString(), UUID.randomUUID().toString())
+                            : withWriter(configId, stored, format.name(), rule.toString());
                     return script.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                             keys.config(configId).all(), args).thenCompose(reply -> {
                                 String kind = Reply.text(reply, 0, script);
@@ -373,7 +403,8 @@ final class RedisConfigService implements ConfigService {
                                             + " (revision " + release.revision() + ", rule " + release.rule()
                                             + "): update, promote or abort it", configId, 0, release.revision());
                                 }
-                                return Calls.settle(null, grays, configId, release.revision(), release);
+                                return Calls.settle(null, grays, configId, release.revision(),
+                                        codec.decode(release));
                             });
                 });
     }
@@ -430,7 +461,7 @@ final class RedisConfigService implements ConfigService {
     private Call<Optional<GrayRelease>> gray0(String configId) {
         return calls.start(() -> "read the gray release of config '" + configId + "'",
                 () -> graySource.readRelease(Validation.requireConfigId(configId))
-                        .thenApply(read -> Optional.ofNullable(read.value().release())));
+                        .thenApply(read -> Optional.ofNullable(read.value().release()).map(codec::decode)));
     }
 
     @Override
@@ -570,7 +601,7 @@ final class RedisConfigService implements ConfigService {
             if (!closed) {
                 serial.execute(() -> {
                     if (!closed) {
-                        listener.onEvent(event);
+                        RedisConfigService.this.deliver(listener, event);
                     }
                 });
             }
@@ -595,12 +626,18 @@ final class RedisConfigService implements ConfigService {
             Optional<ConfigEntry> held = configId == null ? null : entries.api().getIfHeld(configId);
             GraySource.GrayState gray = configId == null ? null : grays.api().getIfHeld(configId);
             if (held != null && (gray != null || held.isEmpty())) {
-                return CompletableFuture.completedFuture(effective.effective(configId, held));
+                try {
+                    return CompletableFuture.completedFuture(effective.effective(configId, held)
+                            .map(codec::decode));
+                } catch (ConfigEncryptionException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
             }
             // the effective entry may load the release (blocking, bounded): off the caller's thread
             return calls.start(() -> "read config '" + configId + "'", () -> entries.api().loadAsync(
                     Validation.requireConfigId(configId)).thenApplyAsync(loaded ->
-                            effective.effective(configId, loaded.value()), listenerPool)).published();
+                            effective.effective(configId, loaded.value()).map(codec::decode), listenerPool))
+                    .published();
         }
 
         @Override

@@ -101,6 +101,8 @@ final class RedisLodestarClient implements LodestarClient {
                         ScheduledExecutorService sharedScheduler, Executor sharedExecutor,
                         ThreadFactory threadFactory) {
         this.options = options;
+        // the config keys are read first: a keyset that cannot be read fails the start before anything is opened
+        ConfigCodec codec = ConfigCodec.of(options);
         String ns = options.namespace().name();
         this.viewThread = sharedExecutor == null
                 ? Executors.newSingleThreadExecutor(threads(threadFactory, "lodestar-view-" + ns))
@@ -130,7 +132,7 @@ final class RedisLodestarClient implements LodestarClient {
         this.discovery = new LocalServiceDiscovery(serviceView, indexView, listenerPool, backend);
         this.directDiscovery = new DirectServiceDiscovery(reads, backend, discovery, listenerPool);
         this.sweeper = new Sweeper(backend, keys, registry, reads, serviceView.api()::held, options.sweepInterval());
-        this.config = new RedisConfigService(options, backend, keys, views, listenerPool);
+        this.config = new RedisConfigService(options, codec, backend, keys, views, listenerPool);
         registry.onRegistered(instance -> config.identify(InstanceIdentity.of(instance)));
 
         backend.onMessage((channel, message) -> {

@@ -1,12 +1,20 @@
 package io.lodestar.redis;
 
+import org.slf4j.ILoggerFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.simple.SimpleLogger;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the tests' logger (slf4j-simple, which writes to whatever {@link System#err} is when it logs) printed while
@@ -50,6 +58,53 @@ final class LogCapture implements AutoCloseable {
     @Override
     public void close() {
         System.setErr(original);
+    }
+
+    /**
+     * Turns every logger that exists now (Lodestar's and Lettuce's, once a test has used them) to DEBUG until
+     * closed: slf4j-simple reads its levels once, so this sets its loggers' level field.
+     */
+    static Debug debug() {
+        return new Debug();
+    }
+
+    /** Loggers at DEBUG until closed. */
+    static final class Debug implements AutoCloseable {
+        private static final int DEBUG = 10; // SimpleLogger's LOG_LEVEL_DEBUG
+        private final Map<Logger, Integer> levels = new HashMap<>();
+
+        @SuppressWarnings("unchecked")
+        private Debug() {
+            try {
+                ILoggerFactory factory = LoggerFactory.getILoggerFactory();
+                Field map = factory.getClass().getDeclaredField("loggerMap");
+                map.setAccessible(true);
+                for (Logger logger : ((Map<String, Logger>) map.get(factory)).values()) {
+                    levels.put(logger, swap(logger, DEBUG));
+                }
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("slf4j-simple changed: cannot set its levels", e);
+            }
+        }
+
+        private static int swap(Logger logger, int level) throws ReflectiveOperationException {
+            Field field = SimpleLogger.class.getDeclaredField("currentLogLevel");
+            field.setAccessible(true);
+            int before = field.getInt(logger);
+            field.setInt(logger, level);
+            return before;
+        }
+
+        @Override
+        public void close() {
+            levels.forEach((logger, level) -> {
+                try {
+                    swap(logger, level);
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
     }
 
     private static final class Tee extends OutputStream {

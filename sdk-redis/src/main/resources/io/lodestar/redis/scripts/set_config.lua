@@ -4,7 +4,9 @@
 -- keys (unused here) (the keys of one entry share their hash tag)
 -- ARGV[1] config id, ARGV[2] content, ARGV[3] format, ARGV[4] history limit,
 -- ARGV[5] expected version: -1 = set in any case, 0 = only if there is no current entry, n = only if it is n,
--- ARGV[6] writer's client name, ARGV[7] writer's host (the audit record's, see config_common.lua)
+-- ARGV[6] the content hash computed by the client ('' : the SHA-1 of the content, computed here; an encrypted
+-- content comes with a keyed hash of its plaintext, see ConfigCodec.java),
+-- ARGV[7] writer's client name, ARGV[8] writer's host (the audit record's: the last two, see config_common.lua)
 -- Returns {'conflict', current version (0 = none)} when the expected version is not the current one;
 -- {'unchanged', version, hash, createdAt, updatedAt} when content and format equal the current entry's (then
 -- nothing is written and nothing published); else {'created' (there was no current entry) or 'changed', version,
@@ -21,7 +23,7 @@ local version, hash, current_format, created_at, updated_at = current_header(k.c
 if expected >= 0 and expected ~= version then
   return {'conflict', version}
 end
-local new_hash = redis.sha1hex(content)
+local new_hash = ARGV[6] ~= '' and ARGV[6] or redis.sha1hex(content)
 if version > 0 and hash == new_hash and current_format == format then
   return {'unchanged', version, hash, created_at, updated_at}
 end
