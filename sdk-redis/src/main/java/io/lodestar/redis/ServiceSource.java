@@ -26,10 +26,13 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
 
     private final Keys keys;
     private final RegistryReads reads;
+    private final Snapshots<ServiceSnapshot> snapshots;
 
-    ServiceSource(Keys keys, RegistryReads reads) {
+    /** @param snapshots where the last list held of each service is kept on disk (or a store that keeps none) */
+    ServiceSource(Keys keys, RegistryReads reads, Snapshots<ServiceSnapshot> snapshots) {
         this.keys = keys;
         this.reads = reads;
+        this.snapshots = snapshots;
     }
 
     @Override
@@ -72,6 +75,17 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
     public ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch(String serviceId,
                                                                  SyncedView.Versioned<ServiceSnapshot> current) {
         return new Batch(serviceId, current.value().instances());
+    }
+
+    /** The last list held of a service, from the snapshot directory: served when Redis cannot be reached. */
+    @Override
+    public SyncedView.Versioned<ServiceSnapshot> restore(String serviceId) {
+        return snapshots.read(serviceId);
+    }
+
+    @Override
+    public void held(String serviceId, SyncedView.Versioned<ServiceSnapshot> value) {
+        snapshots.save(serviceId, value);
     }
 
     @Override

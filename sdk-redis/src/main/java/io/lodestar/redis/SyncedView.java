@@ -416,7 +416,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (failure != null) {
             Versioned<V> restored = topic.current == null ? restore(topic, failure) : null;
             if (restored != null) {
-                topic.hold(restored);
+                topic.holdRestored(restored);
                 // Redis may have lost it and been written again since: the first load from Redis reads it whole
                 // (no replay from it) and tells listeners what differs from it.
                 topic.untrusted = true;

@@ -82,11 +82,18 @@ interface ViewSource<V, E> {
     E resynced(String id, Versioned<V> before, Versioned<V> after);
 
     /**
-     * A locally kept value to serve when a topic's first load fails because Redis cannot be reached (e.g. the
-     * config snapshot directory), or null for none. The view keeps retrying and replaces it once Redis answers.
+     * A locally kept value to serve when a topic's first load fails because Redis cannot be reached (the snapshot
+     * directory, see {@link Snapshots}), or null for none. The view keeps retrying and replaces it once Redis answers.
      */
     default Versioned<V> restore(String id) {
         return null;
+    }
+
+    /**
+     * The view now holds this value of a topic (read from Redis, events applied, or kept after Redis lost its data;
+     * never a {@link #restore}d one): what a source with a local copy saves. On the view thread: must not block.
+     */
+    default void held(String id, Versioned<V> value) {
     }
 
     /**

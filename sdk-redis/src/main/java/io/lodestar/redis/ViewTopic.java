@@ -92,6 +92,13 @@ final class ViewTopic<V, E> extends TopicTable.Entry implements ViewListener.Top
     void hold(Versioned<V> held) {
         view.publish(this, held.value());
         current = held;
+        view.source().held(id, held);
+    }
+
+    /** Holds a value restored from a local copy ({@link ViewSource#restore}): not saved back. */
+    void holdRestored(Versioned<V> restored) {
+        view.publish(this, restored.value());
+        current = restored;
     }
 
     @Override

@@ -123,7 +123,7 @@ class ConfigFaultIT extends PrivateRedisTest {
         first.config().set("app/db.yaml", "url: one", ConfigFormat.YAML);
         first.config().get("app/db.yaml");
         ConfigEntry lastGood = first.config().set("app/db.yaml", "url: two", ConfigFormat.YAML);
-        ConfigSnapshots files = ConfigSnapshots.of(Optional.of(snapshots), clients.namespace(),
+        Snapshots<Optional<ConfigEntry>> files = Snapshots.configs(Optional.of(snapshots), clients.namespace(),
                 LodestarOptions.builder(redis.uri()).build().redactedRedisUri(), DIRECT);
         await().atMost(CONVERGENCE).untilAsserted(() -> assertThat(saved(files, "app/db.yaml")).contains(lastGood));
         first.close();
@@ -161,7 +161,7 @@ class ConfigFaultIT extends PrivateRedisTest {
         LodestarClient first = clients.connect(options -> options.configSnapshotDirectory(snapshots));
         ConfigEntry onDisk = first.config().set("app", "a=A", ConfigFormat.PROPERTIES);
         first.config().get("app");
-        ConfigSnapshots files = ConfigSnapshots.of(Optional.of(snapshots), clients.namespace(),
+        Snapshots<Optional<ConfigEntry>> files = Snapshots.configs(Optional.of(snapshots), clients.namespace(),
                 LodestarOptions.builder(redis.uri()).build().redactedRedisUri(), DIRECT);
         await().atMost(CONVERGENCE).untilAsserted(() -> assertThat(saved(files, "app")).contains(onDisk));
         first.close();
@@ -194,7 +194,7 @@ class ConfigFaultIT extends PrivateRedisTest {
     }
 
     /** The entry the snapshot file holds (empty: none, or not written yet). */
-    private static Optional<ConfigEntry> saved(ConfigSnapshots files, String id) {
+    private static Optional<ConfigEntry> saved(Snapshots<Optional<ConfigEntry>> files, String id) {
         return Optional.ofNullable(files.read(id)).flatMap(SyncedView.Versioned::value);
     }
 }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -23,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * batch of events, applied beside the held list and merged into one snapshot, in instance id order.
  */
 class ServiceSourceTest {
-    private final ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null);
+    private final ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null,
+                Snapshots.services(Optional.empty(), "test", "redis://test", Runnable::run));
     private final ServiceInstance one = Clients.instance("orders", "orders-1");
 
     @Test
