@@ -7,11 +7,14 @@ import io.lodestar.core.event.ConfigRemoved;
 import io.lodestar.core.event.ConfigRolledBack;
 import io.lodestar.core.model.ConfigEntry;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -22,6 +25,9 @@ import java.util.concurrent.CompletionStage;
  * directory ({@link #held}), which is read back only when Redis cannot be reached at a first load.
  */
 final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEvent> {
+    /** The one item of a config for the data-loss protection (see {@link #lost}): its entry. */
+    private static final String WHOLE = "";
+
     private final Keys keys;
     private final ConfigReads reads;
     private final Snapshots<Optional<ConfigEntry>> snapshots;
@@ -115,6 +121,27 @@ final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEven
         }
         return after.value().<ConfigEvent>map(entry -> new ConfigChanged(configId, after.revision(), entry))
                 .orElseGet(() -> new ConfigRemoved(configId, after.revision()));
+    }
+
+    /**
+     * A config Redis lost (absent under keys written anew) keeps its last content until it is written again or
+     * really removed: nobody writes a config back on their own, and its absence is not news an app should act on.
+     */
+    @Override
+    public Map<String, Duration> lost(String configId, Optional<ConfigEntry> held, Optional<ConfigEntry> loaded) {
+        return held.isPresent() && loaded.isEmpty() ? Collections.singletonMap(WHOLE, null) : Map.of();
+    }
+
+    @Override
+    public Optional<ConfigEntry> withKept(String configId, Optional<ConfigEntry> loaded, Optional<ConfigEntry> from,
+                                          Set<String> items) {
+        return items.contains(WHOLE) ? from : loaded;
+    }
+
+    /** Every event of a config writes it whole (or removes it). */
+    @Override
+    public String item(ViewSource.Message message) {
+        return WHOLE;
     }
 
     @Override
