@@ -542,8 +542,8 @@ final class SyncedView<V, E> implements AutoCloseable {
         String message = "{} {}: Redis lost its keys (incarnation {} is now {}) and lacks {} of the items the view"
                 + " held; serving them still until they are written again (see docs/redis.md, \"When Redis loses its"
                 + " data\"){}";
-        if (keptTopics++ == 0) {
-            log.warn(message, name, Validation.show(topic.id), before.incarnation(), loaded.incarnation(), missing,
+        if (keptTopics++ == 0) { // normal after a restart without data (see ViewEvents): INFO, not WARN
+            log.info(message, name, Validation.show(topic.id), before.incarnation(), loaded.incarnation(), missing,
                     " (other entries that find the same are logged at debug)");
         } else {
             log.debug(message, name, Validation.show(topic.id), before.incarnation(), loaded.incarnation(), missing,
