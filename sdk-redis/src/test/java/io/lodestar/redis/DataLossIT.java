@@ -3,6 +3,9 @@ package io.lodestar.redis;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.StartupMode;
+import io.lodestar.core.event.ConfigChanged;
+import io.lodestar.core.event.ConfigEvent;
+import io.lodestar.core.event.ConfigRemoved;
 import io.lodestar.core.event.InstanceDeregistered;
 import io.lodestar.core.event.InstanceExpired;
 import io.lodestar.core.event.ServiceEvent;
@@ -150,6 +153,41 @@ class DataLossIT extends PrivateRedisTest {
             assertThat(restarted.discovery().status().stale()).isFalse();
         });
         assertThat(heard).hasSize(1).first().isInstanceOf(ServiceResynced.class);
+    }
+
+    @Test
+    void aConfigRedisLostKeepsItsLastContentAndItsSnapshotUntilWrittenOrRemovedAgain(@TempDir Path snapshots) {
+        // given a reader that holds a config, with its snapshot on disk
+        LodestarClient writer = clients.connect();
+        ConfigEntry lastGood = writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        RedisLodestarClient reader = (RedisLodestarClient) clients.connect(options -> options
+                .configSnapshotDirectory(snapshots));
+        List<ConfigEvent> heard = new CopyOnWriteArrayList<>();
+        reader.config().subscribe("app", heard::add);
+        assertThat(reader.config().get("app")).contains(lastGood);
+        Snapshots<Optional<ConfigEntry>> files = Snapshots.configs(Optional.of(snapshots), clients.namespace(),
+                LodestarOptions.builder(redis.uri()).build().redactedRedisUri(), Runnable::run);
+        await().atMost(CONVERGENCE).until(() -> files.read("app") != null);
+
+        // when Redis restarts without its data
+        redis.restart();
+
+        // then the reader keeps the config and its file, and its listener hears nothing
+        await().atMost(CONVERGENCE).until(() -> reader.views().get("config").dataLosses.sum() == 1);
+        assertThat(reader.config().get("app")).contains(lastGood);
+        assertThat(files.read("app")).extracting(SyncedView.Versioned::value).isEqualTo(Optional.of(lastGood));
+        assertThat(heard).isEmpty();
+
+        // and a write under the new keys replaces it, and a remove then removes it
+        ConfigEntry rewritten = await().atMost(CONVERGENCE).ignoreExceptions()
+                .until(() -> writer.config().set("app", "a=2", ConfigFormat.PROPERTIES), entry -> true);
+        await().atMost(CONVERGENCE).untilAsserted(() -> assertThat(reader.config().get("app")).contains(rewritten));
+        writer.config().remove("app");
+        await().atMost(CONVERGENCE).untilAsserted(() -> {
+            assertThat(reader.config().get("app")).isEmpty();
+            assertThat(files.read("app")).isNull();
+        });
+        assertThat(heard).containsExactly(new ConfigChanged("app", 1, rewritten), new ConfigRemoved("app", 2));
     }
 
     private static ServiceInstance instance(String id) {
