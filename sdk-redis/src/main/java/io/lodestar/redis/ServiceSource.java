@@ -134,7 +134,8 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
                 .filter(instance -> !gone.contains(instance.instanceId())).toList();
         List<ServiceEvent> events = current.value().instances().stream()
                 .filter(instance -> gone.contains(instance.instanceId()))
-                .<ServiceEvent>map(instance -> new InstanceExpired(serviceId, current.revision(), instance.instanceId()))
+                .<ServiceEvent>map(instance -> new InstanceExpired(serviceId, current.revision(),
+                        instance.instanceId()))
                 .toList();
         return new ViewSource.Dropped<>(new ServiceSnapshot(serviceId, current.value().revision(), left), events);
     }

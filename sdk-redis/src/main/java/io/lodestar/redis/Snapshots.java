@@ -134,7 +134,7 @@ final class Snapshots<T> {
         return directory != null;
     }
 
-    /** Records the state a view now holds of a topic (from Redis, never a restored one); written soon, off this thread. */
+    /** Records the state a view now holds of a topic (never a restored one); written soon, off this thread. */
     void save(String id, SyncedView.Versioned<T> state) {
         if (directory == null) {
             return;

