@@ -18,6 +18,8 @@ import io.lodestar.core.model.ServiceSnapshot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -191,6 +194,42 @@ class DataLossIT extends PrivateRedisTest {
             assertThat(files.read("app")).isNull();
         });
         assertThat(heard).containsExactly(new ConfigChanged("app", 1, rewritten), new ConfigRemoved("app", 2));
+    }
+
+    @Test
+    void anAppStartedWhileRedisIsDownNeverServesASnapshotOfAnotherRedisOrATruncatedOne(@TempDir Path snapshots)
+            throws IOException {
+        // given a snapshot of orders truncated by a crash of the disk, and one of payments read from another Redis
+        String here = LodestarOptions.builder(redis.uri()).build().redactedRedisUri();
+        Snapshots<ServiceSnapshot> ours = Snapshots.services(Optional.of(snapshots), clients.namespace(), here,
+                Runnable::run);
+        ours.save("orders", snapshot("orders"));
+        Path orders = ours.file("orders");
+        String whole = Files.readString(orders);
+        Files.writeString(orders, whole.substring(0, whole.length() - 40));
+        Snapshots.services(Optional.of(snapshots), clients.namespace(), "redis://staging:6379", Runnable::run)
+                .save("payments", snapshot("payments"));
+        redis.kill();
+
+        try (LogCapture log = LogCapture.start()) {
+            // when an app starts while Redis is down
+            LodestarClient app = clients.connect(options -> options.serviceSnapshotDirectory(snapshots)
+                    .startupMode(StartupMode.OFFLINE));
+
+            // then it serves neither, and says why, once each
+            assertThatThrownBy(() -> app.discovery().getInstances("orders"))
+                    .isInstanceOf(UnavailableException.class);
+            assertThatThrownBy(() -> app.discovery().getInstances("payments"))
+                    .isInstanceOf(UnavailableException.class);
+            assertThat(log.lines("WARN", "Ignoring unreadable service snapshot", "corrupt or truncated")).hasSize(1);
+            assertThat(log.lines("WARN", "Ignoring service snapshot", "of 'payments'", "redis://staging:6379",
+                    here)).hasSize(1);
+        }
+    }
+
+    private static SyncedView.Versioned<ServiceSnapshot> snapshot(String service) {
+        ServiceInstance one = Clients.instance(service, service + "-1");
+        return new SyncedView.Versioned<>(1, new ServiceSnapshot(service, 1, List.of(one)), null, "keys-a");
     }
 
     private static ServiceInstance instance(String id) {
