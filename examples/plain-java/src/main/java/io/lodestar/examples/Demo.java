@@ -34,6 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
@@ -301,7 +302,7 @@ public final class Demo {
         Thread sampler = new Thread(() -> { // a caller reading all the time
             while (sampling.get()) {
                 fewest.accumulateAndGet(view.getInstances(SERVICE).size(), Math::min);
-                Thread.onSpinWait();
+                LockSupport.parkNanos(100_000); // every 0.1 ms: an empty list would last far longer
             }
         }, "demo-reader");
         sampler.setDaemon(true);
