@@ -53,9 +53,14 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
             return "Redis not connected: " + String.join(", ", disconnected) + "; reads are served from the local view";
         }
         if (discovery.stale() || config.stale()) {
-            return "view stale: discovery for " + discovery.staleFor() + ", config for " + config.staleFor();
+            return "view stale: discovery for " + discovery.staleFor() + because(discovery) + ", config for "
+                    + config.staleFor() + because(config);
         }
         return null;
+    }
+
+    private static String because(ViewStatus view) {
+        return view.staleReason() == null ? "" : " (" + view.staleReason() + ")";
     }
 
     /**

@@ -67,6 +67,7 @@ public final class LodestarOptions {
     private final int viewTopicLimit;
     private final int configHistoryLimit;
     private final @Nullable Path configSnapshotDirectory;
+    private final @Nullable Path serviceSnapshotDirectory;
     private final boolean deregisterOnClose;
     private final String clientName;
     private final @Nullable Path tlsTrustedCertificates;
@@ -86,6 +87,7 @@ public final class LodestarOptions {
         this.viewTopicLimit = builder.viewTopicLimit;
         this.configHistoryLimit = builder.configHistoryLimit;
         this.configSnapshotDirectory = builder.configSnapshotDirectory;
+        this.serviceSnapshotDirectory = builder.serviceSnapshotDirectory;
         this.deregisterOnClose = builder.deregisterOnClose;
         this.clientName = builder.clientName;
         this.tlsTrustedCertificates = builder.tlsTrustedCertificates;
@@ -168,6 +170,19 @@ public final class LodestarOptions {
     }
 
     /**
+     * Where the discovery view keeps the last instance list it read of each service (one owner-only file per
+     * service under {@code <directory>/<namespace>/services/}; it may be the {@link #configSnapshotDirectory()}).
+     * They are read only when Redis cannot be reached while a service is first loaded, e.g. after a
+     * {@link StartupMode#OFFLINE} start during an outage ({@link ViewStatus#restoredFromDisk()} then says so), and
+     * replaced by what Redis holds as soon as it answers. A file of another namespace or Redis deployment is refused.
+     *
+     * @return the service snapshot directory, if any (default none)
+     */
+    public Optional<Path> serviceSnapshotDirectory() {
+        return Optional.ofNullable(serviceSnapshotDirectory);
+    }
+
+    /**
      * @return whether {@link LodestarClient#close()} deregisters this client's ephemeral instances (default true);
      *     persistent ones (TTL zero) always stay, see {@link Registration}
      */
@@ -238,7 +253,8 @@ public final class LodestarOptions {
                 + commandTimeout + ", sweepInterval=" + sweepInterval + ", reconcileInterval=" + reconcileInterval
                 + ", idleViewTimeout=" + idleViewTimeout + ", viewTopicLimit=" + viewTopicLimit
                 + ", configHistoryLimit=" + configHistoryLimit
-                + ", configSnapshotDirectory=" + configSnapshotDirectory + ", deregisterOnClose=" + deregisterOnClose
+                + ", configSnapshotDirectory=" + configSnapshotDirectory
+                + ", serviceSnapshotDirectory=" + serviceSnapshotDirectory + ", deregisterOnClose=" + deregisterOnClose
                 + ", clientName=" + clientName + ", tlsTrustedCertificates=" + tlsTrustedCertificates + ", startupMode=" + startupMode
                 + ", preloadServices=" + preloadServices + ", identity=" + identity + ", configKeys=" + configKeys
                 + ", encryptedConfigPlaceholders=" + encryptedConfigPlaceholders + "]";
@@ -272,6 +288,7 @@ public final class LodestarOptions {
         private int viewTopicLimit = DEFAULT_VIEW_TOPIC_LIMIT;
         private int configHistoryLimit = DEFAULT_CONFIG_HISTORY_LIMIT;
         private @Nullable Path configSnapshotDirectory;
+        private @Nullable Path serviceSnapshotDirectory;
         private boolean deregisterOnClose = true;
         private String clientName = DEFAULT_CLIENT_NAME;
         private @Nullable Path tlsTrustedCertificates;
@@ -336,6 +353,15 @@ public final class LodestarOptions {
          */
         public Builder configSnapshotDirectory(@Nullable Path configSnapshotDirectory) {
             this.configSnapshotDirectory = configSnapshotDirectory;
+            return this;
+        }
+
+        /**
+         * @return this builder with the service snapshot directory set (null = none); see
+         *     {@link LodestarOptions#serviceSnapshotDirectory()}
+         */
+        public Builder serviceSnapshotDirectory(@Nullable Path serviceSnapshotDirectory) {
+            this.serviceSnapshotDirectory = serviceSnapshotDirectory;
             return this;
         }
 

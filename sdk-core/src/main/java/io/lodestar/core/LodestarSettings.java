@@ -25,6 +25,7 @@ public class LodestarSettings {
     private int viewTopicLimit = LodestarOptions.DEFAULT_VIEW_TOPIC_LIMIT;
     private int configHistoryLimit = LodestarOptions.DEFAULT_CONFIG_HISTORY_LIMIT;
     private Path configSnapshotDirectory;
+    private Path serviceSnapshotDirectory;
     private boolean deregisterOnClose = true;
     private String clientName = LodestarOptions.DEFAULT_CLIENT_NAME;
     private Path tlsTrustedCertificates;
@@ -53,6 +54,7 @@ public class LodestarSettings {
                 .viewTopicLimit(viewTopicLimit)
                 .configHistoryLimit(configHistoryLimit)
                 .configSnapshotDirectory(configSnapshotDirectory)
+                .serviceSnapshotDirectory(serviceSnapshotDirectory)
                 .deregisterOnClose(deregisterOnClose)
                 .clientName(clientName)
                 .tlsTrustedCertificates(tlsTrustedCertificates)
@@ -153,6 +155,16 @@ public class LodestarSettings {
     /** @param configSnapshotDirectory the config snapshot directory, or null */
     public void setConfigSnapshotDirectory(Path configSnapshotDirectory) {
         this.configSnapshotDirectory = configSnapshotDirectory;
+    }
+
+    /** @return the service snapshot directory, or null */
+    public Path getServiceSnapshotDirectory() {
+        return serviceSnapshotDirectory;
+    }
+
+    /** @param serviceSnapshotDirectory the service snapshot directory, or null */
+    public void setServiceSnapshotDirectory(Path serviceSnapshotDirectory) {
+        this.serviceSnapshotDirectory = serviceSnapshotDirectory;
     }
 
     /** @return whether close deregisters */

@@ -17,13 +17,22 @@ import java.util.Map;
  * @param lastSyncAt       when the view last heard from Redis (a load, an event or a reconcile); null if never
  * @param restoredFromDisk true when some data was served from the local snapshot directory because Redis
  *                         could not be reached at startup
+ * @param staleReason      why the view is stale, for people (null when it is not): a lost connection, or Redis
+ *                         having lost data the view keeps serving until its owners write it again (see
+ *                         docs/redis.md, "When Redis loses its data")
  */
-public record ViewStatus(boolean stale, Duration staleFor, @Nullable Instant lastSyncAt, boolean restoredFromDisk) {
+public record ViewStatus(boolean stale, Duration staleFor, @Nullable Instant lastSyncAt, boolean restoredFromDisk,
+                         @Nullable String staleReason) {
     /**
      * @throws InvalidArgumentException when {@code staleFor} is null
      */
     public ViewStatus {
         Validation.requireNonNull("staleFor", staleFor);
+    }
+
+    /** A status without a reason (see {@link #staleReason()}). */
+    public ViewStatus(boolean stale, Duration staleFor, @Nullable Instant lastSyncAt, boolean restoredFromDisk) {
+        this(stale, staleFor, lastSyncAt, restoredFromDisk, null);
     }
 
     /** This status as plain values for a health endpoint's JSON (see {@link ClientHealth#details()}). */
@@ -33,6 +42,9 @@ public record ViewStatus(boolean stale, Duration staleFor, @Nullable Instant las
         details.put("staleFor", staleFor.toString());
         ClientHealth.putTime(details, "lastSyncAt", lastSyncAt);
         details.put("restoredFromDisk", restoredFromDisk);
+        if (staleReason != null) {
+            details.put("staleReason", staleReason);
+        }
         return details;
     }
 }

@@ -7,26 +7,32 @@ import io.lodestar.core.event.ConfigRemoved;
 import io.lodestar.core.event.ConfigRolledBack;
 import io.lodestar.core.model.ConfigEntry;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 /**
  * Config entries as topics of a {@link SyncedView}: the value is the current entry (empty when the config does not
  * exist), the revision is the entry's version counter, and the events carry the whole new entry, so neither the
  * view nor a listener re-reads. A resync replays the versions the view missed from history, so a listener gets
- * every version once and in order as long as they are kept. Every state read from Redis is handed to the snapshot
- * directory, which is read back only when Redis cannot be reached at a first load.
+ * every version once and in order as long as they are kept. Every state the view holds is handed to the snapshot
+ * directory ({@link #held}), which is read back only when Redis cannot be reached at a first load.
  */
 final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEvent> {
+    /** The one item of a config for the data-loss protection (see {@link #lost}): its entry. */
+    private static final String WHOLE = "";
+
     private final Keys keys;
     private final ConfigReads reads;
-    private final ConfigSnapshots snapshots;
+    private final Snapshots<Optional<ConfigEntry>> snapshots;
 
-    ConfigSource(Keys keys, ConfigReads reads, ConfigSnapshots snapshots) {
+    ConfigSource(Keys keys, ConfigReads reads, Snapshots<Optional<ConfigEntry>> snapshots) {
         this.keys = keys;
         this.reads = reads;
         this.snapshots = snapshots;
@@ -39,20 +45,15 @@ final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEven
 
     @Override
     public CompletionStage<SyncedView.Versioned<Optional<ConfigEntry>>> load(String configId) {
-        return reads.entry(configId).thenApply(loaded -> {
-            snapshots.save(configId, loaded.value(), loaded.incarnation());
-            return loaded;
-        });
+        return reads.entry(configId);
     }
 
     /** A resync replays from history what the view missed, so listeners still get every version once, in order. */
     @Override
     public CompletionStage<ViewSource.Reloaded<Optional<ConfigEntry>, ConfigEvent>> reload(
             String configId, SyncedView.Versioned<Optional<ConfigEntry>> held) {
-        return reads.since(configId, held.revision()).thenApply(since -> {
-            snapshots.save(configId, since.state().value(), since.state().incarnation());
-            return new ViewSource.Reloaded<>(since.state(), replay(configId, held.revision(), since));
-        });
+        return reads.since(configId, held.revision()).thenApply(since ->
+                new ViewSource.Reloaded<>(since.state(), replay(configId, held.revision(), since)));
     }
 
     /**
@@ -109,7 +110,7 @@ final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEven
     @Override
     public ViewSource.Batch<Optional<ConfigEntry>, ConfigEvent> batch(
             String configId, SyncedView.Versioned<Optional<ConfigEntry>> current) {
-        return new Batch(configId, current.incarnation());
+        return new Batch(configId);
     }
 
     @Override
@@ -122,25 +123,48 @@ final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEven
                 .orElseGet(() -> new ConfigRemoved(configId, after.revision()));
     }
 
+    /**
+     * A config Redis lost (absent under keys written anew) keeps its last content until it is written again or
+     * really removed: nobody writes a config back on their own, and its absence is not news an app should act on.
+     */
+    @Override
+    public Map<String, Duration> lost(String configId, Optional<ConfigEntry> held, Optional<ConfigEntry> loaded) {
+        return held.isPresent() && loaded.isEmpty() ? Collections.singletonMap(WHOLE, null) : Map.of();
+    }
+
+    @Override
+    public Optional<ConfigEntry> withKept(String configId, Optional<ConfigEntry> loaded, Optional<ConfigEntry> from,
+                                          Set<String> items) {
+        return items.contains(WHOLE) ? from : loaded;
+    }
+
+    /** Every event of a config writes it whole (or removes it). */
+    @Override
+    public String item(ViewSource.Message message) {
+        return WHOLE;
+    }
+
     @Override
     public SyncedView.Versioned<Optional<ConfigEntry>> restore(String configId) {
         return snapshots.read(configId);
     }
 
+    @Override
+    public void held(String configId, SyncedView.Versioned<Optional<ConfigEntry>> value) {
+        snapshots.save(configId, value);
+    }
+
     /**
      * A config's events: each carries the whole entry, so the value is the last one's; every version is a listener
-     * event, and the snapshot directory gets the entry once per batch.
+     * event.
      */
     private final class Batch implements ViewSource.Batch<Optional<ConfigEntry>, ConfigEvent> {
         private final String configId;
         private final List<ConfigEvent> events = new ArrayList<>();
         private Optional<ConfigEntry> value;
-        /** Of the keys the events come from: the held value's, or the events' own when they carry one. */
-        private String incarnation;
 
-        Batch(String configId, String incarnation) {
+        Batch(String configId) {
             this.configId = configId;
-            this.incarnation = incarnation;
         }
 
         @Override
@@ -161,14 +185,10 @@ final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEven
                 // a newer client's event type: the view cannot know what changed, so it re-reads the config
                 throw new IllegalArgumentException("unknown event type " + Validation.show(type));
             }
-            if (message.incarnation() != null) {
-                incarnation = message.incarnation();
-            }
         }
 
         @Override
         public Optional<ConfigEntry> value() {
-            snapshots.save(configId, value, incarnation);
             return value;
         }
 

@@ -3,8 +3,11 @@ package io.lodestar.redis;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.event.ServicesChanged;
 
+import java.time.Duration;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletionStage;
@@ -82,6 +85,29 @@ final class IndexSource implements ViewSource<Set<String>, ServicesChanged> {
         Set<String> removed = new TreeSet<>(before.value());
         removed.removeAll(after.value());
         return new ServicesChanged(after.value(), added, removed);
+    }
+
+    /**
+     * Members Redis lost (absent from an index written anew) stay until written again or really removed: a service
+     * or config stays in its index while it exists, and its owners write it back (or never do, as before the loss).
+     */
+    @Override
+    public Map<String, Duration> lost(String id, Set<String> held, Set<String> loaded) {
+        Map<String, Duration> lost = new HashMap<>();
+        held.stream().filter(member -> !loaded.contains(member)).forEach(member -> lost.put(member, null));
+        return lost;
+    }
+
+    @Override
+    public Set<String> withKept(String id, Set<String> loaded, Set<String> from, Set<String> items) {
+        Set<String> merged = new TreeSet<>(loaded);
+        merged.addAll(items);
+        return Collections.unmodifiableSet(merged);
+    }
+
+    @Override
+    public String item(ViewSource.Message message) {
+        return message.fields().get("id") instanceof String member ? member : null;
     }
 
     /**

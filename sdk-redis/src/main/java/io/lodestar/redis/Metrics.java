@@ -47,6 +47,9 @@ final class Metrics {
             counter(registry, "lodestar.view.gaps", "Events that revealed a missed revision", tags, view.gaps);
             counter(registry, "lodestar.view.incarnations", "Events of other keys than the held ones (lost and"
                     + " written again); each made its entry re-read", tags, view.incarnations);
+            counter(registry, "lodestar.view.dataloss", "Entries whose keys Redis lost and wrote anew with fewer"
+                    + " items than the view held; each kept serving them until their owners wrote them again", tags,
+                    view.dataLosses);
             counter(registry, "lodestar.view.overflows", "Events dropped by a bound (view inbox, load buffer,"
                     + " listener queue); the view or listener re-reads the state instead", tags, view.overflows);
             counter(registry, "lodestar.view.events.rejected", "Events dropped as impossible (forged or corrupt)",

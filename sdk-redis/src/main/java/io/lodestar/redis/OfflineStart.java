@@ -23,8 +23,12 @@ import java.util.random.RandomGenerator;
  * connected, once. Meanwhile {@link #offlineCommands} stands in for the command connection.
  */
 final class OfflineStart implements AutoCloseable {
-    /** 100-200 ms before the second attempt, doubling up to 1-2 s: an outage at start-up is often a short one. */
-    static final Backoff BACKOFF = new Backoff(200, 2_000);
+    /**
+     * 100-200 ms before the second attempt, then 250-500 ms, like Lettuce's reconnects (see ClientSettings): an app
+     * started during an outage serves its snapshots until Redis answers, and converges within a second of it (an
+     * attempt at a Redis that is down is a refused connection, cheap for both sides).
+     */
+    static final Backoff BACKOFF = new Backoff(200, 500);
 
     private final Clock clock;
     private final RandomGenerator random;

@@ -89,7 +89,7 @@ final class RedisConfigService implements ConfigService {
         this.reads = new ConfigReads(backend, keys);
         this.codec = codec;
         this.direct = new DirectConfigReader(reads, codec, backend);
-        ConfigSnapshots snapshots = ConfigSnapshots.of(options.configSnapshotDirectory(), namespace,
+        Snapshots<Optional<ConfigEntry>> snapshots = Snapshots.configs(options.configSnapshotDirectory(), namespace,
                 options.redactedRedisUri(), listenerPool);
         this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots), views);
         this.index = new SyncedView<>("config index", new IndexSource(keys.configs().channel(), reads::index,

@@ -126,7 +126,8 @@ final class RedisLodestarClient implements LodestarClient {
         SyncedView.Shared views = new SyncedView.Shared(backend, router, viewThread, listenerPool,
                 Clock.system(scheduler), () -> ThreadLocalRandom.current().nextLong(), SyncedView.LIMITS,
                 options.idleViewTimeout(), options.viewTopicLimit(), Scheduler.systemScheduler());
-        this.serviceView = new SyncedView<>("service", new ServiceSource(keys, reads), views);
+        this.serviceView = new SyncedView<>("service", new ServiceSource(keys, reads, Snapshots.services(
+                options.serviceSnapshotDirectory(), ns, options.redactedRedisUri(), listenerPool)), views);
         this.indexView = new SyncedView<>("service index", new IndexSource(keys, reads), views);
         this.registry = new RedisServiceRegistry(backend, keys, serviceView, views, scheduler, listenerPool, ns);
         this.discovery = new LocalServiceDiscovery(serviceView, indexView, listenerPool, backend);

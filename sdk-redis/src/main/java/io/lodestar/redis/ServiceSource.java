@@ -10,9 +10,13 @@ import io.lodestar.core.event.ServiceResynced;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -26,10 +30,13 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
 
     private final Keys keys;
     private final RegistryReads reads;
+    private final Snapshots<ServiceSnapshot> snapshots;
 
-    ServiceSource(Keys keys, RegistryReads reads) {
+    /** @param snapshots where the last list held of each service is kept on disk (or a store that keeps none) */
+    ServiceSource(Keys keys, RegistryReads reads, Snapshots<ServiceSnapshot> snapshots) {
         this.keys = keys;
         this.reads = reads;
+        this.snapshots = snapshots;
     }
 
     @Override
@@ -72,6 +79,65 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
     public ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch(String serviceId,
                                                                  SyncedView.Versioned<ServiceSnapshot> current) {
         return new Batch(serviceId, current.value().instances());
+    }
+
+    /** The last list held of a service, from the snapshot directory: served when Redis cannot be reached. */
+    @Override
+    public SyncedView.Versioned<ServiceSnapshot> restore(String serviceId) {
+        return snapshots.read(serviceId);
+    }
+
+    @Override
+    public void held(String serviceId, SyncedView.Versioned<ServiceSnapshot> value) {
+        snapshots.save(serviceId, value);
+    }
+
+    /**
+     * The instances Redis lost, each kept until its owner had the time to register it again: the outage grace the
+     * sweep allows owners ({@link Sweeper#RECONNECT_ALLOWANCE}) plus the instance's TTL (a renewal every third of it
+     * finds the instance gone and registers it again). A persistent instance (TTL zero) is renewed by nobody: the
+     * grace alone.
+     */
+    @Override
+    public Map<String, Duration> lost(String serviceId, ServiceSnapshot held, ServiceSnapshot loaded) {
+        Set<String> present = new HashSet<>();
+        loaded.instances().forEach(instance -> present.add(instance.instanceId()));
+        Map<String, Duration> lost = new HashMap<>();
+        for (ServiceInstance instance : held.instances()) {
+            if (!present.contains(instance.instanceId())) {
+                lost.put(instance.instanceId(), Sweeper.RECONNECT_ALLOWANCE.plus(instance.ttl()));
+            }
+        }
+        return lost;
+    }
+
+    @Override
+    public ServiceSnapshot withKept(String serviceId, ServiceSnapshot loaded, ServiceSnapshot from, Set<String> items) {
+        SortedMap<String, ServiceInstance> merged = new TreeMap<>();
+        from.instances().stream().filter(instance -> items.contains(instance.instanceId()))
+                .forEach(instance -> merged.put(instance.instanceId(), instance));
+        loaded.instances().forEach(instance -> merged.put(instance.instanceId(), instance));
+        return new ServiceSnapshot(serviceId, loaded.revision(), List.copyOf(merged.values()));
+    }
+
+    @Override
+    public String item(ViewSource.Message message) {
+        return message.fields().get("id") instanceof String instanceId ? instanceId : null;
+    }
+
+    /** Each kept instance whose owner did not register it again in time expired: one event each. */
+    @Override
+    public ViewSource.Dropped<ServiceSnapshot, ServiceEvent> drop(String serviceId,
+            SyncedView.Versioned<ServiceSnapshot> current, List<String> items) {
+        Set<String> gone = new HashSet<>(items);
+        List<ServiceInstance> left = current.value().instances().stream()
+                .filter(instance -> !gone.contains(instance.instanceId())).toList();
+        List<ServiceEvent> events = current.value().instances().stream()
+                .filter(instance -> gone.contains(instance.instanceId()))
+                .<ServiceEvent>map(instance -> new InstanceExpired(serviceId, current.revision(),
+                        instance.instanceId()))
+                .toList();
+        return new ViewSource.Dropped<>(new ServiceSnapshot(serviceId, current.value().revision(), left), events);
     }
 
     @Override
@@ -119,7 +185,9 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
             changes.put(instanceId, instance);
             revision = at;
             ServiceEvent event = switch (type) {
-                case "registered" -> new InstanceRegistered(serviceId, at, instance);
+                // registered again while held (its owner's renewal after Redis lost it): an update, if anything
+                case "registered" -> previous == null ? new InstanceRegistered(serviceId, at, instance)
+                        : previous.equals(instance) ? null : new InstanceUpdated(serviceId, at, previous, instance);
                 case "updated" -> previous == null ? new InstanceRegistered(serviceId, at, instance)
                         : new InstanceUpdated(serviceId, at, previous, instance);
                 // A removal of an instance this view does not hold changes nothing a listener knows: not announced.

@@ -50,7 +50,7 @@ final class Sweeper {
      * How much later than the first client an owner may come back from the same outage (its reconnect backoff and
      * jitter) and still find its instance: the sweep spares overdue instances this long plus their TTL.
      */
-    private static final Duration RECONNECT_ALLOWANCE = Duration.ofSeconds(10);
+    static final Duration RECONNECT_ALLOWANCE = Duration.ofSeconds(10);
     /** How long after its end an outage can still spare an instance: the allowance plus the longest TTL. */
     private static final Duration OUTAGE_HORIZON = RECONNECT_ALLOWANCE.plus(Validation.MAX_TTL);
     /** How often the elected client sweeps every service rather than only the due ones. */

@@ -205,6 +205,7 @@ final class ViewEvents<V, E> {
             view.swaps.increment();
             view.eventsApplied.add(applied);
             dispatch(topic, batch.events());
+            view.applied(topic, messages.subList(0, applied));
             topic.releaseWaiters();
         }
         if (malformed != null) {

@@ -3,9 +3,12 @@ package io.lodestar.redis;
 import io.lodestar.redis.SyncedView.Versioned;
 import io.lodestar.redis.internal.view.Admission;
 import io.lodestar.redis.internal.view.EventOrder;
+import io.lodestar.redis.internal.view.Kept;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -82,11 +85,18 @@ interface ViewSource<V, E> {
     E resynced(String id, Versioned<V> before, Versioned<V> after);
 
     /**
-     * A locally kept value to serve when a topic's first load fails because Redis cannot be reached (e.g. the
-     * config snapshot directory), or null for none. The view keeps retrying and replaces it once Redis answers.
+     * A locally kept value to serve when a topic's first load fails because Redis cannot be reached (the snapshot
+     * directory, see {@link Snapshots}), or null for none. The view keeps retrying and replaces it once Redis answers.
      */
     default Versioned<V> restore(String id) {
         return null;
+    }
+
+    /**
+     * The view now holds this value of a topic (read from Redis, events applied, or kept after Redis lost its data;
+     * never a {@link #restore}d one): what a source with a local copy saves. On the view thread: must not block.
+     */
+    default void held(String id, Versioned<V> value) {
     }
 
     /**
@@ -96,6 +106,37 @@ interface ViewSource<V, E> {
      */
     default CompletionStage<Reloaded<V, E>> reload(String id, Versioned<V> held) {
         return load(id).thenApply(loaded -> new Reloaded<>(loaded, null));
+    }
+
+    /**
+     * Data-loss protection (see {@link Kept}): the items of {@code held} that {@code loaded}, read from keys Redis
+     * wrote anew, lacks, each with the time its owner gets to write it again (null: until written again or really
+     * removed). Empty (the default): the source keeps nothing, and the view holds what Redis holds.
+     */
+    default Map<String, Duration> lost(String id, V held, V loaded) {
+        return Map.of();
+    }
+
+    /** {@code loaded} with the {@code items} of {@code from} it lacks (see {@link #lost}). */
+    default V withKept(String id, V loaded, V from, Set<String> items) {
+        return loaded;
+    }
+
+    /** The item an event writes or removes (see {@link #lost}), or null. */
+    default String item(Message message) {
+        return null;
+    }
+
+    /**
+     * {@code current} without {@code items} whose time to be written again is up (see {@link #lost}), and the
+     * listener events that say each left. Only asked of a source whose {@link #lost} gives items a time.
+     */
+    default Dropped<V, E> drop(String id, Versioned<V> current, List<String> items) {
+        throw new UnsupportedOperationException("a source that keeps items for a time drops them");
+    }
+
+    /** A value without items that were dropped, and the listener events that say so. */
+    record Dropped<V, E>(V value, List<E> events) {
     }
 
     /** A resync's result: the value, and the events that lead to it from the held value (null: unknown). */

@@ -3,7 +3,9 @@ package io.lodestar.redis;
 import io.lodestar.redis.SyncedView.Versioned;
 import io.lodestar.redis.ViewSource.Message;
 import io.lodestar.redis.internal.view.ChannelRouter;
+import io.lodestar.redis.internal.time.Clock;
 import io.lodestar.redis.internal.view.Inbox;
+import io.lodestar.redis.internal.view.Kept;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +46,13 @@ final class ViewTopic<V, E> extends TopicTable.Entry implements ViewListener.Top
      * copy Redis may no longer hold ({@link ViewSource#restore}): the next sync loads whole.
      */
     boolean untrusted;
+    /** Whether the held value was restored from a local copy: a first load from Redis replaces it whole. */
+    boolean restored;
+    /** What it keeps serving after Redis lost its data (null: nothing), and the timer of the next item due. */
+    Kept kept;
+    Clock.Scheduled keptTimer;
+    /** Whether it counts in the view's staleness: it keeps items that wait for their owners. */
+    boolean keptStale;
     /** The disconnect count when its last successful load started; -1 while it has none from Redis. */
     long loadedEpoch = -1;
     /** Its {@link ViewSource#group}: null when the source loads one topic at a time. */
@@ -92,6 +101,15 @@ final class ViewTopic<V, E> extends TopicTable.Entry implements ViewListener.Top
     void hold(Versioned<V> held) {
         view.publish(this, held.value());
         current = held;
+        restored = false;
+        view.source().held(id, held);
+    }
+
+    /** Holds a value restored from a local copy ({@link ViewSource#restore}): not saved back. */
+    void holdRestored(Versioned<V> value) {
+        view.publish(this, value.value());
+        current = value;
+        restored = true;
     }
 
     @Override

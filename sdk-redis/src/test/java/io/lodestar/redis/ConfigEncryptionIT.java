@@ -249,9 +249,9 @@ class ConfigEncryptionIT extends PrivateRedisTest {
 
         assertThat(again.version()).isEqualTo(first.version());
         assertThat(first.contentHash()).startsWith("hmac:" + keyset.primaryKeyId() + ":")
-                .doesNotContain(ConfigSnapshots.sha1("password=" + secret));
+                .doesNotContain(Snapshots.sha1("password=" + secret));
         assertThat(String.join("\n", everyValue(redis())))
-                .doesNotContain(ConfigSnapshots.sha1("password=" + secret));
+                .doesNotContain(Snapshots.sha1("password=" + secret));
     }
 
     @Test

@@ -26,7 +26,7 @@ class ConfigGrayFaultIT extends PrivateRedisTest {
         LodestarClient first = clients.connect(options -> options.configSnapshotDirectory(snapshots));
         ConfigEntry lastGood = first.config().set("app", "a=1", ConfigFormat.PROPERTIES);
         first.config().get("app");
-        ConfigSnapshots files = ConfigSnapshots.of(Optional.of(snapshots), clients.namespace(),
+        Snapshots<Optional<ConfigEntry>> files = Snapshots.configs(Optional.of(snapshots), clients.namespace(),
                 LodestarOptions.builder(redis.uri()).build().redactedRedisUri(), Runnable::run);
         await().atMost(CONVERGENCE).until(() -> Optional.ofNullable(files.read("app"))
                 .flatMap(SyncedView.Versioned::value).equals(Optional.of(lastGood)));

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -106,7 +107,8 @@ class EventJsonTest {
 
     @Test
     void aServiceEventIsAppliedFromItsText() {
-        ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null);
+        ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null,
+                Snapshots.services(Optional.empty(), "test", "redis://test", Runnable::run));
         ServiceInstance expected = ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8443)
                 .secure(true).weight(250).status(InstanceStatus.DOWN).ttl(Duration.ofSeconds(15))
                 .metadata("zone", "eu-1").metadata("version", "2")
@@ -121,7 +123,8 @@ class EventJsonTest {
 
     @Test
     void anEventWhoseInstanceIsNotAnInstanceCannotBeApplied() {
-        ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null);
+        ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null,
+                Snapshots.services(Optional.empty(), "test", "redis://test", Runnable::run));
         for (String json : List.of(EVENT.replace("\"instance\":{", "\"instance\":[{").replace("}},", "}]},"),
                 EVENT.replaceFirst("\"instance\":\\{.*},\"digest\"", "\"instance\":\"text\",\"digest\""),
                 EVENT.replaceFirst("\"instance\":\\{.*},\"digest\"", "\"digest\""),

@@ -11,9 +11,12 @@ import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -23,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * batch of events, applied beside the held list and merged into one snapshot, in instance id order.
  */
 class ServiceSourceTest {
-    private final ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null);
+    private final ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null,
+                Snapshots.services(Optional.empty(), "test", "redis://test", Runnable::run));
     private final ServiceInstance one = Clients.instance("orders", "orders-1");
 
     @Test
@@ -110,6 +114,44 @@ class ServiceSourceTest {
         assertThat(source.resynced("orders", held(4, one), held(9, one))).isNull();
         assertThat(source.resynced("orders", held(4, one), held(9))).isEqualTo(
                 new ServiceResynced("orders", 9, new ServiceSnapshot("orders", 9, List.of())));
+    }
+
+    @Test
+    void anInstanceRegisteredAgainWhileHeldIsAnUpdateIfItChangedAndNothingIfNot() {
+        ServiceInstance moved = one.toBuilder().port(9090).build();
+
+        ViewSource.Batch<ServiceSnapshot, ServiceEvent> same = apply(held(4, one), registered(5, "registered", one));
+        ViewSource.Batch<ServiceSnapshot, ServiceEvent> changed = apply(held(4, one),
+                registered(5, "registered", moved));
+
+        assertThat(same.events()).as("its owner registered it again after Redis lost it").isEmpty();
+        assertThat(changed.events()).containsExactly(new InstanceUpdated("orders", 5, one, moved));
+    }
+
+    @Test
+    void anInstanceRedisLostIsKeptForTheOutageGracePlusItsTtl() {
+        ServiceInstance two = Clients.instance("orders", "orders-2").toBuilder().ttl(Duration.ofSeconds(3)).build();
+        ServiceInstance persistent = Clients.persistent("orders", "orders-3");
+        ServiceSnapshot held = new ServiceSnapshot("orders", 9, List.of(one, two, persistent));
+        ServiceSnapshot loaded = new ServiceSnapshot("orders", 1, List.of(one));
+
+        Map<String, Duration> lost = source.lost("orders", held, loaded);
+
+        assertThat(lost).containsOnly(Map.entry("orders-2", Sweeper.RECONNECT_ALLOWANCE.plusSeconds(3)),
+                Map.entry("orders-3", Sweeper.RECONNECT_ALLOWANCE));
+        assertThat(source.withKept("orders", loaded, held, Set.of("orders-2")).instances())
+                .containsExactly(one, two);
+    }
+
+    @Test
+    void aKeptInstanceWhoseTimeIsUpExpiresWithOneEvent() {
+        ServiceInstance two = Clients.instance("orders", "orders-2");
+
+        ViewSource.Dropped<ServiceSnapshot, ServiceEvent> dropped = source.drop("orders", held(3, one, two),
+                List.of("orders-2"));
+
+        assertThat(dropped.value().instances()).containsExactly(one);
+        assertThat(dropped.events()).containsExactly(new InstanceExpired("orders", 3, "orders-2"));
     }
 
     private ViewSource.Batch<ServiceSnapshot, ServiceEvent> apply(SyncedView.Versioned<ServiceSnapshot> held,

@@ -12,9 +12,12 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -554,6 +557,127 @@ class SyncedViewTest {
     }
 
     /** The longest the first retry of a failed load waits. */
+    // ---------------------------------------------------------------- when Redis loses its data
+
+    @Test
+    void aLoadThatFindsTheKeysWrittenAnewWithFewerItemsKeepsServingTheHeldOnesMarkedStale() {
+        source.keeps = Duration.ofSeconds(5);
+        List<String> heard = subscribe();
+        source.completeLoad("keys-a", 3, "a", "b", "c");
+
+        restartWithoutData();
+        source.completeLoad("keys-b", 1, "a"); // only a's owner registered again so far
+
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b", "c");
+        assertThat(heard).as("nothing left, for a listener").isEmpty();
+        assertThat(view.api().status().stale()).isTrue();
+        assertThat(view.api().status().staleReason()).contains("Redis lost its data");
+        assertThat(view.dataLosses.sum()).isEqualTo(1);
+    }
+
+    @Test
+    void itemsWrittenAgainWithinTheirGraceNeverLeaveAndTheViewIsFreshOnceAllAre() {
+        source.keeps = Duration.ofSeconds(5);
+        List<String> heard = subscribe();
+        source.completeLoad("keys-a", 3, "a", "b", "c");
+        restartWithoutData();
+        source.completeLoad("keys-b", 1, "a");
+
+        offer(Map.of("rev", 2, "value", "b", "inc", "keys-b"));
+        offer(Map.of("rev", 3, "value", "c", "inc", "keys-b"));
+        clock.advance(Duration.ofSeconds(6));
+
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactlyInAnyOrder("a", "b", "c");
+        assertThat(heard).noneMatch(event -> event.startsWith("left:"));
+        assertThat(view.api().status().stale()).isFalse();
+    }
+
+    @Test
+    void anItemNotWrittenAgainWithinItsGraceLeavesThenAndListenersHearIt() {
+        source.keeps = Duration.ofSeconds(5);
+        List<String> heard = subscribe();
+        source.completeLoad("keys-a", 3, "a", "b", "c");
+        restartWithoutData();
+        source.completeLoad("keys-b", 1, "a");
+        offer(Map.of("rev", 2, "value", "b", "inc", "keys-b")); // c's owner died during the outage
+
+        clock.advance(Duration.ofMillis(4_900));
+        assertThat(view.api().getIfHeld(TOPIC)).as("within its grace").contains("c");
+        clock.advance(Duration.ofMillis(100));
+
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactlyInAnyOrder("a", "b");
+        assertThat(heard).filteredOn(event -> event.startsWith("left:")).containsExactly("left:c");
+        assertThat(view.api().status().stale()).isFalse();
+    }
+
+    @Test
+    void aLoadOfTheNewKeysWhileItemsAreKeptKeepsThemWithTheirFirstDeadline() {
+        source.keeps = Duration.ofSeconds(5);
+        List<String> heard = subscribe();
+        source.completeLoad("keys-a", 3, "a", "b", "c");
+        restartWithoutData();
+        source.completeLoad("keys-b", 1, "a");
+        clock.advance(Duration.ofSeconds(3));
+
+        restartWithoutData(); // a reconnect, Redis kept the new keys: it still lacks b and c
+        source.completeLoad("keys-b", 2, "a", "b");
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactlyInAnyOrder("a", "b", "c");
+        clock.advance(Duration.ofSeconds(2));
+
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactlyInAnyOrder("a", "b");
+        assertThat(heard).containsExactly("left:c");
+    }
+
+    @Test
+    void anEventOfTheNewKeysLeadsToTheSameProtectionAsAReconnect() {
+        source.keeps = Duration.ofSeconds(5);
+        List<String> heard = subscribe();
+        source.completeLoad("keys-a", 3, "a", "b", "c");
+
+        offer(Map.of("rev", 1, "value", "a", "inc", "keys-b")); // no disconnect seen: a failover to an empty replica
+        source.completeLoad("keys-b", 1, "a");
+
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactlyInAnyOrder("a", "b", "c");
+        assertThat(heard).isEmpty();
+    }
+
+    @Test
+    void aMassRemovalUnderTheSameKeysIsAppliedAtOnce() {
+        source.keeps = Duration.ofSeconds(5);
+        List<String> heard = subscribe();
+        source.completeLoad("keys-a", 3, "a", "b", "c");
+
+        restartWithoutData();
+        source.completeLoad("keys-a", 6); // Redis kept its data: every item really left
+
+        assertThat(view.api().getIfHeld(TOPIC)).isEmpty();
+        assertThat(heard).containsExactly("resynced@6");
+        assertThat(view.api().status().stale()).isFalse();
+        assertThat(view.dataLosses.sum()).isZero();
+    }
+
+    @Test
+    void aValueRestoredFromDiskIsReplacedWholeByWhatRedisHoldsEvenUnderNewKeys() {
+        source.keeps = Duration.ofSeconds(5);
+        source.kept = new SyncedView.Versioned<>(3, List.of("a", "b", "c"), null, "keys-a");
+        List<String> heard = subscribe();
+        source.failLoad(new UnavailableException("Redis at redis://test is unreachable"));
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a", "b", "c");
+
+        clock.advance(firstRetryBound());
+        source.completeLoad("keys-b", 1, "a");
+
+        assertThat(view.api().getIfHeld(TOPIC)).containsExactly("a");
+        assertThat(heard).contains("resynced@1");
+        assertThat(view.dataLosses.sum()).isZero();
+    }
+
+    /** A reconnect after Redis restarted: every held topic resyncs. */
+    private void restartWithoutData() {
+        view.markStale();
+        view.resyncAll();
+    }
+
     private static Duration firstRetryBound() {
         return Duration.ofMillis(SyncedView.LIMITS.retry().boundMillis(1));
     }
@@ -611,6 +735,36 @@ class SyncedViewTest {
         volatile boolean replays;
         /** Resyncs that replayed. */
         volatile int reloads;
+        /** How long an item Redis lost is kept for its owner to write it again (null: the source keeps nothing). */
+        volatile Duration keeps;
+
+        @Override
+        public Map<String, Duration> lost(String id, List<String> held, List<String> loaded) {
+            Map<String, Duration> lost = new HashMap<>();
+            if (keeps != null) {
+                held.stream().filter(item -> !loaded.contains(item)).forEach(item -> lost.put(item, keeps));
+            }
+            return lost;
+        }
+
+        @Override
+        public List<String> withKept(String id, List<String> loaded, List<String> from, Set<String> items) {
+            List<String> merged = new ArrayList<>(loaded);
+            from.stream().filter(items::contains).filter(item -> !loaded.contains(item)).forEach(merged::add);
+            return List.copyOf(merged);
+        }
+
+        @Override
+        public String item(ViewSource.Message message) {
+            return (String) message.fields().get("value");
+        }
+
+        @Override
+        public ViewSource.Dropped<List<String>, String> drop(String id, SyncedView.Versioned<List<String>> current,
+                                                              List<String> items) {
+            return new ViewSource.Dropped<>(current.value().stream().filter(item -> !items.contains(item)).toList(),
+                    items.stream().map(item -> "left:" + item).toList());
+        }
 
         @Override
         public SyncedView.Versioned<List<String>> restore(String id) {

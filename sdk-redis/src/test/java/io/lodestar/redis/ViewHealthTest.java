@@ -60,4 +60,19 @@ class ViewHealthTest {
         assertThat(health.status().stale()).isTrue();
         assertThat(health.epoch()).isZero();
     }
+
+    @Test
+    void aViewThatKeepsWhatRedisLostIsStaleAndSaysWhyUntilNoTopicKeepsAnything() {
+        health.keeping(1);
+        clock.advance(Duration.ofSeconds(2));
+
+        assertThat(health.status().stale()).isTrue();
+        assertThat(health.status().staleFor()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(health.status().staleReason()).isEqualTo("Redis lost its data: 1 entry keeps what it held until"
+                + " the owners write it again");
+
+        health.keeping(-1);
+        assertThat(health.status().stale()).isFalse();
+        assertThat(health.status().staleReason()).isNull();
+    }
 }

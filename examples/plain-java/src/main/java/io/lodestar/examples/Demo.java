@@ -32,7 +32,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
@@ -118,7 +120,11 @@ public final class Demo {
                 } else if (event instanceof InstanceExpired gone) {
                     heard.add("[gateway] event: " + gone.instanceId() + " expired (revision " + gone.revision() + ")");
                     heard.instances.remove(gone.instanceId());
+                    heard.removals.incrementAndGet();
                 } else if (event instanceof ServiceResynced resynced) {
+                    if (!ids(resynced.snapshot().instances()).containsAll(heard.instances)) {
+                        heard.removals.incrementAndGet();
+                    }
                     heard.add("[gateway] event: view resynced from Redis, " + resynced.snapshot().instances().size()
                             + " instances");
                     heard.instances.retainAll(ids(resynced.snapshot().instances()));
@@ -290,6 +296,17 @@ public final class Demo {
         out.println("\n10. Redis comes back on the same port (empty: this private Redis keeps no data)");
         connected.set(0);
         heard.serviceEvents.set(0);
+        heard.removals.set(0);
+        AtomicInteger fewest = new AtomicInteger(Integer.MAX_VALUE);
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        Thread sampler = new Thread(() -> { // a caller reading all the time
+            while (sampling.get()) {
+                fewest.accumulateAndGet(view.getInstances(SERVICE).size(), Math::min);
+                LockSupport.parkNanos(100_000); // every 0.1 ms: an empty list would last far longer
+            }
+        }, "demo-reader");
+        sampler.setDaemon(true);
+        sampler.start();
         long restartStart = System.nanoTime();
         redis.restart(); // returns once Redis answers PING
         long answering = System.nanoTime();
@@ -300,6 +317,7 @@ public final class Demo {
                 && heard.instances.equals(ABC));
         long healthy = await("the gateway's health() to be healthy", () -> gateway.health().healthy());
         await("the gateway's connection listener to hear it connect again", () -> connected.get() > 0);
+        sampling.set(false);
         heard.flush();
         out.printf("   Redis answered PING %s after the restart began%n", millis(answering - restartStart));
         out.printf("   view fresh again %s after that (goal: within 1 s, %s)%n", millis(fresh - answering),
@@ -307,12 +325,18 @@ public final class Demo {
         out.printf("   orders-a, -b, -c back in the view %s after it (the orders app registered%n",
                 millis(back - answering));
         out.println("   them again with its first renewal, as Redis had lost them)");
+        out.printf("   meanwhile the gateway's view never went empty (it served at least %d instances: Redis had%n",
+                fewest.get());
+        out.printf("   lost them, the view kept them for their owner) and its listener heard %d removals%n",
+                heard.removals.get());
         ClientHealth healed = gateway.health();
         out.printf("   health(): healthy=%s %s after it, %s%n", healed.healthy(), millis(healthy - answering),
                 nodes(healed));
         outcome.freshAfterRestart = !view.status().stale();
         outcome.freshAfter = Duration.ofNanos(fresh - answering);
         outcome.servedAfterRestart = ids(view.getInstances(SERVICE));
+        outcome.fewestDuringRestart = fewest.get();
+        outcome.removalsDuringRestart = heard.removals.get();
     }
 
     /** The median time of one read, after warming up with as many reads. */
@@ -397,6 +421,8 @@ public final class Demo {
         /** The orders instances as the listener heard them: what a listener-fed cache would hold. */
         final Set<String> instances = ConcurrentHashMap.newKeySet();
         final AtomicInteger serviceEvents = new AtomicInteger();
+        /** Events that took an instance away (expired, or a resync without it). */
+        final AtomicInteger removals = new AtomicInteger();
 
         Heard(PrintStream out) {
             this.out = out;
@@ -427,11 +453,14 @@ public final class Demo {
      * @param freshAfterRestart  whether the view was fresh again after the restart
      * @param freshAfter         from Redis answering again to the view being fresh
      * @param servedAfterRestart the instance ids the view served once healed
+     * @param fewestDuringRestart   the fewest instances the view served from Redis' restart (without its data) until
+     *                              healed (-1 when no outage was shown)
+     * @param removalsDuringRestart the events that took an instance away the gateway's listener heard meanwhile
      */
     record Outcome(Duration viewRead, Duration directRead, boolean outageShown, boolean staleDuringOutage,
                    @Nullable Duration staleFor, int servedDuringOutage, @Nullable LodestarException writeFailure,
                    @Nullable Duration writeFailedAfter, boolean freshAfterRestart, @Nullable Duration freshAfter,
-                   List<String> servedAfterRestart) {
+                   List<String> servedAfterRestart, int fewestDuringRestart, int removalsDuringRestart) {
 
         private static final class Builder {
             private Duration viewRead = Duration.ZERO;
@@ -444,11 +473,13 @@ public final class Demo {
             private boolean freshAfterRestart;
             private @Nullable Duration freshAfter;
             private List<String> servedAfterRestart = List.of();
+            private int fewestDuringRestart = -1;
+            private int removalsDuringRestart;
 
             Outcome build() {
                 return new Outcome(viewRead, directRead, freshAfter != null, staleDuringOutage, staleFor,
                         servedDuringOutage, writeFailure, writeFailedAfter, freshAfterRestart, freshAfter,
-                        servedAfterRestart);
+                        servedAfterRestart, fewestDuringRestart, removalsDuringRestart);
             }
         }
     }

@@ -44,6 +44,9 @@ class DemoIT {
         assertThat(outcome.writeFailedAfter()).isNotNull();
         assertThat(outcome.freshAfterRestart()).as("the view was fresh again after the restart").isTrue();
         assertThat(outcome.servedAfterRestart()).containsExactly("orders-a", "orders-b", "orders-c");
+        assertThat(outcome.fewestDuringRestart()).as("Redis lost the instances; the view kept them for their owner")
+                .isEqualTo(3);
+        assertThat(outcome.removalsDuringRestart()).as("removals the gateway's listener heard").isZero();
         assertThat(printed()).contains("view (discovery()):", "direct (directDiscovery()):", "7. Redis is killed", "stale=true", "threw UnavailableException",
                 "view fresh again", "healthy=true");
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> // the kit's watchdog ends within 1 s of Redis
