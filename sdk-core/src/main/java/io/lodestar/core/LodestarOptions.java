@@ -470,11 +470,11 @@ public final class LodestarOptions {
             checks.check(region != null || remoteRegions.isEmpty(), "region", region,
                     "set when remote regions are named (they are " + remoteRegions.keySet() + ")");
             for (String repeated : repeatedRegions) {
-                checks.add("remoteRegions", repeated, "named once");
+                checks.add("regions", repeated, "named once");
             }
             for (RemoteRegion remote : remoteRegions.values()) {
-                String field = "remoteRegions." + remote.name();
-                checks.region("remoteRegions", remote.name())
+                String field = "regions." + remote.name();
+                checks.region("regions", remote.name())
                         .check(!Objects.equals(remote.name(), region), field, remote.name(),
                                 "another region than the home region")
                         .check(isRedisUri(remote.redisUri()), field + ".redisUri", redact(remote.redisUri()),

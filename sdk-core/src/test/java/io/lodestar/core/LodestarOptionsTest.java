@@ -374,9 +374,9 @@ class LodestarOptionsTest {
                     .isInstanceOf(InvalidArgumentException.class)
                     .hasMessageContaining("regionFailoverThreshold must be between 1 and 10000, but was 0")
                     .hasMessageContaining("region must be set when remote regions are named")
-                    .hasMessageContaining("remoteRegions must be named once, but was 'us'")
-                    .hasMessageContaining("remoteRegions must be 1-64 characters of [A-Za-z0-9._-]")
-                    .hasMessageContaining("remoteRegions.bad name.redisUri must be a URI of the form redis://")
+                    .hasMessageContaining("regions must be named once, but was 'us'")
+                    .hasMessageContaining("regions must be 1-64 characters of [A-Za-z0-9._-]")
+                    .hasMessageContaining("regions.bad name.redisUri must be a URI of the form redis://")
                     .satisfies(e -> assertThat(e.getMessage()).doesNotContain(SECRET));
         }
 
@@ -384,7 +384,7 @@ class LodestarOptionsTest {
         void aRemoteRegionMayNotBeTheHomeRegion() {
             assertThatThrownBy(() -> LodestarOptions.builder(URI).region("eu").remoteRegion("eu", URI).build())
                     .isInstanceOf(InvalidArgumentException.class)
-                    .hasMessage("remoteRegions.eu must be another region than the home region, but was 'eu'");
+                    .hasMessage("regions.eu must be another region than the home region, but was 'eu'");
         }
 
         @Test
