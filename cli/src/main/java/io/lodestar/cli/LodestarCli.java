@@ -36,7 +36,7 @@ import java.util.Map;
  */
 @Command(name = "lodestar", mixinStandardHelpOptions = true, versionProvider = LodestarCli.Version.class,
         description = "Operator tools for Lodestar: the registry and configs of a namespace, on Redis.",
-        subcommands = {ConfigCommand.class, WatchCommand.class, ConsoleCommand.class},
+        subcommands = {ConfigCommand.class, WatchCommand.class, ConsoleCommand.class, RegionsCommand.class},
         exitCodeOnInvalidInput = ExitCodes.USAGE, exitCodeOnExecutionException = ExitCodes.SOFTWARE,
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:not found (service, instance, config or version)",
@@ -169,8 +169,13 @@ public final class LodestarCli {
 
     /** Options for a client of the chosen namespace; {@code FAIL_FAST} for one-shot commands. */
     LodestarOptions options(StartupMode mode) {
+        return optionsBuilder(mode).build();
+    }
+
+    /** The options of {@link #options}, for a command that adds its own (the regions it reads). */
+    LodestarOptions.Builder optionsBuilder(StartupMode mode) {
         return LodestarOptions.builder(redisUri()).namespace(namespace).commandTimeout(timeout)
-                .clientName("lodestar-cli").startupMode(mode).build();
+                .clientName("lodestar-cli").startupMode(mode);
     }
 
     /** A connected client; fails fast with {@code UnavailableException} when Redis cannot be reached. */
