@@ -51,6 +51,7 @@ final class RegionalDiscovery implements ServiceDiscovery {
     private static final Logger log = LoggerFactory.getLogger(RegionalDiscovery.class);
 
     private final LocalServiceDiscovery home;
+    private final SyncedView<ServiceSnapshot, ?> homeServices;
     private final List<Remote> remotes;
     private final int threshold;
     private final long retryLoadNanos;
@@ -60,6 +61,7 @@ final class RegionalDiscovery implements ServiceDiscovery {
 
     RegionalDiscovery(RedisLodestarClient home, List<RedisLodestarClient> remotes, int threshold) {
         this.home = home.localDiscovery();
+        this.homeServices = home.serviceView;
         this.remotes = remotes.stream().map(Remote::new).toList();
         this.threshold = threshold;
         this.retryLoadNanos = home.options.commandTimeout().toNanos();
@@ -201,8 +203,8 @@ final class RegionalDiscovery implements ServiceDiscovery {
             revision += parts[i].revision();
         }
         ServiceSnapshot snapshot = new ServiceSnapshot(serviceId, revision, instances);
-        if (widened.size() > home.heldSnapshots().size() + 16) {
-            widened.keySet().retainAll(home.heldSnapshots().keySet()); // forget services home's view dropped
+        if (widened.size() > homeServices.size() + 16) {
+            widened.keySet().retainAll(homeServices.api().held()); // forget services home's view dropped
         }
         Widened next = new Widened(Arrays.copyOf(parts, count), snapshot,
                 AsyncDiscovery.keep(snapshot, InstanceFilter.UP));

@@ -5,6 +5,8 @@ import io.lodestar.core.InstanceFilter;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.event.InstanceRegistered;
+import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.test.RedisServer;
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 
 import static io.lodestar.redis.Clients.instance;
@@ -219,6 +222,22 @@ class RegionsIT {
 
         await().atMost(CONVERGENCE).until(() -> ids(caller).equals(List.of("orders-w2"))
                 && !caller.discovery("west").status().stale());
+    }
+
+    @Test
+    void aSubscriptionToEveryRegionHearsEachRegionsChangesStampedWithTheirRegion() {
+        LodestarClient westWriter = writer(west, "west");
+        LodestarClient caller = clients.connect(home("east").then(remote("west", west)));
+        List<ServiceEvent> heard = new CopyOnWriteArrayList<>();
+        caller.allRegions().subscribe("orders", heard::add);
+
+        westWriter.registry().register(instance("orders", "orders-w1"));
+        caller.registry().register(instance("orders", "orders-e1"));
+
+        await().atMost(CONVERGENCE).untilAsserted(() -> assertThat(heard)
+                .filteredOn(InstanceRegistered.class::isInstance).map(InstanceRegistered.class::cast)
+                .extracting(event -> event.instance().instanceId(), event -> event.instance().region())
+                .containsExactlyInAnyOrder(tuple("orders-w1", "west"), tuple("orders-e1", "east")));
     }
 
     @Test
