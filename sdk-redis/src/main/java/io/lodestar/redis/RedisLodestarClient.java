@@ -99,9 +99,10 @@ final class RedisLodestarClient implements LodestarClient {
      * @param sharedScheduler a caller's scheduler to time background work on, or null for one of its own
      * @param threadFactory  makes every thread the client starts, or null for daemon threads named
      *                       {@code lodestar-<role>-<namespace>-<n>}
-     * @param remoteRegions  the readers of the remote regions, closed with this client; a remote region's reader
-     *                       itself has none, and never sweeps: it only reads (its credentials may allow no more),
-     *                       and that region's own clients sweep it
+     * @param remoteRegions  the readers of the remote regions, closed with this client (none for such a reader)
+     * @param readOnly       whether this is a remote region's reader: it never sweeps (it only reads, and its
+     *                       credentials may allow no more; that region's own clients sweep it), and its threads are
+     *                       named {@code lodestar-<role>-<namespace>-<region>-<n>}
      */
     RedisLodestarClient(LodestarOptions options, ClientResources resources, boolean ownsResources,
                         ScheduledExecutorService sharedScheduler, ThreadFactory threadFactory,
@@ -109,11 +110,12 @@ final class RedisLodestarClient implements LodestarClient {
         this.options = options;
         this.remoteRegions = Map.copyOf(remoteRegions);
         String ns = options.namespace().name();
-        this.viewThread = Executors.newSingleThreadExecutor(threads(threadFactory, "lodestar-view-" + ns));
+        String named = readOnly ? ns + "-" + options.region().orElse("remote") : ns;
+        this.viewThread = Executors.newSingleThreadExecutor(threads(threadFactory, "lodestar-view-" + named));
         this.ownsScheduler = sharedScheduler == null;
-        this.scheduler = ownsScheduler ? ownScheduler(threads(threadFactory, "lodestar-scheduler-" + ns))
+        this.scheduler = ownsScheduler ? ownScheduler(threads(threadFactory, "lodestar-scheduler-" + named))
                 : sharedScheduler;
-        this.listenerPool = listenerPool(threads(threadFactory, "lodestar-listener-" + ns));
+        this.listenerPool = listenerPool(threads(threadFactory, "lodestar-listener-" + named));
         RedisBackend connected;
         try {
             connected = RedisBackend.connect(options, resources, ownsResources);
@@ -181,7 +183,7 @@ final class RedisLodestarClient implements LodestarClient {
             return;
         }
         try {
-            discovery.preload(options.preloadServices()).toCompletableFuture()
+            preferred.preload(options.preloadServices()).toCompletableFuture() // remote regions: in the background
                     .get(options.commandTimeout().toMillis() * 2, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

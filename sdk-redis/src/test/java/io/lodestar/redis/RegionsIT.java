@@ -241,6 +241,16 @@ class RegionsIT {
     }
 
     @Test
+    void preloadedServicesAreHeldInEveryRegionBeforeTheFirstRead() {
+        writer(west, "west").registry().register(instance("orders", "orders-w1"));
+
+        LodestarClient caller = clients.connect(home("east").then(remote("west", west))
+                .then(options -> options.preloadServices(List.of("orders"))));
+
+        await().atMost(CONVERGENCE).until(() -> caller.discovery("west").heldSnapshots().containsKey("orders"));
+    }
+
+    @Test
     void anUnknownRegionIsRefusedByName() {
         LodestarClient caller = clients.connect(home("east").then(remote("west", west)));
 
