@@ -38,7 +38,7 @@ import java.util.Map;
  */
 @Command(name = "lodestar", mixinStandardHelpOptions = true, versionProvider = LodestarCli.Version.class,
         description = "Operator tools for Lodestar: the registry and configs of a namespace, on Redis.",
-        subcommands = {ConfigCommand.class, WatchCommand.class, ConsoleCommand.class},
+        subcommands = {ConfigCommand.class, WatchCommand.class, ConsoleCommand.class, RegionsCommand.class},
         exitCodeOnInvalidInput = ExitCodes.USAGE, exitCodeOnExecutionException = ExitCodes.SOFTWARE,
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:not found (service, instance, config or version)",
@@ -182,13 +182,18 @@ public final class LodestarCli {
      * whose key the CLI does not hold reads as {@code <encrypted: key K>}, for people to see.
      */
     LodestarOptions options(StartupMode mode) {
-        return options(mode, true);
+        return optionsBuilder(mode, true).build();
     }
 
-    private LodestarOptions options(StartupMode mode, boolean placeholders) {
+    /** The options of {@link #options}, for a command that adds its own (the regions it reads). */
+    LodestarOptions.Builder optionsBuilder(StartupMode mode) {
+        return optionsBuilder(mode, true);
+    }
+
+    private LodestarOptions.Builder optionsBuilder(StartupMode mode, boolean placeholders) {
         return LodestarOptions.builder(redisUri()).namespace(namespace).commandTimeout(timeout)
                 .clientName("lodestar-cli").startupMode(mode).configKeys(configKeys())
-                .encryptedConfigPlaceholders(placeholders).build();
+                .encryptedConfigPlaceholders(placeholders);
     }
 
     /** --keyset-file, else $LODESTAR_CONFIG_KEYSET, else none. */
@@ -205,7 +210,7 @@ public final class LodestarCli {
      * (a placeholder must never be written as content).
      */
     LodestarClient connectStrict() {
-        LodestarOptions options = options(StartupMode.FAIL_FAST, false);
+        LodestarOptions options = optionsBuilder(StartupMode.FAIL_FAST, false).build();
         verbose("connecting to %s, namespace %s, timeout %s", options.redactedRedisUri(), namespace, timeout);
         return RedisLodestar.create(options);
     }

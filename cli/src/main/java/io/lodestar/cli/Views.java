@@ -69,6 +69,9 @@ final class Views {
         row.put("weight", instance.weight());
         row.put("status", statusName(instance.status()));
         row.put("zone", instance.metadata("zone"));
+        if (instance.region() != null) { // read by a client that names regions (lodestar regions)
+            row.put("region", instance.region());
+        }
         row.put("metadata", instance.metadata());
         row.put("registeredAt", instance.registeredAt() == null ? null : instance.registeredAt().toString());
         row.put("ageSeconds", instance.registeredAt() == null ? null

@@ -17,12 +17,15 @@ import org.jspecify.annotations.Nullable;
  * @param discovery     how current the discovery view is
  * @param config        how current the config view is
  * @param registrations the state of the instances this client registered
+ * @param remoteRegions the remote regions the client reads, in the order named: reported, but never part of
+ *                      {@link #healthy()} (a region far away that is down must not take the home service down)
  */
-public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus config, Registrations registrations) {
+public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus config, Registrations registrations,
+                           List<Region> remoteRegions) {
     /**
-     * Copies the node list.
+     * Copies the lists.
      *
-     * @throws InvalidArgumentException when a part is null or the node list holds null
+     * @throws InvalidArgumentException when a part is null or a list holds null
      */
     public ClientHealth {
         Validation.collector()
@@ -30,8 +33,19 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
                 .notNull("discovery", discovery)
                 .notNull("config", config)
                 .notNull("registrations", registrations)
+                .elements("remoteRegions", remoteRegions)
                 .throwIfInvalid();
         nodes = List.copyOf(nodes);
+        remoteRegions = List.copyOf(remoteRegions);
+    }
+
+    /**
+     * The health of a client that reads no remote region.
+     *
+     * @throws InvalidArgumentException when a part is null or the node list holds null
+     */
+    public ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus config, Registrations registrations) {
+        this(nodes, discovery, config, registrations, List.of());
     }
 
     /** @return true when every node is connected and no view is stale */
@@ -66,7 +80,7 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
     /**
      * This health as plain maps of strings, numbers, booleans and lists, so any JSON codec renders it (what the
      * Spring and Micronaut health indicators show): {@code reason} (only when not healthy), {@code nodes},
-     * {@code discovery}, {@code config} and {@code registrations}. A time that never happened (a view never synced,
+     * {@code discovery}, {@code config}, {@code registrations} and, when there are any, {@code remoteRegions}. A time that never happened (a view never synced,
      * no renewal yet) is left out, not written as {@code "null"}.
      *
      * @return a new, mutable map in that order
@@ -81,7 +95,38 @@ public record ClientHealth(List<Node> nodes, ViewStatus discovery, ViewStatus co
         details.put("discovery", discovery.details());
         details.put("config", config.details());
         details.put("registrations", registrations.details());
+        if (!remoteRegions.isEmpty()) {
+            details.put("remoteRegions", remoteRegions.stream().map(Region::details).toList());
+        }
         return details;
+    }
+
+    /**
+     * A remote region, as this client reads it.
+     *
+     * @param name      the region
+     * @param nodes     its Redis nodes, with their connection state
+     * @param discovery how current this client's view of it is: stale while it cannot be reached
+     */
+    public record Region(String name, List<Node> nodes, ViewStatus discovery) {
+        /**
+         * Copies the node list.
+         *
+         * @throws InvalidArgumentException when a part is null or the node list holds null
+         */
+        public Region {
+            Validation.collector().notNull("name", name).elements("nodes", nodes).notNull("discovery", discovery)
+                    .throwIfInvalid();
+            nodes = List.copyOf(nodes);
+        }
+
+        Map<String, Object> details() {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("name", name);
+            details.put("nodes", nodes.stream().map(Node::details).toList());
+            details.put("discovery", discovery.details());
+            return details;
+        }
     }
 
     static void putTime(Map<String, Object> details, String name, @Nullable Instant time) {

@@ -2,6 +2,8 @@ package io.lodestar.core;
 
 import io.lodestar.core.model.Namespace;
 
+import java.util.List;
+
 /**
  * One connection to the registry and config store of one namespace. Thread-safe; create one per application
  * and share it. {@link #close()} deregisters what this client registered and releases its connections.
@@ -13,8 +15,46 @@ public interface LodestarClient extends AutoCloseable {
     /** @return registry writes (register, renew, deregister, metadata) */
     ServiceRegistry registry();
 
-    /** @return the local, PubSub-fed view of the registry: reads without a network call */
+
+    /**
+     * The regions this client reads: its home region (where it registers and writes) first, then the remote regions
+     * in the order named ({@link LodestarOptions.Builder#remoteRegion}). With remote regions, {@link #discovery()}
+     * answers from home first and adds the next region only when home has fewer than
+     * {@link LodestarOptions#regionFailoverThreshold()} instances UP.
+     *
+     * @return the region names, home first; empty when the client names no region
+     */
+    default List<String> regions() {
+        return List.of();
+    }
+
+    /**
+     * @return the local, PubSub-fed view of the registry: reads without a network call; with remote regions, home
+     *     first and the others as {@link #regions()} says
+     */
     ServiceDiscovery discovery();
+
+    /**
+     * The local view of one region: the home region's is {@link #discovery()} without failover; a remote region's
+     * is kept current by that region's own Redis, with the same guarantees as home's, and never written to.
+     *
+     * @param region one of {@link #regions()}
+     * @return the view of that region alone
+     * @throws InvalidArgumentException when the client reads no region of that name
+     */
+    default ServiceDiscovery discovery(String region) {
+        throw new InvalidArgumentException(new Violation("region", region, "one of " + regions()));
+    }
+
+    /**
+     * Every region at once: the instances of all regions, home's first, each stamped with its region (for a load
+     * balancer that prefers by region itself, {@code RegionPreference}). Without remote regions, {@link #discovery()}.
+     *
+     * @return a view over all regions
+     */
+    default ServiceDiscovery allRegions() {
+        return discovery();
+    }
 
     /** @return a reader that asks Redis on every call (for tools, and as a baseline) */
     ServiceDiscovery directDiscovery();

@@ -8,7 +8,13 @@ import org.jspecify.annotations.Nullable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -51,11 +57,20 @@ public final class LodestarOptions {
     public static final Duration MIN_INTERVAL = Duration.ofMillis(100);
     /** Longest value of every duration option. */
     public static final Duration MAX_DURATION = Duration.ofDays(1);
+    /**
+     * Default {@link Builder#regionFailoverThreshold(int)}: a region is left for the next one only when none of its
+     * instances may be chosen.
+     */
+    public static final int DEFAULT_REGION_FAILOVER_THRESHOLD = 1;
+    /** Largest {@link Builder#regionFailoverThreshold(int)}. */
+    public static final int MAX_REGION_FAILOVER_THRESHOLD = 10_000;
     /** Default {@link Builder#clientName(String)}. */
     public static final String DEFAULT_CLIENT_NAME = "lodestar";
 
     /** The scheme (if any) and everything up to the last {@code @}: Lettuce splits user info at the last one. */
     private static final Pattern USER_INFO = Pattern.compile("^((?:[A-Za-z][A-Za-z0-9+.-]*://)?)(?s:.*)@");
+    private static final String URI_RULE = "a URI of the form redis://, rediss://, redis-sentinel://,"
+            + " rediss-sentinel://, redis-cluster://, rediss-cluster:// or redis-socket:// followed by the address";
     private static final Pattern PASSWORD_PARAMETER = Pattern.compile("(?i)(password=)[^&#]*");
 
     private final String redisUri;
@@ -76,6 +91,9 @@ public final class LodestarOptions {
     private final @Nullable InstanceIdentity identity;
     private final @Nullable ConfigKeys configKeys;
     private final boolean encryptedConfigPlaceholders;
+    private final @Nullable String region;
+    private final Map<String, RemoteRegion> remoteRegions;
+    private final int regionFailoverThreshold;
 
     private LodestarOptions(Builder builder) {
         this.redisUri = builder.redisUri;
@@ -96,6 +114,9 @@ public final class LodestarOptions {
         this.identity = builder.identity;
         this.configKeys = builder.configKeys;
         this.encryptedConfigPlaceholders = builder.encryptedConfigPlaceholders;
+        this.region = builder.region;
+        this.remoteRegions = Collections.unmodifiableMap(new LinkedHashMap<>(builder.remoteRegions));
+        this.regionFailoverThreshold = builder.regionFailoverThreshold;
     }
 
     /**
@@ -247,6 +268,51 @@ public final class LodestarOptions {
         return encryptedConfigPlaceholders;
     }
 
+    /**
+     * @return the home region: the one whose Redis this client registers in and writes to, stamped on every instance
+     *     read from it ({@link io.lodestar.core.model.ServiceInstance#region()}); empty when none is named (then
+     *     instances carry no region and no remote region may be named)
+     */
+    public Optional<String> region() {
+        return Optional.ofNullable(region);
+    }
+
+    /**
+     * @return the other regions this client reads (never writes), by name in the order they were named: the order
+     *     {@link LodestarClient#discovery()} fails over in
+     */
+    public Map<String, RemoteRegion> remoteRegions() {
+        return remoteRegions;
+    }
+
+    /**
+     * @return how many instances a region must have {@link io.lodestar.core.model.InstanceStatus#UP} for
+     *     {@link LodestarClient#discovery()} to answer with it alone (default 1, at most 10,000): with fewer, the
+     *     next region's instances are added, in the order named, until that many are UP or every region is in
+     */
+    public int regionFailoverThreshold() {
+        return regionFailoverThreshold;
+    }
+
+    /**
+     * The options of the reader of one remote region: these options with that region's URI, TLS trust and name, no
+     * remote regions of its own, no services preloaded and no config snapshots, and {@link StartupMode#OFFLINE}, so
+     * that a region that is down when the client starts never stops the home region from starting.
+     *
+     * @param remote one of {@link #remoteRegions()}
+     * @return the reader's options
+     * @throws InvalidArgumentException when {@code remote} is not one of this client's remote regions
+     */
+    public LodestarOptions forRemoteRegion(RemoteRegion remote) {
+        Validation.collector().check(remote != null && remote.equals(remoteRegions.get(remote.name())), "remote",
+                remote, "one of " + remoteRegions.keySet()).throwIfInvalid();
+        return builder(remote.redisUri()).namespace(namespace.name()).commandTimeout(commandTimeout)
+                .sweepInterval(sweepInterval).reconcileInterval(reconcileInterval).idleViewTimeout(idleViewTimeout)
+                .viewTopicLimit(viewTopicLimit).configHistoryLimit(configHistoryLimit).clientName(clientName)
+                .tlsTrustedCertificates(remote.tlsTrustedCertificates()).startupMode(StartupMode.OFFLINE)
+                .region(remote.name()).build();
+    }
+
     @Override
     public String toString() {
         return "LodestarOptions[redisUri=" + redactedRedisUri() + ", namespace=" + namespace + ", commandTimeout="
@@ -257,7 +323,9 @@ public final class LodestarOptions {
                 + ", serviceSnapshotDirectory=" + serviceSnapshotDirectory + ", deregisterOnClose=" + deregisterOnClose
                 + ", clientName=" + clientName + ", tlsTrustedCertificates=" + tlsTrustedCertificates + ", startupMode=" + startupMode
                 + ", preloadServices=" + preloadServices + ", identity=" + identity + ", configKeys=" + configKeys
-                + ", encryptedConfigPlaceholders=" + encryptedConfigPlaceholders + "]";
+                + ", encryptedConfigPlaceholders=" + encryptedConfigPlaceholders + ", region=" + region
+                + ", remoteRegions=" + remoteRegions.values() + ", regionFailoverThreshold=" + regionFailoverThreshold
+                + "]";
     }
 
     /**
@@ -275,6 +343,11 @@ public final class LodestarOptions {
         }
         String redacted = USER_INFO.matcher(uri).replaceFirst("$1***@");
         return PASSWORD_PARAMETER.matcher(redacted).replaceAll("$1***");
+    }
+
+    private static boolean isRedisUri(@Nullable String uri) {
+        return uri != null && uri.matches("(?i)(redis|rediss|redis-sentinel|rediss-sentinel|redis-cluster"
+                + "|rediss-cluster|redis-socket)://.+");
     }
 
     /** Builds {@link LodestarOptions}. */
@@ -297,6 +370,10 @@ public final class LodestarOptions {
         private @Nullable InstanceIdentity identity;
         private @Nullable ConfigKeys configKeys;
         private boolean encryptedConfigPlaceholders;
+        private @Nullable String region;
+        private final Map<String, RemoteRegion> remoteRegions = new LinkedHashMap<>();
+        private final List<String> repeatedRegions = new ArrayList<>();
+        private int regionFailoverThreshold = DEFAULT_REGION_FAILOVER_THRESHOLD;
 
         private Builder(String redisUri) {
             this.redisUri = redisUri;
@@ -405,6 +482,37 @@ public final class LodestarOptions {
         }
 
         /**
+         * @return this builder with the home region named (null = none; checked by {@link #build()}); see
+         *     {@link LodestarOptions#region()}
+         */
+        public Builder region(@Nullable String region) {
+            this.region = region;
+            return this;
+        }
+
+        /** @return this builder with a remote region added, trusting the JVM's default CAs for its TLS */
+        public Builder remoteRegion(String name, String redisUri) {
+            return remoteRegion(name, redisUri, null);
+        }
+
+        /**
+         * Adds a region this client reads, never writes; regions are failed over to in the order they are added.
+         * Checked by {@link #build()}: a name like a namespace's, each name once and not the home region's, a
+         * Redis URI as {@link LodestarOptions#builder(String)} takes, a readable PEM file or null.
+         *
+         * @param name                   the region's name
+         * @param redisUri               its Redis (its own credentials; {@code rediss://} for TLS)
+         * @param tlsTrustedCertificates the CA certificates to trust for its TLS, or null for the JVM's default
+         * @return this builder
+         */
+        public Builder remoteRegion(String name, String redisUri, @Nullable Path tlsTrustedCertificates) {
+            if (remoteRegions.putIfAbsent(name, new RemoteRegion(name, redisUri, tlsTrustedCertificates)) != null) {
+                repeatedRegions.add(name);
+            }
+            return this;
+        }
+
+        /**
          * @return this builder with the keys of encrypted config entries set (null = none); see
          *     {@link LodestarOptions#configKeys()}
          */
@@ -423,15 +531,21 @@ public final class LodestarOptions {
         }
 
         /**
+         * @return this builder with the region failover threshold set (1 to 10,000; checked by {@link #build()});
+         *     see {@link LodestarOptions#regionFailoverThreshold()}
+         */
+        public Builder regionFailoverThreshold(int regionFailoverThreshold) {
+            this.regionFailoverThreshold = regionFailoverThreshold;
+            return this;
+        }
+
+        /**
          * @return the options
          * @throws InvalidArgumentException naming every invalid option
          */
         public LodestarOptions build() {
-            Validation.collector()
-                    .check(redisUri != null && redisUri.matches("(?i)(redis|rediss|redis-sentinel|rediss-sentinel"
-                                    + "|redis-cluster|rediss-cluster|redis-socket)://.+"), "redisUri", redact(redisUri),
-                            "a URI of the form redis://, rediss://, redis-sentinel://, rediss-sentinel://,"
-                                    + " redis-cluster://, rediss-cluster:// or redis-socket:// followed by the address")
+            Validation.Collector checks = Validation.collector()
+                    .check(isRedisUri(redisUri), "redisUri", redact(redisUri), URI_RULE)
                     .namespace("namespace", namespace)
                     .duration("commandTimeout", commandTimeout, MIN_COMMAND_TIMEOUT, MAX_DURATION)
                     .duration("sweepInterval", sweepInterval, MIN_INTERVAL, MAX_DURATION)
@@ -445,7 +559,28 @@ public final class LodestarOptions {
                             "tlsTrustedCertificates", tlsTrustedCertificates, "a readable PEM file, or null")
                     .notNull("startupMode", startupMode)
                     .serviceIds("preloadServices", preloadServices)
-                    .throwIfInvalid();
+                    .range("regionFailoverThreshold", regionFailoverThreshold, 1, MAX_REGION_FAILOVER_THRESHOLD);
+            if (region != null) {
+                checks.region("region", region);
+            }
+            checks.check(region != null || remoteRegions.isEmpty(), "region", region,
+                    "set when remote regions are named (they are " + remoteRegions.keySet() + ")");
+            for (String repeated : repeatedRegions) {
+                checks.add("regions", repeated, "named once");
+            }
+            for (RemoteRegion remote : remoteRegions.values()) {
+                String field = "regions." + remote.name();
+                checks.region("regions", remote.name())
+                        .check(!Objects.equals(remote.name(), region), field, remote.name(),
+                                "another region than the home region")
+                        .check(isRedisUri(remote.redisUri()), field + ".redisUri", redact(remote.redisUri()),
+                                URI_RULE)
+                        .check(remote.tlsTrustedCertificates() == null
+                                        || Files.isReadable(remote.tlsTrustedCertificates()),
+                                field + ".tlsTrustedCertificates", remote.tlsTrustedCertificates(),
+                                "a readable PEM file, or null");
+            }
+            checks.throwIfInvalid();
             return new LodestarOptions(this);
         }
     }

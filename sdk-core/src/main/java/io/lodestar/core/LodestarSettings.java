@@ -36,6 +36,9 @@ public class LodestarSettings {
     private Map<String, String> identityMetadata = new LinkedHashMap<>();
     private Path configKeysetFile;
     private String configKeysetEnvironmentVariable;
+    private String region;
+    private Map<String, Region> regions = new LinkedHashMap<>();
+    private int regionFailoverThreshold = LodestarOptions.DEFAULT_REGION_FAILOVER_THRESHOLD;
 
     /**
      * @return validated, immutable options
@@ -45,7 +48,7 @@ public class LodestarSettings {
         Validation.collector().check(configKeysetFile == null || configKeysetEnvironmentVariable == null,
                 "configKeysetEnvironmentVariable", configKeysetEnvironmentVariable,
                 "unset when configKeysetFile is set (one source of config keys)").throwIfInvalid();
-        return LodestarOptions.builder(redisUri)
+        LodestarOptions.Builder options = LodestarOptions.builder(redisUri)
                 .namespace(namespace)
                 .commandTimeout(commandTimeout)
                 .sweepInterval(sweepInterval)
@@ -64,7 +67,11 @@ public class LodestarSettings {
                 .configKeys(configKeysetFile != null ? ConfigKeys.keysetFile(configKeysetFile)
                         : configKeysetEnvironmentVariable != null
                         ? ConfigKeys.environmentVariable(configKeysetEnvironmentVariable) : null)
-                .build();
+                .region(region)
+                .regionFailoverThreshold(regionFailoverThreshold);
+        regions.forEach((name, remote) -> options.remoteRegion(name, remote == null ? null : remote.redisUri,
+                remote == null ? null : remote.tlsTrustedCertificates));
+        return options.build();
     }
 
     /** @return the Redis URI (secret: never log it) */
@@ -283,5 +290,69 @@ public class LodestarSettings {
     /** @param configKeysetEnvironmentVariable the environment variable that holds the keyset, or null */
     public void setConfigKeysetEnvironmentVariable(String configKeysetEnvironmentVariable) {
         this.configKeysetEnvironmentVariable = configKeysetEnvironmentVariable;
+    }
+
+    /** @return the home region, or null for none (default); see {@link LodestarOptions#region()} */
+    public String getRegion() {
+        return region;
+    }
+
+    /** @param region the home region: where this client registers and writes */
+    public void setRegion(String region) {
+        this.region = region;
+    }
+
+    /**
+     * @return the remote regions by name, in the order configured, the order failed over in (default none); see
+     *     {@link LodestarOptions#remoteRegions()}
+     */
+    public Map<String, Region> getRegions() {
+        return regions;
+    }
+
+    /** @param regions the remote regions by name */
+    public void setRegions(Map<String, Region> regions) {
+        this.regions = regions;
+    }
+
+    /** @return see {@link LodestarOptions#regionFailoverThreshold()} (default 1) */
+    public int getRegionFailoverThreshold() {
+        return regionFailoverThreshold;
+    }
+
+    /** @param regionFailoverThreshold how many UP instances keep a region from failing over (1 to 10,000) */
+    public void setRegionFailoverThreshold(int regionFailoverThreshold) {
+        this.regionFailoverThreshold = regionFailoverThreshold;
+    }
+
+    /** One remote region: {@code lodestar.regions.<name>.redis-uri} and {@code .tls-trusted-certificates}. */
+    public static class Region {
+        private String redisUri;
+        private Path tlsTrustedCertificates;
+
+        /** @return the region's Redis URI (secret: never log it) */
+        public String getRedisUri() {
+            return redisUri;
+        }
+
+        /** @param redisUri the region's Redis URI, with its own credentials */
+        public void setRedisUri(String redisUri) {
+            this.redisUri = redisUri;
+        }
+
+        /** @return the PEM file of CA certificates trusted for the region's TLS, or null */
+        public Path getTlsTrustedCertificates() {
+            return tlsTrustedCertificates;
+        }
+
+        /** @param tlsTrustedCertificates the PEM file of CA certificates trusted for the region's TLS, or null */
+        public void setTlsTrustedCertificates(Path tlsTrustedCertificates) {
+            this.tlsTrustedCertificates = tlsTrustedCertificates;
+        }
+
+        @Override
+        public String toString() {
+            return "Region[redisUri=" + LodestarOptions.redact(redisUri) + "]";
+        }
     }
 }

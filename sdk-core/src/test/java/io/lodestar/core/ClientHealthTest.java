@@ -64,4 +64,19 @@ class ClientHealthTest {
         assertThat(((Map<?, ?>) details.get("discovery")).containsKey("lastSyncAt")).isFalse();
         assertThat(((Map<?, ?>) details.get("registrations")).containsKey("lastRenewalAt")).isFalse();
     }
+
+    @Test
+    void aStaleRemoteRegionIsReportedButLeavesTheClientHealthy() {
+        ViewStatus stale = new ViewStatus(true, Duration.ofSeconds(7), AT, false);
+        ClientHealth health = new ClientHealth(List.of(new ClientHealth.Node("127.0.0.1:6379", true, AT)), FRESH,
+                FRESH, NONE, List.of(new ClientHealth.Region("us-east",
+                List.of(new ClientHealth.Node("10.1.0.1:6379", false, AT)), stale)));
+
+        assertThat(health.healthy()).isTrue();
+        assertThat(health.reason()).isNull();
+        assertThat(health.details().get("remoteRegions")).isEqualTo(List.of(Map.of("name", "us-east",
+                "nodes", List.of(Map.of("address", "10.1.0.1:6379", "connected", false, "since", AT.toString())),
+                "discovery", Map.of("stale", true, "staleFor", "PT7S", "lastSyncAt", AT.toString(),
+                        "restoredFromDisk", false))));
+    }
 }

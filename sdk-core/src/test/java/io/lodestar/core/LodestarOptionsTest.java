@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -190,7 +191,8 @@ class LodestarOptionsTest {
                     + "commandTimeout=PT5S, sweepInterval=PT5S, reconcileInterval=PT1M, idleViewTimeout=PT10M, "
                     + "viewTopicLimit=100000, configHistoryLimit=20, configSnapshotDirectory=null, serviceSnapshotDirectory=null, deregisterOnClose=true, "
                     + "clientName=lodestar, tlsTrustedCertificates=null, startupMode=FAIL_FAST, preloadServices=[], identity=null, "
-                    + "configKeys=null, encryptedConfigPlaceholders=false]");
+                    + "configKeys=null, encryptedConfigPlaceholders=false, region=null, remoteRegions=[], "
+                    + "regionFailoverThreshold=1]");
         }
 
         @Test
@@ -342,6 +344,82 @@ class LodestarOptionsTest {
             LodestarOptions options = LodestarOptions.builder(URI).configSnapshotDirectory(null).build();
 
             assertThat(options.configSnapshotDirectory()).isEmpty();
+        }
+    }
+
+    @Nested
+    class Regions {
+        @Test
+        void withoutARegionNoneIsNamedAndHomeAloneAnswers() {
+            LodestarOptions options = LodestarOptions.builder(URI).build();
+
+            assertThat(options.region()).isEmpty();
+            assertThat(options.remoteRegions()).isEmpty();
+            assertThat(options.regionFailoverThreshold()).isEqualTo(1);
+        }
+
+        @Test
+        void keepsTheRemoteRegionsInTheOrderNamed() {
+            LodestarOptions options = LodestarOptions.builder(URI).region("eu").remoteRegion("us", "redis://us:6379")
+                    .remoteRegion("ap", "rediss://ap:6380").regionFailoverThreshold(2).build();
+
+            assertThat(options.region()).contains("eu");
+            assertThat(options.remoteRegions().keySet()).containsExactly("us", "ap");
+            assertThat(options.remoteRegions().get("ap").redisUri()).isEqualTo("rediss://ap:6380");
+            assertThat(options.regionFailoverThreshold()).isEqualTo(2);
+        }
+
+        @Test
+        void toStringNeverContainsARemoteRegionsPassword() {
+            LodestarOptions options = LodestarOptions.builder(URI).region("eu")
+                    .remoteRegion("us", "redis://reader:" + SECRET + "@us:6379").build();
+
+            assertThat(options.toString()).doesNotContain(SECRET)
+                    .contains("remoteRegions=[RemoteRegion[name=us, redisUri=redis://***@us:6379");
+            assertThat(options.remoteRegions().get("us").toString()).doesNotContain(SECRET);
+        }
+
+        @Test
+        void aRemoteRegionsReaderHasItsUriItsNameNoRemotesAndStartsOffline() {
+            LodestarOptions options = LodestarOptions.builder(URI).namespace("prod").region("eu")
+                    .remoteRegion("us", "redis://us:6379").preloadServices(List.of("orders")).build();
+
+            LodestarOptions reader = options.forRemoteRegion(options.remoteRegions().get("us"));
+
+            assertThat(reader.redisUri()).isEqualTo("redis://us:6379");
+            assertThat(reader.region()).contains("us");
+            assertThat(reader.namespace()).isEqualTo(Namespace.of("prod"));
+            assertThat(reader.remoteRegions()).isEmpty();
+            assertThat(reader.preloadServices()).isEmpty();
+            assertThat(reader.startupMode()).isEqualTo(StartupMode.OFFLINE);
+        }
+
+        @Test
+        void reportsEveryBrokenRegionRuleAtOnce() {
+            assertThatThrownBy(() -> LodestarOptions.builder(URI).remoteRegion("bad name", "http://:" + SECRET + "@x")
+                    .remoteRegion("us", "redis://us:6379").remoteRegion("us", "redis://us2:6379")
+                    .regionFailoverThreshold(0).build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("regionFailoverThreshold must be between 1 and 10000, but was 0")
+                    .hasMessageContaining("region must be set when remote regions are named")
+                    .hasMessageContaining("regions must be named once, but was 'us'")
+                    .hasMessageContaining("regions must be 1-64 characters of [A-Za-z0-9._-]")
+                    .hasMessageContaining("regions.bad name.redisUri must be a URI of the form redis://")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain(SECRET));
+        }
+
+        @Test
+        void aRemoteRegionMayNotBeTheHomeRegion() {
+            assertThatThrownBy(() -> LodestarOptions.builder(URI).region("eu").remoteRegion("eu", URI).build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessage("regions.eu must be another region than the home region, but was 'eu'");
+        }
+
+        @Test
+        void aBadHomeRegionIsRejectedWithTheRule() {
+            assertThatThrownBy(() -> LodestarOptions.builder(URI).region("eu/west").build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageStartingWith("region must be 1-64 characters of [A-Za-z0-9._-]");
         }
     }
 }

@@ -118,6 +118,41 @@ class LodestarSettingsTest {
     }
 
     @Test
+    void regionsBecomeRemoteRegionsInTheOrderConfigured() {
+        LodestarSettings settings = new LodestarSettings();
+        settings.setRedisUri("redis://eu:6379");
+        settings.setRegion("eu");
+        settings.getRegions().put("us", region("redis://reader:s3cret@us:6379"));
+        settings.getRegions().put("ap", region("redis://ap:6379"));
+        settings.setRegionFailoverThreshold(3);
+
+        LodestarOptions options = settings.toOptions();
+
+        assertThat(options.region()).contains("eu");
+        assertThat(options.remoteRegions().keySet()).containsExactly("us", "ap");
+        assertThat(options.remoteRegions().get("us").redisUri()).isEqualTo("redis://reader:s3cret@us:6379");
+        assertThat(options.regionFailoverThreshold()).isEqualTo(3);
+        assertThat(settings.getRegions().get("us").toString()).doesNotContain("s3cret");
+    }
+
+    @Test
+    void aRegionWithoutAUriIsReportedUnderItsName() {
+        LodestarSettings settings = new LodestarSettings();
+        settings.setRedisUri("redis://eu:6379");
+        settings.setRegion("eu");
+        settings.getRegions().put("us", new LodestarSettings.Region());
+
+        assertThatThrownBy(settings::toOptions).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageStartingWith("regions.us.redisUri must be a URI of the form redis://");
+    }
+
+    private static LodestarSettings.Region region(String uri) {
+        LodestarSettings.Region region = new LodestarSettings.Region();
+        region.setRedisUri(uri);
+        return region;
+    }
+
+    @Test
     void aFrameworkSubclassIsNamedInToString() {
         LodestarSettings settings = new LodestarProperties();
 

@@ -4,19 +4,25 @@ import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 
 import java.util.List;
+import java.util.function.Function;
 
 /**
- * Keeps the instances whose metadata {@code key} equals {@code value} when at least one of them is usable (UP and
- * weight above 0); otherwise keeps all. Checking usability here, not just presence, makes the fallback work whether
- * this selector runs before or after the status filter.
+ * Keeps the instances whose attribute (a metadata value, or the region the client stamped) equals {@code value}
+ * when at least one of them is usable (UP and weight above 0); otherwise keeps all. Checking usability here, not
+ * just presence, makes the fallback work whether this selector runs before or after the status filter.
  */
 final class PreferenceSelector extends NamedSelector {
-    private final String key;
+    private final Function<ServiceInstance, String> attribute;
     private final String value;
 
-    PreferenceSelector(String key, String value) {
-        super(key, key + "=" + value + " preferred");
-        this.key = key;
+    /**
+     * @param name      the attribute's name, the stage in counts ({@code zone}, {@code region})
+     * @param attribute reads it from an instance
+     * @param value     the preferred value
+     */
+    PreferenceSelector(String name, Function<ServiceInstance, String> attribute, String value) {
+        super(name, name + "=" + value + " preferred");
+        this.attribute = attribute;
         this.value = value;
     }
 
@@ -32,6 +38,6 @@ final class PreferenceSelector extends NamedSelector {
     }
 
     private boolean matches(ServiceInstance instance) {
-        return value.equals(instance.metadata(key));
+        return value.equals(attribute.apply(instance));
     }
 }

@@ -23,7 +23,10 @@ import java.util.function.Predicate;
 public final class Selectors {
     /** The metadata key {@link #zonePreference(String)} looks at. */
     public static final String ZONE = "zone";
-    /** The metadata key {@link #regionPreference(String)} looks at. */
+    /**
+     * The stage name of {@link #regionPreference(String)}, which prefers by the region the client stamped on each
+     * instance ({@link ServiceInstance#region()}), never by a metadata entry of this name.
+     */
     public static final String REGION = "region";
 
     private static final StatusSelector HEALTHY_ONLY = new StatusSelector(EnumSet.of(InstanceStatus.UP));
@@ -120,15 +123,20 @@ public final class Selectors {
     }
 
     /**
-     * Prefers the instances in my region (metadata {@value #REGION}), falling back to all like
-     * {@link #zonePreference(String)}. Put it before a zone preference for region-then-zone locality.
+     * Prefers the instances in my region ({@link ServiceInstance#region()}: the region the client read the instance
+     * from, never its metadata), falling back to all like {@link #zonePreference(String)}. Put it before a zone
+     * preference for "same zone, else same region, else any region", over the instances of every region
+     * ({@code LodestarClient.allRegions()}):
+     * {@code LoadBalancers.roundRobin().selector(regionPreference("eu")).selector(zonePreference("eu-1a")).build()}.
      *
      * @param region this process's region, e.g. {@code eu-west}
      * @return the selector; criterion {@code region=eu-west preferred}
      * @throws InvalidArgumentException when {@code region} is null or empty
      */
     public static Selector regionPreference(String region) {
-        return preference(REGION, region);
+        Validation.collector().check(region != null && !region.isEmpty(), "region", region, "a non-empty string")
+                .throwIfInvalid();
+        return new PreferenceSelector(REGION, ServiceInstance::region, region);
     }
 
     /**
@@ -143,7 +151,7 @@ public final class Selectors {
     public static Selector preference(String key, String value) {
         Validation.collector().check(key != null && !key.isEmpty(), "key", key, "a non-empty metadata key")
                 .check(value != null && !value.isEmpty(), "value", value, "a non-empty string").throwIfInvalid();
-        return new PreferenceSelector(key, value);
+        return new PreferenceSelector(key, instance -> instance.metadata(key), value);
     }
 
     /**

@@ -111,15 +111,45 @@ class SelectorsTest {
     @Test
     void regionThenZonePreferenceNarrowsStepByStep() {
         // given instances in two regions and three zones
-        ServiceInstance west1 = instance("w1", 100, "region", "west", "zone", "w-1");
-        ServiceInstance west2 = instance("w2", 100, "region", "west", "zone", "w-2");
-        ServiceInstance east1 = instance("e1", 100, "region", "east", "zone", "e-1");
+        ServiceInstance west1 = inRegion("west", instance("w1", 100, "zone", "w-1"));
+        ServiceInstance west2 = inRegion("west", instance("w2", 100, "zone", "w-2"));
+        ServiceInstance east1 = inRegion("east", instance("e1", 100, "zone", "e-1"));
         List<ServiceInstance> instances = List.of(west1, west2, east1);
         LoadBalancer balancer = LoadBalancers.roundRobin().selector(Selectors.regionPreference("west"))
                 .selector(Selectors.zonePreference("w-3")).seed(0).build();
 
         // when / then my zone is empty, so the region's instances share the traffic
         assertThat(count(100, () -> balancer.choose(instances))).containsOnlyKeys("w1", "w2");
+    }
+
+    @Test
+    void sameZoneElseSameRegionElseAnyRegionIsOneBalancer() {
+        // given my zone w-1 in region west, whose only instance is DOWN
+        ServiceInstance inMyZone = inRegion("west", instance("w1", 100, InstanceStatus.DOWN, "zone", "w-1"));
+        ServiceInstance inMyRegion = inRegion("west", instance("w2", 100, "zone", "w-2"));
+        ServiceInstance elsewhere = inRegion("east", instance("e1", 100, "zone", "e-1"));
+        LoadBalancer balancer = LoadBalancers.roundRobin().selector(Selectors.regionPreference("west"))
+                .selector(Selectors.zonePreference("w-1")).seed(0).build();
+
+        // when / then my region serves while it has a usable instance, any region once it has none
+        assertThat(count(50, () -> balancer.choose(List.of(inMyZone, inMyRegion, elsewhere))))
+                .containsOnlyKeys("w2");
+        assertThat(count(50, () -> balancer.choose(List.of(inMyZone, elsewhere)))).containsOnlyKeys("e1");
+    }
+
+    @Test
+    void regionPreferenceGoesByTheStampedRegionNotByMetadata() {
+        // given an instance of region east that claims region west in its metadata
+        ServiceInstance claimsWest = inRegion("east", instance("e1", 100, "region", "west"));
+        ServiceInstance west = inRegion("west", instance("w1", 100));
+
+        // when / then the stamp decides
+        assertThat(Selectors.regionPreference("west").select(List.of(claimsWest, west))).containsExactly(west);
+        assertThat(Selectors.regionPreference("west")).hasToString("region=west preferred");
+    }
+
+    private static ServiceInstance inRegion(String region, ServiceInstance instance) {
+        return instance.toBuilder().region(region).build();
     }
 
     @Test

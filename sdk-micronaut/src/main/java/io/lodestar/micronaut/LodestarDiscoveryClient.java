@@ -74,7 +74,8 @@ final class LodestarDiscoveryClient implements DiscoveryClient {
 
     /**
      * Lodestar's metadata becomes Micronaut's; its well-known keys ({@code zone}, {@code region}, {@code group})
-     * also fill the fields Micronaut's own components read.
+     * also fill the fields Micronaut's own components read, except that the region the client stamped on the
+     * instance ({@link ServiceInstance#region()}) wins over a {@code region} metadata entry.
      */
     static io.micronaut.discovery.ServiceInstance toMicronaut(ServiceInstance instance) {
         io.micronaut.discovery.ServiceInstance.Builder builder = io.micronaut.discovery.ServiceInstance
@@ -86,7 +87,9 @@ final class LodestarDiscoveryClient implements DiscoveryClient {
         if (zone != null) {
             builder.zone(zone);
         }
-        String region = instance.metadata(io.micronaut.discovery.ServiceInstance.REGION);
+        // the region the client read it from wins: metadata is what anyone registered (kept for clients without one)
+        String region = instance.region() != null ? instance.region()
+                : instance.metadata(io.micronaut.discovery.ServiceInstance.REGION);
         if (region != null) {
             builder.region(region);
         }

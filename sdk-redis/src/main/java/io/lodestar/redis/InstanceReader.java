@@ -180,7 +180,8 @@ final class InstanceReader {
         return big.bitLength() < 64 ? (Object) big.longValue() : big;
     }
 
-    ServiceInstance read(String serviceId, String instanceId) {
+    /** Reads the instance, stamped with the region of the Redis it came from (null: the client names none). */
+    ServiceInstance read(String serviceId, String instanceId, String region) {
         String host = null;
         long port = ABSENT;
         long weight = ABSENT;
@@ -232,7 +233,7 @@ final class InstanceReader {
                 checks);
         checks.throwIfInvalid();
         return new ServiceInstance(serviceId, instanceId, host, toInt(port), secure, toInt(weight), status, frozen,
-                ttl(ttl), registeredAt);
+                ttl(ttl), registeredAt, region);
     }
 
     /** Out of int range stays out of range (and fails validation) rather than wrapping into it. */

@@ -46,7 +46,12 @@ final class Json {
      * @throws RuntimeException when the JSON is malformed or a field is missing, of the wrong type or invalid
      */
     static ServiceInstance instance(String serviceId, String instanceId, String json) {
-        return new InstanceReader(json).read(serviceId, instanceId);
+        return instance(serviceId, instanceId, json, null);
+    }
+
+    /** Like {@link #instance(String, String, String)}, stamped with the region of the Redis it came from. */
+    static ServiceInstance instance(String serviceId, String instanceId, String json, String region) {
+        return new InstanceReader(json).read(serviceId, instanceId, region);
     }
 
     /** A map of strings as a JSON object (metadata for update_instance.lua). */

@@ -31,8 +31,18 @@ final class Metrics {
                 client.sweeper().rounds);
         counter(registry, "lodestar.sweep.services", "Services this client's sweep rounds looked at (those due, or"
                 + " all of them in a full pass)", namespace, client.sweeper().servicesSwept);
+        bindViews(client, registry, namespace);
+        client.remoteRegions().values().forEach(remote -> bindViews(remote, registry, namespace));
+    }
+
+    /**
+     * The meters of a client's views; with a region named, tagged {@code region} as well (a remote region's
+     * reader's with its region's name), so each region's staleness and sync age are apart.
+     */
+    private static void bindViews(RedisLodestarClient client, MeterRegistry registry, Tags namespace) {
+        Tags region = client.options.region().map(name -> namespace.and("region", name)).orElse(namespace);
         client.views().forEach((name, view) -> {
-            Tags tags = Tags.of("namespace", client.namespace().name(), "view", name);
+            Tags tags = region.and("view", name);
             FunctionCounter reads = FunctionCounter.builder("lodestar.view.reads", view.reads, ReadCounter::sum)
                     .tags(tags).description("Reads answered from the local view since metrics were bound (counted"
                             + " without a lock: may miss a few of many threads reading at once, never counts too"

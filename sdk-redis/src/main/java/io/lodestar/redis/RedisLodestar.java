@@ -3,12 +3,15 @@ package io.lodestar.redis;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.RemoteRegion;
 import io.lodestar.core.Violation;
 import io.lodestar.core.internal.Validation;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.concurrent.Executor;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 
@@ -46,7 +49,8 @@ public final class RedisLodestar {
     /**
      * Like {@link #create(LodestarOptions)}, and publishes metrics to a Micrometer registry (Micrometer is an
      * optional dependency: only this method needs it). Meters, all tagged with {@code namespace} and {@code view}
-     * ({@code service}, {@code index}, {@code config}...):
+     * ({@code service}, {@code index}, {@code config}...), and with {@code region} when the client names one (each
+     * remote region's views are there too, under their region's name):
      * {@code lodestar.view.reads} (counted from the moment a registry is bound: a client without one does not count
      * its reads; a {@code MeterFilter} of that registry that denies this meter turns the per-read count off),
      * {@code lodestar.view.events.applied}, {@code lodestar.view.resyncs},
@@ -190,8 +194,15 @@ public final class RedisLodestar {
                 ClientResources.Builder own = ClientSettings.defaultResources();
                 resources = meterRegistry == null ? own.build() : Metrics.withLatencies(own, meterRegistry).build();
             }
-            RedisLodestarClient client = new RedisLodestarClient(options, resources, ownsResources, scheduler,
-                    executor, threadFactory);
+            Map<String, RedisLodestarClient> remotes = remoteRegions(resources, ownsResources);
+            RedisLodestarClient client;
+            try {
+                client = new RedisLodestarClient(options, resources, ownsResources, scheduler, executor,
+                        threadFactory, remotes, false);
+            } catch (RuntimeException e) {
+                remotes.values().forEach(RedisLodestarClient::close);
+                throw e;
+            }
             if (meterRegistry != null) {
                 try {
                     Metrics.bind(client, meterRegistry);
@@ -201,6 +212,28 @@ public final class RedisLodestar {
                 }
             }
             return client;
+        }
+
+        /**
+         * One reader per remote region, each a client of its own (the same view engine as home's) on the shared
+         * resources, which start offline: a region that cannot be reached now loads when it can. A failure (a URI
+         * Lettuce refuses) closes the readers made before it, and resources made for the home client.
+         */
+        private Map<String, RedisLodestarClient> remoteRegions(ClientResources resources, boolean ownsResources) {
+            Map<String, RedisLodestarClient> readers = new LinkedHashMap<>();
+            try {
+                for (RemoteRegion remote : options.remoteRegions().values()) {
+                    readers.put(remote.name(), new RedisLodestarClient(options.forRemoteRegion(remote), resources,
+                            false, scheduler, executor, threadFactory, Map.of(), true));
+                }
+                return readers;
+            } catch (RuntimeException e) {
+                readers.values().forEach(RedisLodestarClient::close);
+                if (ownsResources) {
+                    resources.shutdown();
+                }
+                throw e;
+            }
         }
     }
 }

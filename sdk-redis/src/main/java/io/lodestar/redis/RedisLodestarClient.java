@@ -5,11 +5,13 @@ import io.lodestar.core.ClientHealth;
 import io.lodestar.core.ConfigReader;
 import io.lodestar.core.ConfigService;
 import io.lodestar.core.ConnectionStateListener;
+import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.ServiceRegistry;
 import io.lodestar.core.Subscription;
+import io.lodestar.core.Violation;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServicesChanged;
@@ -41,6 +43,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * The Redis-backed client: owns its connections, threads, views, sweeper and leases, and closes them all, except
@@ -87,6 +90,11 @@ final class RedisLodestarClient implements LodestarClient {
     private ScheduledFuture<?> pendingResync;
     private boolean pendingResyncSoon;
     private final AtomicBoolean sweeping = new AtomicBoolean();
+    /** The readers of the remote regions, by name in the order named (none for a remote region's own reader). */
+    private final Map<String, RedisLodestarClient> remoteRegions;
+    /** With remote regions: home first, then the others (see {@link RegionalDiscovery}); else the home view. */
+    private final ServiceDiscovery preferred;
+    private final ServiceDiscovery allRegions;
 
     /**
      * @param resources      the Lettuce resources to use
@@ -96,21 +104,29 @@ final class RedisLodestarClient implements LodestarClient {
      *                       listener threads of its own
      * @param threadFactory  makes every thread the client starts, or null for daemon threads named
      *                       {@code lodestar-<role>-<namespace>-<n>}
+     * @param remoteRegions  the readers of the remote regions, closed with this client (none for such a reader)
+     * @param readOnly       whether this is a remote region's reader: it never sweeps (it only reads, and its
+     *                       credentials may allow no more; that region's own clients sweep it), and its threads are
+     *                       named {@code lodestar-<role>-<namespace>-<region>-<n>}
      */
     RedisLodestarClient(LodestarOptions options, ClientResources resources, boolean ownsResources,
                         ScheduledExecutorService sharedScheduler, Executor sharedExecutor,
-                        ThreadFactory threadFactory) {
+                        ThreadFactory threadFactory, Map<String, RedisLodestarClient> remoteRegions,
+                        boolean readOnly) {
         this.options = options;
+        this.remoteRegions = Map.copyOf(remoteRegions);
         // the config keys are read first: a keyset that cannot be read fails the start before anything is opened
         ConfigCodec codec = ConfigCodec.of(options);
         String ns = options.namespace().name();
+        String named = readOnly ? ns + "-" + options.region().orElse("remote") : ns;
         this.viewThread = sharedExecutor == null
-                ? Executors.newSingleThreadExecutor(threads(threadFactory, "lodestar-view-" + ns))
+                ? Executors.newSingleThreadExecutor(threads(threadFactory, "lodestar-view-" + named))
                 : ClientLane.serial(sharedExecutor);
         this.ownsScheduler = sharedScheduler == null;
-        this.scheduler = ownsScheduler ? ownScheduler(threads(threadFactory, "lodestar-scheduler-" + ns))
+        this.scheduler = ownsScheduler ? ownScheduler(threads(threadFactory, "lodestar-scheduler-" + named))
                 : sharedScheduler;
-        this.listenerPool = sharedExecutor == null ? listenerPool(threads(threadFactory, "lodestar-listener-" + ns))
+        this.listenerPool = sharedExecutor == null
+                ? listenerPool(threads(threadFactory, "lodestar-listener-" + named))
                 : ClientLane.concurrent(sharedExecutor);
         RedisBackend connected;
         try {
@@ -121,17 +137,24 @@ final class RedisLodestarClient implements LodestarClient {
         }
         this.backend = connected;
         this.keys = new Keys(options.namespace());
-        this.reads = new RegistryReads(backend, keys);
+        String region = options.region().orElse(null);
+        this.reads = new RegistryReads(backend, keys, region);
         ChannelRouter router = new ChannelRouter();
         SyncedView.Shared views = new SyncedView.Shared(backend, router, viewThread, listenerPool,
                 Clock.system(scheduler), () -> ThreadLocalRandom.current().nextLong(), SyncedView.LIMITS,
                 options.idleViewTimeout(), options.viewTopicLimit(), Scheduler.systemScheduler());
-        this.serviceView = new SyncedView<>("service", new ServiceSource(keys, reads, Snapshots.services(
+        this.serviceView = new SyncedView<>("service", new ServiceSource(keys, reads, region, Snapshots.services(
                 options.serviceSnapshotDirectory(), ns, options.redactedRedisUri(), listenerPool)), views);
         this.indexView = new SyncedView<>("service index", new IndexSource(keys, reads), views);
-        this.registry = new RedisServiceRegistry(backend, keys, serviceView, views, scheduler, listenerPool, ns);
+        this.registry = new RedisServiceRegistry(backend, keys, serviceView, views, scheduler, listenerPool, ns,
+                region);
         this.discovery = new LocalServiceDiscovery(serviceView, indexView, listenerPool, backend);
         this.directDiscovery = new DirectServiceDiscovery(reads, backend, discovery, listenerPool);
+        List<RedisLodestarClient> remotes = options.remoteRegions().keySet().stream().map(remoteRegions::get)
+                .toList();
+        this.preferred = remotes.isEmpty() ? discovery
+                : new RegionalDiscovery(this, remotes, options.regionFailoverThreshold());
+        this.allRegions = remotes.isEmpty() ? discovery : new RegionalDiscovery(this, remotes, Integer.MAX_VALUE);
         this.sweeper = new Sweeper(backend, keys, registry, reads, serviceView.api()::held, options.sweepInterval());
         this.config = new RedisConfigService(options, codec, backend, keys, views, listenerPool);
         registry.onRegistered(instance -> config.identify(InstanceIdentity.of(instance)));
@@ -160,7 +183,9 @@ final class RedisLodestarClient implements LodestarClient {
                 config.markStale();
             }
         });
-        scheduleJittered(this::sweep, options.sweepInterval());
+        if (!readOnly) {
+            scheduleJittered(this::sweep, options.sweepInterval());
+        }
         scheduleJittered(this::reconcile, options.reconcileInterval());
         scheduleResync();
         preload();
@@ -172,7 +197,7 @@ final class RedisLodestarClient implements LodestarClient {
             return;
         }
         try {
-            discovery.preload(options.preloadServices()).toCompletableFuture()
+            preferred.preload(options.preloadServices()).toCompletableFuture() // remote regions: in the background
                     .get(options.commandTimeout().toMillis() * 2, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -257,8 +282,41 @@ final class RedisLodestarClient implements LodestarClient {
     }
 
     @Override
+    public List<String> regions() {
+        return options.region().map(home -> Stream.concat(Stream.of(home), options.remoteRegions().keySet()
+                .stream()).toList()).orElse(List.of());
+    }
+
+    @Override
     public ServiceDiscovery discovery() {
+        return preferred;
+    }
+
+    @Override
+    public ServiceDiscovery discovery(String region) {
+        if (region != null && region.equals(options.region().orElse(null))) {
+            return discovery;
+        }
+        RedisLodestarClient remote = region == null ? null : remoteRegions.get(region);
+        if (remote == null) {
+            throw new InvalidArgumentException(new Violation("region", region, "one of " + regions()));
+        }
+        return remote.discovery;
+    }
+
+    @Override
+    public ServiceDiscovery allRegions() {
+        return allRegions;
+    }
+
+    /** The home region's own view (no failover). */
+    LocalServiceDiscovery localDiscovery() {
         return discovery;
+    }
+
+    /** The readers of the remote regions, by name (metrics, health). */
+    Map<String, RedisLodestarClient> remoteRegions() {
+        return remoteRegions;
     }
 
     @Override
@@ -283,10 +341,16 @@ final class RedisLodestarClient implements LodestarClient {
 
     @Override
     public ClientHealth health() {
-        List<ClientHealth.Node> nodes = backend.nodes().stream()
+        List<ClientHealth.Region> regions = options.remoteRegions().keySet().stream().map(name ->
+                new ClientHealth.Region(name, remoteRegions.get(name).nodes(),
+                        remoteRegions.get(name).discovery.status())).toList();
+        return new ClientHealth(nodes(), discovery.status(), config.status(), registry.health(), regions);
+    }
+
+    private List<ClientHealth.Node> nodes() {
+        return backend.nodes().stream()
                 .map(node -> new ClientHealth.Node(node.address(), node.connected(), node.since(), node.problem()))
                 .toList();
-        return new ClientHealth(nodes, discovery.status(), config.status(), registry.health());
     }
 
     @Override
@@ -340,6 +404,7 @@ final class RedisLodestarClient implements LodestarClient {
                 registry.deregisterAll();
             }
         } finally {
+            remoteRegions.values().forEach(RedisLodestarClient::close);
             registry.stopRenewing();
             serviceView.close();
             indexView.close();

@@ -74,6 +74,8 @@ final class RedisServiceRegistry implements ServiceRegistry {
 
     private final RedisBackend backend;
     private final Keys keys;
+    /** The home region, stamped on what a write returns (whatever the caller's instance said), or null. */
+    private final String region;
     private final SyncedView<ServiceSnapshot, ServiceEvent> view;
     /** Times registerWhenAvailable's retries: the views' clock, so the client has one source of time. */
     private final Clock clock;
@@ -98,8 +100,9 @@ final class RedisServiceRegistry implements ServiceRegistry {
 
     RedisServiceRegistry(RedisBackend backend, Keys keys, SyncedView<ServiceSnapshot, ServiceEvent> view,
                          SyncedView.Shared views, ScheduledExecutorService scheduler, Executor callbacks,
-                         String namespace) {
+                         String namespace, String region) {
         this.backend = backend;
+        this.region = region;
         this.keys = keys;
         this.view = view;
         this.clock = views.clock();
@@ -252,7 +255,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     // what runs again are the record's field checks, loops over a few short strings.
                     ServiceInstance registered = new ServiceInstance(instance.serviceId(), instance.instanceId(),
                             instance.host(), instance.port(), instance.secure(), instance.weight(), instance.status(),
-                            instance.metadata(), instance.ttl(), Instant.ofEpochMilli(registeredAt));
+                            instance.metadata(), instance.ttl(), Instant.ofEpochMilli(registeredAt), region);
                     // Only the first instance changes the set of services: later ones skip the round trip to
                     // the index (the sweeper repairs an index entry a crashed writer failed to report).
                     boolean first = "registered".equals(kind) && count == 1L;
@@ -454,7 +457,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     if (stored == null) {
                         throw notFound(serviceId, instanceId);
                     }
-                    ServiceInstance updated = Json.instance(serviceId, instanceId, stored);
+                    ServiceInstance updated = Json.instance(serviceId, instanceId, stored, region);
                     Lease lease = leases.get(serviceId, instanceId);
                     if (lease != null) {
                         lease.instance = updated;

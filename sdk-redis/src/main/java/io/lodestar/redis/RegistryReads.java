@@ -51,10 +51,18 @@ final class RegistryReads {
     final LongAdder unchangedReads = new LongAdder();
     private final RedisBackend backend;
     private final Keys keys;
+    /** Stamped on every instance read (null when the client names no region). */
+    private final String region;
 
-    RegistryReads(RedisBackend backend, Keys keys) {
+    RegistryReads(RedisBackend backend, Keys keys, String region) {
         this.backend = backend;
         this.keys = keys;
+        this.region = region;
+    }
+
+    /** The region stamped on what this reads, or null. */
+    String region() {
+        return region;
     }
 
     /**
@@ -239,12 +247,12 @@ final class RegistryReads {
     }
 
     /** The instances of one page read whole, less those it says are overdue, sorted by id. */
-    private static List<ServiceInstance> instances(String serviceId, Page page) {
+    private List<ServiceInstance> instances(String serviceId, Page page) {
         return instances(serviceId, page.flat(), page.leftOut());
     }
 
     /** The instances of a reply's {@code id1, json1, id2, json2, ...}, less those left out, sorted by id. */
-    private static List<ServiceInstance> instances(String serviceId, List<Object> flat, Predicate<Object> leftOut) {
+    private List<ServiceInstance> instances(String serviceId, List<Object> flat, Predicate<Object> leftOut) {
         ServiceInstance[] read = new ServiceInstance[flat.size() / 2];
         int count = 0;
         for (int i = 0; i + 1 < flat.size(); i += 2) {
@@ -260,7 +268,7 @@ final class RegistryReads {
     }
 
     /** The instances of a union of pages, sorted by id. */
-    private static List<ServiceInstance> instances(String serviceId, Map<String, String> byId) {
+    private List<ServiceInstance> instances(String serviceId, Map<String, String> byId) {
         ServiceInstance[] read = new ServiceInstance[byId.size()];
         int count = 0;
         for (Map.Entry<String, String> stored : byId.entrySet()) {
@@ -279,9 +287,9 @@ final class RegistryReads {
     }
 
     /** One stored instance, or null (logged) when it is unreadable. */
-    private static ServiceInstance instance(String serviceId, String instanceId, String json) {
+    private ServiceInstance instance(String serviceId, String instanceId, String json) {
         try {
-            return Json.instance(serviceId, instanceId, json);
+            return Json.instance(serviceId, instanceId, json, region);
         } catch (RuntimeException unreadable) {
             // one bad entry (written by another program) must not make the whole service unreadable
             log.warn("Skipping unreadable instance {}/{}: {}", serviceId, instanceId, unreadable.getMessage());

@@ -30,12 +30,15 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
 
     private final Keys keys;
     private final RegistryReads reads;
+    /** Stamped on the instances of events (null when the client names no region). */
+    private final String region;
     private final Snapshots<ServiceSnapshot> snapshots;
 
     /** @param snapshots where the last list held of each service is kept on disk (or a store that keeps none) */
-    ServiceSource(Keys keys, RegistryReads reads, Snapshots<ServiceSnapshot> snapshots) {
+    ServiceSource(Keys keys, RegistryReads reads, String region, Snapshots<ServiceSnapshot> snapshots) {
         this.keys = keys;
         this.reads = reads;
+        this.region = region;
         this.snapshots = snapshots;
     }
 
@@ -78,7 +81,7 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
     @Override
     public ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch(String serviceId,
                                                                  SyncedView.Versioned<ServiceSnapshot> current) {
-        return new Batch(serviceId, current.value().instances());
+        return new Batch(serviceId, current.value().instances(), region);
     }
 
     /** The last list held of a service, from the snapshot directory: served when Redis cannot be reached. */
@@ -157,14 +160,16 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
     private static final class Batch implements ViewSource.Batch<ServiceSnapshot, ServiceEvent> {
         private final String serviceId;
         private final List<ServiceInstance> held;
+        private final String region;
         /** By instance id, the instances the batch registered or updated, and null for those it removed. */
         private final SortedMap<String, ServiceInstance> changes = new TreeMap<>();
         private final List<ServiceEvent> events = new ArrayList<>();
         private long revision;
 
-        Batch(String serviceId, List<ServiceInstance> held) {
+        Batch(String serviceId, List<ServiceInstance> held, String region) {
             this.serviceId = serviceId;
             this.held = held;
+            this.region = region;
         }
 
         @Override
@@ -200,9 +205,9 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
         }
 
         /** The event's instance, read from its text ({@link #read} keeps it as text); anything else is malformed. */
-        private static ServiceInstance instance(String serviceId, String instanceId, Object stored) {
+        private ServiceInstance instance(String serviceId, String instanceId, Object stored) {
             if (stored instanceof InstanceReader.Nested nested) {
-                return new InstanceReader(nested.json()).read(serviceId, instanceId);
+                return new InstanceReader(nested.json()).read(serviceId, instanceId, region);
             }
             throw new IllegalArgumentException("the event's instance is not an object: " + Validation.show(stored));
         }

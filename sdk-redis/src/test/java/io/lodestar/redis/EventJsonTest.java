@@ -68,7 +68,7 @@ class EventJsonTest {
             @SuppressWarnings("unchecked")
             Map<String, Object> jackson = (Map<String, Object>) Json.read(json).get("instance");
             assertThat(new InstanceReader(((InstanceReader.Nested) read.get("instance")).json())
-                    .read("orders", "orders-" + round)).as(json)
+                    .read("orders", "orders-" + round, null)).as(json)
                     .isEqualTo(JsonTest.mapBasedInstance("orders", "orders-" + round, jackson));
         }
     }
@@ -107,7 +107,7 @@ class EventJsonTest {
 
     @Test
     void aServiceEventIsAppliedFromItsText() {
-        ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null,
+        ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null, null,
                 Snapshots.services(Optional.empty(), "test", "redis://test", Runnable::run));
         ServiceInstance expected = ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8443)
                 .secure(true).weight(250).status(InstanceStatus.DOWN).ttl(Duration.ofSeconds(15))
@@ -123,7 +123,7 @@ class EventJsonTest {
 
     @Test
     void anEventWhoseInstanceIsNotAnInstanceCannotBeApplied() {
-        ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null,
+        ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null, null,
                 Snapshots.services(Optional.empty(), "test", "redis://test", Runnable::run));
         for (String json : List.of(EVENT.replace("\"instance\":{", "\"instance\":[{").replace("}},", "}]},"),
                 EVENT.replaceFirst("\"instance\":\\{.*},\"digest\"", "\"instance\":\"text\",\"digest\""),

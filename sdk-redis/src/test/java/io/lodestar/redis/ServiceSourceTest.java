@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * batch of events, applied beside the held list and merged into one snapshot, in instance id order.
  */
 class ServiceSourceTest {
-    private final ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null,
+    private final ServiceSource source = new ServiceSource(new Keys(Namespace.of("test")), null, null,
                 Snapshots.services(Optional.empty(), "test", "redis://test", Runnable::run));
     private final ServiceInstance one = Clients.instance("orders", "orders-1");
 

@@ -8,14 +8,21 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A TCP relay in front of a Redis server that can stop forwarding without closing anything, as a network partition
  * that drops packets looks to a client: connections stay open, connects still succeed, nothing comes back.
- * {@link #resume()} forwards again, from where it stopped (nothing is lost). One thread pair per connection; for
+ * {@link #resume()} forwards again, from where it stopped (nothing is lost). With a delay
+ * ({@link #to(RedisServer, Duration)}), every chunk is forwarded that long after it arrived, each way, as over a
+ * link between regions: latency without a bound on throughput. Two threads per connection and direction; for
  * tests only.
  *
  * <pre>{@code
@@ -29,15 +36,17 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class StallingRelay implements AutoCloseable {
     private final String host;
     private final int port;
+    private final long delayNanos;
     private final ServerSocket server;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
     private boolean stalled;
     private volatile boolean closed;
 
-    private StallingRelay(String host, int port) throws IOException {
+    private StallingRelay(String host, int port, Duration delay) throws IOException {
         this.host = host;
         this.port = port;
+        this.delayNanos = delay.toNanos();
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread acceptor = new Thread(this::accept, "stalling-relay-" + server.getLocalPort());
         acceptor.setDaemon(true);
@@ -52,9 +61,25 @@ public final class StallingRelay implements AutoCloseable {
      * @throws UncheckedIOException if no port can be opened
      */
     public static StallingRelay to(RedisServer target) {
+        return to(target, Duration.ZERO);
+    }
+
+    /**
+     * Starts a relay to a server that delays what it forwards, each way.
+     *
+     * @param target the server to forward to
+     * @param delay  how long each chunk waits, each way (e.g. 50 ms for a link between regions)
+     * @return the running relay
+     * @throws IllegalArgumentException when the delay is negative
+     * @throws UncheckedIOException     if no port can be opened
+     */
+    public static StallingRelay to(RedisServer target, Duration delay) {
         Objects.requireNonNull(target, "target");
+        if (delay == null || delay.isNegative()) {
+            throw new IllegalArgumentException("delay must be zero or positive, but was " + delay);
+        }
         try {
-            return new StallingRelay(target.host(), target.port());
+            return new StallingRelay(target.host(), target.port(), delay);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot open a relay to " + target.uri(), e);
         }
@@ -126,18 +151,38 @@ public final class StallingRelay implements AutoCloseable {
         }
     }
 
+    /**
+     * One direction of a connection: a reader queues what arrives with the time it is due, a writer forwards it
+     * then, so a delay adds latency without holding up what follows it.
+     */
     private void pump(Socket from, Socket to, String direction) {
-        Thread thread = new Thread(() -> {
+        BlockingQueue<Chunk> due = new LinkedBlockingQueue<>();
+        start("stalling-relay-" + port() + "-" + direction + "-in", () -> {
             byte[] buffer = new byte[16 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            try (InputStream in = from.getInputStream()) {
                 while (true) {
                     awaitForwarding(); // stalled: not even read, so the sender's data waits in its buffers
                     int read = in.read(buffer);
                     if (read < 0) {
                         break;
                     }
+                    due.add(new Chunk(Arrays.copyOf(buffer, read), System.nanoTime() + delayNanos));
+                }
+            } catch (IOException | InterruptedException e) {
+                // a side closed, or the relay did
+            } finally {
+                due.add(Chunk.END);
+            }
+        });
+        start("stalling-relay-" + port() + "-" + direction + "-out", () -> {
+            try (OutputStream out = to.getOutputStream()) {
+                for (Chunk chunk = due.take(); chunk != Chunk.END; chunk = due.take()) {
+                    long wait = chunk.dueAt - System.nanoTime();
+                    if (wait > 0) {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    }
                     awaitForwarding(); // what was read while it stalled is held back
-                    out.write(buffer, 0, read);
+                    out.write(chunk.bytes);
                     out.flush();
                 }
             } catch (IOException | InterruptedException e) {
@@ -146,9 +191,18 @@ public final class StallingRelay implements AutoCloseable {
                 closeQuietly(from);
                 closeQuietly(to);
             }
-        }, "stalling-relay-" + port() + "-" + direction);
+        });
+    }
+
+    private static void start(String name, Runnable task) {
+        Thread thread = new Thread(task, name);
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** Bytes read, and when they are due to be forwarded; {@link #END} once the sender closed. */
+    private record Chunk(byte[] bytes, long dueAt) {
+        static final Chunk END = new Chunk(new byte[0], 0);
     }
 
     private void awaitForwarding() throws InterruptedException {

@@ -301,6 +301,14 @@ public final class Validation {
             return matches(field, value, NAMESPACE_CHARS, MAX_NAMESPACE_LENGTH, NAMESPACE_RULE);
         }
 
+        /**
+         * @return this collector, with a violation when {@code value} is not a valid region name (the rule of a
+         *     namespace: a region names a Redis, the way a namespace names a part of one)
+         */
+        public Collector region(String field, String value) {
+            return matches(field, value, NAMESPACE_CHARS, MAX_NAMESPACE_LENGTH, NAMESPACE_RULE);
+        }
+
         /** @return this collector, with a violation when {@code value} is not a valid service id */
         public Collector serviceId(String field, String value) {
             return matches(field, value, SERVICE_ID_CHARS, MAX_ID_LENGTH, SERVICE_ID_RULE);

@@ -27,10 +27,13 @@ import java.util.Map;
  * @param metadata     free key/value pairs (zone, version, canary...), sorted by key, unmodifiable
  * @param ttl          time to live for an ephemeral instance, {@link Duration#ZERO} for a persistent one
  * @param registeredAt when Redis accepted the registration (Redis time); {@code null} before registration
+ * @param region       the region whose Redis the instance was read from, stamped by the client that read it (never
+ *                     taken from the instance's metadata, never written to Redis: a registration's region is the
+ *                     home region of the client that registers it); {@code null} when that client names no region
  */
 public record ServiceInstance(String serviceId, String instanceId, String host, int port, boolean secure, int weight,
                               InstanceStatus status, Map<String, String> metadata, Duration ttl,
-                              @Nullable Instant registeredAt) {
+                              @Nullable Instant registeredAt, @Nullable String region) {
 
     /**
      * Validates every field and freezes the metadata (a sorted, unmodifiable copy; the metadata of another
@@ -51,8 +54,22 @@ public record ServiceInstance(String serviceId, String instanceId, String host, 
         if (ttl != null && !ttl.isZero()) {
             checks.ttl("ttl", ttl);
         }
+        if (region != null) {
+            checks.region("region", region);
+        }
         checks.throwIfInvalid();
         metadata = frozen;
+    }
+
+    /**
+     * An instance without a region (as every instance was before regions existed).
+     *
+     * @throws io.lodestar.core.InvalidArgumentException naming every broken rule
+     */
+    public ServiceInstance(String serviceId, String instanceId, String host, int port, boolean secure, int weight,
+                           InstanceStatus status, Map<String, String> metadata, Duration ttl,
+                           @Nullable Instant registeredAt) {
+        this(serviceId, instanceId, host, port, secure, weight, status, metadata, ttl, registeredAt, null);
     }
 
     /**
@@ -70,7 +87,7 @@ public record ServiceInstance(String serviceId, String instanceId, String host, 
     /** @return a builder pre-filled with this instance's values */
     public Builder toBuilder() {
         return new Builder(serviceId, instanceId).host(host).port(port).secure(secure).weight(weight).status(status)
-                .metadata(metadata).ttl(ttl).registeredAt(registeredAt);
+                .metadata(metadata).ttl(ttl).registeredAt(registeredAt).region(region);
     }
 
     /** @return true when the instance expires unless renewed */
@@ -106,6 +123,7 @@ public record ServiceInstance(String serviceId, String instanceId, String host, 
         private boolean ownMetadata;
         private Duration ttl = Validation.DEFAULT_TTL;
         private @Nullable Instant registeredAt;
+        private @Nullable String region;
 
         private Builder(String serviceId, String instanceId) {
             this.serviceId = serviceId;
@@ -182,12 +200,21 @@ public record ServiceInstance(String serviceId, String instanceId, String host, 
         }
 
         /**
+         * @return this builder, with the region set (normally stamped by the client that reads the instance; a
+         *     registration ignores it)
+         */
+        public Builder region(@Nullable String region) {
+            this.region = region;
+            return this;
+        }
+
+        /**
          * @return the instance
          * @throws io.lodestar.core.InvalidArgumentException naming every broken rule
          */
         public ServiceInstance build() {
             return new ServiceInstance(serviceId, instanceId, host, port, secure, weight, status, metadata, ttl,
-                    registeredAt);
+                    registeredAt, region);
         }
     }
 }

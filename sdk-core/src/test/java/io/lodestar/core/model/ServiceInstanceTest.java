@@ -46,6 +46,21 @@ class ServiceInstanceTest {
             assertThat(instance.secure()).isFalse();
             assertThat(instance.metadata()).isEmpty();
             assertThat(instance.registeredAt()).isNull();
+            assertThat(instance.region()).isNull();
+        }
+
+        @Test
+        void toBuilderKeepsTheRegion() {
+            ServiceInstance original = orders().region("eu-west").build();
+
+            assertThat(original.toBuilder().build().region()).isEqualTo("eu-west");
+        }
+
+        @Test
+        void rejectsABadRegion() {
+            assertThatThrownBy(() -> orders().region("eu west").build())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageStartingWith("region must be 1-64 characters of [A-Za-z0-9._-]");
         }
 
         @Test
