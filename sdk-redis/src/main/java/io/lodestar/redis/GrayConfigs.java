@@ -50,6 +50,15 @@ final class GrayConfigs {
     }
 
     /**
+     * Whether {@link #effective(String, Optional)} of this entry would load the config's release first (this client
+     * has an identity, the config exists, and its release is not held yet): an asynchronous read then goes off the
+     * caller's thread, and otherwise answers at once.
+     */
+    boolean loadsRelease(String configId, Optional<ConfigEntry> main) {
+        return identity != null && main.isPresent() && grays.api().getIfHeld(configId) == null;
+    }
+
+    /**
      * The effective entry of a config whose current entry is {@code main} (loads its release on first use). While
      * the release cannot be loaded (Redis unreachable, the entry perhaps served from a snapshot) it is the current
      * entry: a read that worked without gray releases keeps working.

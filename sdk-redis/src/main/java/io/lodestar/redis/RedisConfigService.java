@@ -624,8 +624,7 @@ final class RedisConfigService implements ConfigService {
         @Override
         public CompletionStage<Optional<ConfigEntry>> get(String configId) {
             Optional<ConfigEntry> held = configId == null ? null : entries.api().getIfHeld(configId);
-            GraySource.GrayState gray = configId == null ? null : grays.api().getIfHeld(configId);
-            if (held != null && (gray != null || held.isEmpty())) {
+            if (held != null && !effective.loadsRelease(configId, held)) {
                 try {
                     return CompletableFuture.completedFuture(effective.effective(configId, held)
                             .map(codec::decode));
