@@ -169,6 +169,11 @@ public final class LodestarCli {
 
     /** Options for a client of the chosen namespace; {@code FAIL_FAST} for one-shot commands. */
     LodestarOptions options(StartupMode mode) {
+        return options(mode, namespace);
+    }
+
+    /** Options for a client of another namespace (the console serves several). */
+    LodestarOptions options(StartupMode mode, String namespace) {
         return LodestarOptions.builder(redisUri()).namespace(namespace).commandTimeout(timeout)
                 .clientName("lodestar-cli").startupMode(mode).build();
     }
@@ -179,7 +184,11 @@ public final class LodestarCli {
     }
 
     LodestarClient connect(StartupMode mode) {
-        LodestarOptions options = options(mode);
+        return connect(mode, namespace);
+    }
+
+    LodestarClient connect(StartupMode mode, String namespace) {
+        LodestarOptions options = options(mode, namespace);
         verbose("connecting to %s, namespace %s, timeout %s", options.redactedRedisUri(), namespace, timeout);
         return RedisLodestar.create(options);
     }
@@ -226,9 +235,11 @@ public final class LodestarCli {
     }
 
     @Command(name = "evict", description = {"Remove an instance another client registered, and keep it removed:",
-            "its owner stops renewing it instead of registering it again."})
+            "its owner stops renewing it instead of registering it again. Asks first."})
     int evict(@Parameters(index = "0", paramLabel = "SERVICE") String service,
-              @Parameters(index = "1", paramLabel = "INSTANCE") String instance) {
+              @Parameters(index = "1", paramLabel = "INSTANCE") String instance,
+              @Mixin Confirmation confirmation) {
+        confirmation.require("evict " + service + "/" + instance + " in namespace " + namespace);
         try (LodestarClient client = connect()) {
             Instances.evict(client, service, instance);
             return removed("evicted", service, instance);
