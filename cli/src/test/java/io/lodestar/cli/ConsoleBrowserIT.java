@@ -178,6 +178,7 @@ class ConsoleBrowserIT {
         sdk.config().set("billing/rates", "{\"vat\": 0.2}", ConfigFormat.JSON);
         openWithToken(TOKEN + "-alice");
         assertThat(awaitElement("#whoami").getText()).isEqualTo("alice · admin");
+        assertThat(chrome.findElement(By.id("mode")).isDisplayed()).as("no read-only pill").isFalse();
         awaitElement("#services tr[data-service='orders']").click();
         awaitElement("#configs tr[data-config='orders/limits']").click();
         awaitElement("#history button[data-diff='1']").click();
