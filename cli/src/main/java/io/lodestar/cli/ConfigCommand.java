@@ -6,6 +6,7 @@ import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -129,12 +130,15 @@ final class ConfigCommand {
         }
     }
 
-    @Command(name = "rollback", description = {"Make an older version current again, as a new version.",
+    @Command(name = "rollback", description = {"Make an older version current again, as a new version; asks first.",
             "With --if-version, only if the current version is N (a compare-and-set of that version's content)."})
     int rollback(@Parameters(index = "0", paramLabel = "ID") String id,
                  @Parameters(index = "1", paramLabel = "VERSION") long version,
                  @Option(names = "--if-version", paramLabel = "N", description = "compare-and-set on version N")
-                 Long ifVersion) {
+                 Long ifVersion,
+                 @Mixin Confirmation confirmation) {
+        confirmation.require("roll back config " + id + " to the content of version " + version + " in namespace "
+                + root.namespace);
         try (LodestarClient client = root.connect()) {
             ConfigEntry entry = Configs.rollback(client.config(), id, version, ifVersion);
             out().message(Views.config(entry, false), id + ": version " + entry.version() + " (content of version "

@@ -14,6 +14,7 @@ import io.lodestar.core.model.ServiceSnapshot;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,23 +25,26 @@ import java.util.Set;
  * the SDK's exceptions ({@link NotFoundException}, conflicts, unavailability), which the server maps to statuses.
  */
 final class ConsoleApi {
-    /** The paths a POST may name. */
-    static final Set<String> WRITES = Set.of("/api/config/set", "/api/config/rollback", "/api/instance/evict",
-            "/api/instance/status");
+    /** The paths a POST may name, and the role each needs (removals need admin: they cannot be undone here). */
+    static final Map<String, Users.Role> WRITES = Map.of(
+            "/api/config/set", Users.Role.WRITE,
+            "/api/config/rollback", Users.Role.WRITE,
+            "/api/config/delete", Users.Role.ADMIN,
+            "/api/instance/status", Users.Role.WRITE,
+            "/api/instance/metadata", Users.Role.WRITE,
+            "/api/instance/evict", Users.Role.ADMIN);
 
     private final LodestarClient client;
     private final boolean readOnly;
     /** The most records of a config's audit trail (in Redis) that {@code /api/config/log} answers with. */
     static final int LOG_RECORDS = 100;
 
-    private final AuditLog audit;
     /** Read on every event of every watched service: from Redis at most once a second per service. */
     private final TtlLeft ttlLeft;
 
-    ConsoleApi(LodestarClient client, boolean readOnly, AuditLog audit) {
+    ConsoleApi(LodestarClient client, boolean readOnly) {
         this.client = client;
         this.readOnly = readOnly;
-        this.audit = audit;
         this.ttlLeft = new TtlLeft(client);
     }
 
@@ -59,7 +63,6 @@ final class ConsoleApi {
             case "/api/config/diff" -> Views.diff(Configs.diff(client.config(), client.config(), Http.required(query, "id"),
                     Long.parseLong(Http.required(query, "from")),
                     query.containsKey("to") ? Long.parseLong(query.get("to")) : null));
-            case "/api/audit" -> audit.entries();
             case "/api/config/log" -> client.config().log(Http.required(query, "id"), LOG_RECORDS).stream()
                     .map(ConfigLogCommand::view).toList();
             default -> throw new NotFoundException("page", path, "no such page: " + path);
@@ -85,6 +88,22 @@ final class ConsoleApi {
                 ConfigEntry entry = Configs.rollback(client.config(), id, version, expected);
                 return new Written(Views.config(entry, true), id + " version " + version + " -> version "
                         + entry.version());
+            }
+            case "/api/config/delete" -> {
+                String id = Http.required(query, "id");
+                if (!client.config().remove(id)) {
+                    throw Configs.notFound(id);
+                }
+                return new Written(Map.of("removed", true), id + " removed");
+            }
+            case "/api/instance/metadata" -> {
+                String service = Http.required(query, "service");
+                String instance = Http.required(query, "id");
+                Map<String, String> put = Http.strings(body, "put");
+                Set<String> remove = new LinkedHashSet<>(Http.stringList(body, "remove"));
+                ServiceInstance changed = client.registry().updateMetadata(service, instance, put, remove);
+                return new Written(Views.instance(changed, 0, Instant.now(), null), service + "/" + instance
+                        + " metadata put " + put.keySet() + " removed " + remove);
             }
             case "/api/instance/evict" -> {
                 String service = Http.required(query, "service");

@@ -3,13 +3,16 @@ package io.lodestar.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import io.lodestar.core.ConflictException;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.NotFoundException;
-import io.lodestar.core.Subscription;
 import io.lodestar.core.UnavailableException;
 import picocli.CommandLine;
+
+import javax.net.ssl.SSLContext;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,6 +20,9 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,67 +36,51 @@ import java.util.concurrent.ScheduledExecutorService;
  * module): an operator page for a few people needs routing of a dozen paths and one streaming response, which it
  * does without adding a web server and its dependencies to the jar.
  *
- * <p>This class routes requests and maps failures to statuses; the parts live beside it: {@link RequestGuard} (who
- * may ask what), {@link ConsoleApi} (the JSON endpoints), {@link ConsoleEvents} (the event stream), {@link AuditLog}
- * (every write, done or refused, with who and when) and {@link ServiceWatch} (which services it follows).
+ * <p>This class routes requests (to the namespace their {@code ns} parameter names, else the first one served) and
+ * maps failures to statuses; the parts live beside it: {@link RequestGuard} (who may ask what), {@link
+ * ConsoleNamespace} (per namespace: {@link ConsoleApi}, the JSON endpoints; {@link ConsoleEvents}, the event stream;
+ * {@link ServiceWatch}, which services it follows) and {@link AuditLog} (every write, done or refused, with who and
+ * when).
  */
 final class ConsoleServer implements AutoCloseable {
-    private final LodestarClient client;
     private final PrintStream log;
     private final RequestGuard guard;
     private final HttpServer server;
     private final ExecutorService handlers;
     private final ScheduledExecutorService ticks =
             Executors.newSingleThreadScheduledExecutor(Threads.daemon("lodestar-console-tick"));
-    private final ConsoleEvents events;
     private final AuditLog audit;
-    private final ConsoleApi api;
-    private final ServiceWatch services;
-    private volatile Subscription configs;
+    /** In the order given: the first is the one a request without {@code ns} asks about. */
+    private final Map<String, ConsoleNamespace> namespaces = new LinkedHashMap<>();
 
-    ConsoleServer(LodestarClient client, InetSocketAddress address, RequestGuard.Access access, PrintStream log)
-            throws IOException {
-        this.client = client;
+    /**
+     * @param clients one per namespace to serve, in the order the pages list them (the console's owner closes them)
+     * @param tls     null for plain HTTP
+     */
+    ConsoleServer(List<LodestarClient> clients, InetSocketAddress address, RequestGuard.Access access,
+                  SSLContext tls, PrintStream log) throws IOException {
         this.log = log;
         this.guard = new RequestGuard(access);
-        this.events = new ConsoleEvents(this::state, this::stale, log, this::watched);
-        this.audit = new AuditLog(log, entry -> events.push("audit", entry));
-        this.services = new ServiceWatch(client, ticks, id -> event -> serviceChanged(id));
-        this.api = new ConsoleApi(client, access.readOnly(), audit);
-        this.server = HttpServer.create(address, 64);
+        this.audit = new AuditLog(log, clients.size() > 1,
+                entry -> namespaces.get((String) entry.get("namespace")).events().push("audit", entry));
+        for (LodestarClient client : clients) {
+            namespaces.put(client.namespace().name(), new ConsoleNamespace(client, access.readOnly(), ticks, log));
+        }
+        if (tls == null) {
+            this.server = HttpServer.create(address, 64);
+        } else {
+            HttpsServer https = HttpsServer.create(address, 64);
+            https.setHttpsConfigurator(new HttpsConfigurator(tls));
+            this.server = https;
+        }
         this.handlers = Executors.newFixedThreadPool(8, Threads.daemon("lodestar-console-http"));
         server.setExecutor(handlers);
         server.createContext("/", this::handle);
     }
 
-    private Map<String, Object> state() {
-        return api.state();
-    }
-
-    private boolean stale() {
-        return client.discovery().status().stale() || client.config().status().stale();
-    }
-
-    /** Services are followed over Redis only while a page watches; one that connects gets a fresh read. */
-    private void watched(boolean watched) {
-        if (watched) {
-            services.watchAll();
-        } else {
-            services.releaseAll();
-        }
-    }
-
-    private void serviceChanged(String service) {
-        events.push("service", api.service(service));
-        events.pushState();
-    }
-
-    /** Starts serving and following the registry and configs. */
+    /** Starts serving and following the registry and configs of every namespace. */
     void start() {
-        services.start(change -> events.pushState());
-        configs = client.config().subscribeAll(event -> events.push("config",
-                Map.of("id", event.configId(), "version", event.version())));
-        events.start(ticks);
+        namespaces.values().forEach(namespace -> namespace.start(ticks));
         server.start();
     }
 
@@ -139,43 +129,91 @@ final class ConsoleServer implements AutoCloseable {
         }
     }
 
+    /** @throws NotFoundException when the console does not serve the namespace asked for */
+    private ConsoleNamespace namespace(Map<String, String> query) {
+        String name = query.get("ns");
+        if (name == null || name.isEmpty()) {
+            return namespaces.values().iterator().next();
+        }
+        ConsoleNamespace namespace = namespaces.get(name);
+        if (namespace == null) {
+            throw new NotFoundException("namespace", name, "This console does not serve namespace '" + name + "'");
+        }
+        return namespace;
+    }
+
+    private Users.User user(HttpExchange exchange) {
+        return guard.user(exchange.getRequestHeaders().getFirst(RequestGuard.TOKEN_HEADER));
+    }
+
     private void read(HttpExchange exchange, String path, Map<String, String> query) throws IOException {
-        RequestGuard.Refusal refused = guard.checkRead(exchange.getRequestHeaders()
-                .getFirst(RequestGuard.TOKEN_HEADER));
+        Users.User user = user(exchange);
+        if (path.equals("/api/me") && user != null) {
+            Http.reply(exchange, 200, me(user, query)); // every user may ask which namespaces they may see
+            return;
+        }
+        ConsoleNamespace namespace = namespace(query);
+        RequestGuard.Refusal refused = guard.checkRead(user, namespace.name());
         if (refused != null) {
             refuse(exchange, refused);
         } else if (path.equals("/api/events")) {
-            events.open(exchange);
+            namespace.events().open(exchange);
+        } else if (path.equals("/api/audit")) {
+            Http.reply(exchange, 200, audit.entries(namespace.name()));
         } else {
-            Http.reply(exchange, 200, api.read(path, query));
+            Http.reply(exchange, 200, namespace.api().read(path, query));
         }
     }
 
-    /** Every write, done or refused, goes to the audit log. */
+    /**
+     * Who the token names, and their role in each namespace served that they may see, in the order served: the page
+     * lists those, opens the one asked for or the first, and offers only the actions its role allows.
+     */
+    private Map<String, Object> me(Users.User user, Map<String, String> query) {
+        List<Map<String, Object>> visible = new ArrayList<>();
+        for (String name : namespaces.keySet()) {
+            Users.Role role = user.roleIn(name);
+            if (role != null) {
+                Map<String, Object> namespace = new LinkedHashMap<>();
+                namespace.put("name", name);
+                namespace.put("role", guard.readOnly() ? Users.Role.READ.word() : role.word());
+                visible.add(namespace);
+            }
+        }
+        Map<String, Object> me = new LinkedHashMap<>();
+        me.put("user", user.name());
+        me.put("readOnly", guard.readOnly());
+        me.put("namespaces", visible);
+        return me;
+    }
+
+    /** Every write, done or refused, goes to the audit log, under the user the token names. */
     private void write(HttpExchange exchange, String path, Map<String, String> query) throws IOException {
-        String who = RequestGuard.who(exchange.getRequestHeaders().getFirst(RequestGuard.OPERATOR_HEADER),
-                exchange.getRemoteAddress().getAddress().getHostAddress());
+        Users.User user = user(exchange);
+        String who = RequestGuard.who(user, exchange.getRemoteAddress().getAddress().getHostAddress());
         String action = path.replaceFirst("^/api/", "").replace('/', '.');
-        RequestGuard.Refusal refused = guard.checkWrite(exchange.getRequestHeaders()
-                .getFirst(RequestGuard.TOKEN_HEADER));
+        ConsoleNamespace namespace = namespace(query);
+        Users.Role needed = ConsoleApi.WRITES.get(path);
+        RequestGuard.Refusal refused = guard.checkWrite(user, namespace.name(), needed == null ? Users.Role.READ
+                : needed);
         if (refused != null) {
-            audit.record(who, action, query, "refused: " + refused.reason());
+            audit.record(who, namespace.name(), action, query, "refused: " + refused.reason());
             refuse(exchange, refused);
             return;
         }
         JsonNode body = Http.body(exchange);
-        if (!ConsoleApi.WRITES.contains(path)) {
+        if (needed == null) {
             Http.reply(exchange, 404, Http.error("not_found", "no such action: " + path));
             return;
         }
         ConsoleApi.Written written;
         try {
-            written = api.write(path, query, body);
+            written = namespace.api().write(path, query, body);
         } catch (RuntimeException e) {
-            audit.record(who, action, query, "failed: " + ExitCodes.describe(e));
+            audit.record(who, namespace.name(), action, query, "failed: " + ExitCodes.describe(e));
             throw e;
         }
-        audit.record(who, action, query, "done: " + written.detail());
+        audit.record(who, namespace.name(), action, query, "done: " + written.detail());
         Http.reply(exchange, 200, written.result());
     }
 
@@ -203,13 +241,9 @@ final class ConsoleServer implements AutoCloseable {
 
     @Override
     public void close() {
-        if (configs != null) {
-            configs.close();
-        }
-        // services before events (their events are pushed), events before ticks (a page leaving releases services
-        // on the tick thread; once the streams are closed, none does)
-        services.close();
-        events.close();
+        // namespaces before ticks (a page leaving releases services on the tick thread; once the streams are closed,
+        // none does)
+        namespaces.values().forEach(ConsoleNamespace::close);
         ticks.shutdownNow();
         server.stop(0);
         handlers.shutdownNow();

@@ -9,7 +9,9 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The console's small HTTP vocabulary: query parameters, JSON bodies in and out, error bodies. */
@@ -60,6 +62,53 @@ final class Http {
             throw new IllegalArgumentException(field + " must be a string");
         }
         return value.asText();
+    }
+
+    /**
+     * An object of strings; absent means empty.
+     *
+     * @throws IllegalArgumentException naming the field when it is not an object of strings
+     */
+    static Map<String, String> strings(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        Map<String, String> strings = new LinkedHashMap<>();
+        if (value == null || value.isNull()) {
+            return strings;
+        }
+        if (!value.isObject()) {
+            throw new IllegalArgumentException(field + " must be an object of strings, but was " + value);
+        }
+        value.properties().forEach(entry -> {
+            if (!entry.getValue().isTextual()) {
+                throw new IllegalArgumentException(field + "." + entry.getKey() + " must be a string, but was "
+                        + entry.getValue());
+            }
+            strings.put(entry.getKey(), entry.getValue().asText());
+        });
+        return strings;
+    }
+
+    /**
+     * An array of strings; absent means empty.
+     *
+     * @throws IllegalArgumentException naming the field when it is not an array of strings
+     */
+    static List<String> stringList(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        List<String> strings = new ArrayList<>();
+        if (value == null || value.isNull()) {
+            return strings;
+        }
+        if (!value.isArray()) {
+            throw new IllegalArgumentException(field + " must be an array of strings, but was " + value);
+        }
+        for (JsonNode item : value) {
+            if (!item.isTextual()) {
+                throw new IllegalArgumentException(field + " must hold strings only, but held " + item);
+            }
+            strings.add(item.asText());
+        }
+        return strings;
     }
 
     static Map<String, Object> error(String code, String message) {

@@ -182,15 +182,20 @@ public final class LodestarCli {
      * whose key the CLI does not hold reads as {@code <encrypted: key K>}, for people to see.
      */
     LodestarOptions options(StartupMode mode) {
-        return optionsBuilder(mode, true).build();
+        return options(mode, namespace);
+    }
+
+    /** Options for a client of another namespace (the console serves several). */
+    LodestarOptions options(StartupMode mode, String namespace) {
+        return optionsBuilder(mode, namespace, true).build();
     }
 
     /** The options of {@link #options}, for a command that adds its own (the regions it reads). */
     LodestarOptions.Builder optionsBuilder(StartupMode mode) {
-        return optionsBuilder(mode, true);
+        return optionsBuilder(mode, namespace, true);
     }
 
-    private LodestarOptions.Builder optionsBuilder(StartupMode mode, boolean placeholders) {
+    private LodestarOptions.Builder optionsBuilder(StartupMode mode, String namespace, boolean placeholders) {
         return LodestarOptions.builder(redisUri()).namespace(namespace).commandTimeout(timeout)
                 .clientName("lodestar-cli").startupMode(mode).configKeys(configKeys())
                 .encryptedConfigPlaceholders(placeholders);
@@ -210,7 +215,7 @@ public final class LodestarCli {
      * (a placeholder must never be written as content).
      */
     LodestarClient connectStrict() {
-        LodestarOptions options = optionsBuilder(StartupMode.FAIL_FAST, false).build();
+        LodestarOptions options = optionsBuilder(StartupMode.FAIL_FAST, namespace, false).build();
         verbose("connecting to %s, namespace %s, timeout %s", options.redactedRedisUri(), namespace, timeout);
         return RedisLodestar.create(options);
     }
@@ -221,7 +226,11 @@ public final class LodestarCli {
     }
 
     LodestarClient connect(StartupMode mode) {
-        LodestarOptions options = options(mode);
+        return connect(mode, namespace);
+    }
+
+    LodestarClient connect(StartupMode mode, String namespace) {
+        LodestarOptions options = options(mode, namespace);
         verbose("connecting to %s, namespace %s, timeout %s", options.redactedRedisUri(), namespace, timeout);
         return RedisLodestar.create(options);
     }
@@ -268,9 +277,11 @@ public final class LodestarCli {
     }
 
     @Command(name = "evict", description = {"Remove an instance another client registered, and keep it removed:",
-            "its owner stops renewing it instead of registering it again."})
+            "its owner stops renewing it instead of registering it again. Asks first."})
     int evict(@Parameters(index = "0", paramLabel = "SERVICE") String service,
-              @Parameters(index = "1", paramLabel = "INSTANCE") String instance) {
+              @Parameters(index = "1", paramLabel = "INSTANCE") String instance,
+              @Mixin Confirmation confirmation) {
+        confirmation.require("evict " + service + "/" + instance + " in namespace " + namespace);
         try (LodestarClient client = connect()) {
             Instances.evict(client, service, instance);
             return removed("evicted", service, instance);

@@ -1,36 +1,26 @@
 package io.lodestar.cli;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-
 /**
  * Who may ask the console what (the threat model is in docs/cli.md): a request whose {@code Host} or {@code Origin}
  * is not a name the console answers to is refused, whatever the address it listens on (no DNS rebinding, no other
  * site's page); every API request needs a token in the {@code X-Lodestar-Token} header (a header, so another site's
- * form or image cannot send it), compared in constant time: the read token allows reads, the write token reads and
- * writes; writes are refused in read-only mode.
+ * form or image cannot send it), which names a {@link Users.User user}; what the user may do depends on their
+ * {@link Users.Role role} in the namespace asked about; writes are refused in read-only mode.
  */
 final class RequestGuard {
     /** The header that carries the token. */
     static final String TOKEN_HEADER = "X-Lodestar-Token";
-    /** The header that carries the operator's name for the audit log. */
-    static final String OPERATOR_HEADER = "X-Lodestar-Operator";
 
     private final Access access;
 
     /**
      * Who may do what.
      *
-     * @param writeToken reads and writes (writes only when not read-only); never empty
-     * @param readToken  reads only; null when there is none (then only the write token reads)
-     * @param readOnly   refuse every write, whatever the token
-     * @param hosts      the names and addresses requests may be addressed to and come from
+     * @param users    the users and their roles, by token
+     * @param readOnly refuse every write, whatever the role
+     * @param hosts    the names and addresses requests may be addressed to and come from
      */
-    record Access(String writeToken, String readToken, boolean readOnly, AllowedHosts hosts) {
-        @Override
-        public String toString() {
-            return "Access[readOnly=" + readOnly + "]"; // never the tokens
-        }
+    record Access(Users users, boolean readOnly, AllowedHosts hosts) {
     }
 
     /**
@@ -67,53 +57,57 @@ final class RequestGuard {
     }
 
     /**
-     * Every read shows the registry or config contents: it needs the read or the write token.
+     * The user the request's token names.
      *
-     * @param given the request's {@link #TOKEN_HEADER}, null when it has none
+     * @param token the request's {@link #TOKEN_HEADER}, null when it has none
+     * @return null when the token names nobody
+     */
+    Users.User user(String token) {
+        return access.users().authenticate(token);
+    }
+
+    /**
+     * Every read shows the registry or config contents: it needs a user with a role in the namespace.
+     *
+     * @param user as {@link #user} found them, null for nobody
      * @return null when the read may go on
      */
-    Refusal checkRead(String given) {
-        if (!matches(given, access.readToken()) && !matches(given, access.writeToken())) {
-            return new Refusal(401, "token", "reading needs the console's read or write token", "no token");
+    Refusal checkRead(Users.User user, String namespace) {
+        if (user == null) {
+            return new Refusal(401, "token", "reading needs a token of this console", "no valid token");
+        }
+        if (user.roleIn(namespace) == null) {
+            return new Refusal(403, "role", user.name() + " may not see namespace " + namespace,
+                    "no role in " + namespace);
         }
         return null;
     }
 
     /**
-     * A write needs the write token, and a console that is not read-only.
+     * A write needs a user whose role in the namespace allows it, and a console that is not read-only.
      *
-     * @param given the request's {@link #TOKEN_HEADER}, null when it has none
+     * @param user   as {@link #user} found them, null for nobody
+     * @param needed the role the write needs
      * @return null when the write may go on
      */
-    Refusal checkWrite(String given) {
+    Refusal checkWrite(Users.User user, String namespace, Users.Role needed) {
         if (access.readOnly()) {
             return new Refusal(403, "read_only", "this console is read-only (--read-only)", "read-only");
         }
-        if (!matches(given, access.writeToken())) {
-            return new Refusal(401, "token", "a write needs the console's write token (a read token only reads)",
-                    "no valid token");
+        if (user == null) {
+            return new Refusal(401, "token", "a write needs a token of this console", "no valid token");
+        }
+        Users.Role role = user.roleIn(namespace);
+        if (role == null || !role.allows(needed)) {
+            return new Refusal(403, "role", "this needs the role " + needed.word() + " in namespace " + namespace
+                    + ", and " + user.name() + " has " + (role == null ? "none" : role.word()),
+                    "needs " + needed.word() + ", has " + (role == null ? "none" : role.word()));
         }
         return null;
     }
 
-    /**
-     * The operator's name as the page sends it (unverified, for the log: letters, digits and {@code ._@-} only, at
-     * most 64 of them) and the address the request came from.
-     *
-     * @param operator the request's {@link #OPERATOR_HEADER}, null when it has none
-     */
-    static String who(String operator, String address) {
-        String name = operator == null || operator.isBlank() ? "anonymous"
-                : operator.replaceAll("[^\\p{Alnum}._@-]", "_");
-        if (name.length() > 64) {
-            name = name.substring(0, 64);
-        }
-        return name + "@" + address;
-    }
-
-    /** Constant time: how much of a token a guess got right does not show in the answer's timing. */
-    private static boolean matches(String given, String token) {
-        return given != null && token != null && !token.isEmpty() && MessageDigest.isEqual(
-                given.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
+    /** Who the audit log names: the authenticated user (or {@code anonymous}) and the address they came from. */
+    static String who(Users.User user, String address) {
+        return (user == null ? "anonymous" : user.name()) + "@" + address;
     }
 }

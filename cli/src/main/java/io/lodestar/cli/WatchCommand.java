@@ -2,6 +2,7 @@ package io.lodestar.cli;
 
 import io.lodestar.core.Initial;
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarException;
 import io.lodestar.core.StartupMode;
 import io.lodestar.core.Subscription;
 import io.lodestar.core.ViewStatus;
@@ -12,7 +13,12 @@ import io.lodestar.core.event.InstanceUpdated;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServiceResynced;
 import io.lodestar.core.model.ServiceSnapshot;
+import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.event.ConfigChanged;
+import io.lodestar.core.event.ConfigEvent;
+import io.lodestar.core.event.ConfigRolledBack;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
@@ -35,13 +41,14 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code lodestar watch [SERVICE]}: a live view of a service's instances (or of all services) from the SDK's local,
- * PubSub-fed view. On a terminal it is a full-screen program: the alternate screen, the cursor hidden, the frame
+ * {@code lodestar watch [SERVICE]} and {@code lodestar watch --configs}: a live view of a service's instances (or of
+ * all services, or of the configs) from the SDK's local, PubSub-fed view. On a terminal it is a full-screen program: the alternate screen, the cursor hidden, the frame
  * redrawn in place (ANSI) on every event and once a second for ages and staleness, and the terminal restored on
  * Ctrl-C. Piped, it prints one frame per change, without escape codes.
  */
-@Command(name = "watch", description = {"Watch a service's instances (or all services) live, until Ctrl-C.",
-        "Redraws on every change; shows the revision and how stale the view is while Redis is unreachable."})
+@Command(name = "watch", description = {"Watch a service's instances (or all services, or --configs) live, until"
+        + " Ctrl-C.", "Redraws on every change; shows the revision, and how stale the view is and which Redis it is"
+        + " trying while Redis is unreachable."})
 final class WatchCommand implements Callable<Integer> {
     private static final String ESC = "\u001b[";
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss")
@@ -52,6 +59,9 @@ final class WatchCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..1", paramLabel = "SERVICE", description = "the service (default: all services)")
     String service;
+
+    @Option(names = "--configs", description = "the configs of the namespace instead: ids, versions, formats")
+    boolean configs;
 
     /** All services: one subscription per service (see ServiceWatch); else null. */
     private volatile ServiceWatch services;
@@ -66,6 +76,9 @@ final class WatchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (configs && service != null) {
+            throw new ExitCodes.UsageException("watch either a SERVICE or --configs, not both");
+        }
         boolean terminal = System.console() != null && !"dumb".equals(System.getenv("TERM"));
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false,
                 StandardCharsets.UTF_8);
@@ -93,7 +106,9 @@ final class WatchCommand implements Callable<Integer> {
         if (terminal) {
             out.print(ESC + "?1049h" + ESC + "?25l");
         }
-        if (service != null) {
+        if (configs) {
+            screen.execute(() -> subscriptions.add(client.config().subscribeAll(this::onConfigEvent)));
+        } else if (service != null) {
             // subscribing waits for Redis: on the screen thread, not before the first frame
             screen.execute(() -> subscriptions.add(client.discovery().subscribe(service, this::onEvent,
                     Initial.DELIVER)));
@@ -108,6 +123,11 @@ final class WatchCommand implements Callable<Integer> {
         screen.scheduleWithFixedDelay(() -> draw(client, out, terminal), 0, 250, TimeUnit.MILLISECONDS);
         stopped.await();
         return ExitCodes.OK;
+    }
+
+    private void onConfigEvent(ConfigEvent event) {
+        lastEvent = describe(event) + " at " + CLOCK.format(Instant.now());
+        changed = true;
     }
 
     private void onEvent(ServiceEvent event) {
@@ -153,17 +173,19 @@ final class WatchCommand implements Callable<Integer> {
     }
 
     private String frame(LodestarClient client) {
-        ViewStatus status = client.discovery().status();
+        ViewStatus status = configs ? client.config().status() : client.discovery().status();
         Instant now = Instant.now();
         StringBuilder frame = new StringBuilder();
-        String title = service == null ? "all services" : service;
+        String title = configs ? "configs" : service == null ? "all services" : service;
         String live = status.stale()
-                ? ESC + "1;33;7m STALE " + Views.human(status.staleFor()) + ": Redis unreachable, showing the last"
-                + " known state " + ESC + "0m"
+                ? ESC + "1;33;7m STALE " + Views.human(status.staleFor()) + ": Redis unreachable (trying "
+                + LodestarOptions.redact(root.redisUri()) + "), showing the last known state " + ESC + "0m"
                 : ESC + "32mlive" + ESC + "0m";
         List<Map<String, Object>> rows = new ArrayList<>();
         long revision = 0;
-        if (service != null) {
+        if (configs) {
+            rows.addAll(configRows(client));
+        } else if (service != null) {
             ServiceSnapshot snapshot = Instances.snapshot(client.discovery(), service);
             revision = snapshot.revision();
             rows.addAll(Views.instances(snapshot, now, ttlLeft(client).of(snapshot)));
@@ -177,13 +199,32 @@ final class WatchCommand implements Callable<Integer> {
         }
         frame.append("   ").append(live).append("   ").append(CLOCK.format(now)).append('\n').append('\n');
         if (rows.isEmpty()) {
-            frame.append(service == null ? "no services yet" : "no instances of " + service + " yet").append('\n');
+            frame.append(configs ? "no configs yet" : service == null ? "no services yet"
+                    : "no instances of " + service + " yet").append('\n');
         } else {
-            frame.append(Output.Table.render(rows, service == null ? Views.SERVICE_COLUMNS : Views.INSTANCE_COLUMNS));
+            frame.append(Output.Table.render(rows, configs ? Views.CONFIG_COLUMNS
+                    : service == null ? Views.SERVICE_COLUMNS : Views.INSTANCE_COLUMNS));
         }
         frame.append('\n').append("last event: ").append(lastEvent).append('\n');
         frame.append(ESC).append("2mCtrl-C to quit").append(ESC).append("0m");
         return frame.toString();
+    }
+
+    /** The configs from the view; none while it cannot load them (the staleness line says why). */
+    private static List<Map<String, Object>> configRows(LodestarClient client) {
+        try {
+            return Configs.list(client.config(), client.config());
+        } catch (LodestarException offline) {
+            return List.of();
+        }
+    }
+
+    static String describe(ConfigEvent event) {
+        String what = event instanceof ConfigRolledBack e ? "rolled back to the content of version "
+                + e.fromVersion()
+                : event instanceof ConfigChanged ? "changed"
+                : "removed"; // ConfigRemoved: the events are sealed
+        return event.configId() + ": " + what + ", version " + event.version();
     }
 
     static String describe(ServiceEvent event) {

@@ -8,10 +8,11 @@
  *   <li>Operations the commands and the console share: {@code Configs} (current, version, rollback, list, diff),
  *       {@code Instances} (not-found rules, evict, time left), {@code ServiceWatch} (follows services while someone
  *       watches), {@code Converters}.</li>
- *   <li>The console: {@code ConsoleServer} routes and maps failures to HTTP statuses; {@code ConsoleApi} (the JSON
- *       endpoints), {@code ConsoleEvents} and {@code EventStreams} (the server-sent event stream),
- *       {@code RequestGuard}, {@code AllowedHosts} and {@code Tokens} (who may ask what), {@code AuditLog} and
- *       {@code LogText} (what was changed, escaped for a log).</li>
+ *   <li>The console: {@code ConsoleServer} routes and maps failures to HTTP statuses (over TLS from {@code Tls});
+ *       per namespace served, {@code ConsoleNamespace} with {@code ConsoleApi} (the JSON endpoints),
+ *       {@code ConsoleEvents} and {@code EventStreams} (the server-sent event stream); {@code RequestGuard},
+ *       {@code Users}, {@code AllowedHosts} and {@code Tokens} (who may ask what), {@code AuditLog} and
+ *       {@code LogText} (what was changed, by whom, escaped for a log).</li>
  * </ul>
  */
 package io.lodestar.cli;

@@ -33,6 +33,8 @@ final class Browser {
         options.setBinary(browser.get().toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                 "--window-size=1440,1040", "--no-first-run", "--no-default-browser-check");
+        // the HTTPS tests' consoles use self-signed certificates made for the test (see TestCertificate)
+        options.setAcceptInsecureCerts(true);
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(driver.get().toFile()).usingAnyFreePort()
                 .withTimeout(Duration.ofSeconds(60)).build();

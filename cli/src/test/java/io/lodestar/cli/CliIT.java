@@ -224,9 +224,9 @@ class CliIT {
         sdk.config().set("orders/limits", "good", ConfigFormat.TEXT);
         sdk.config().set("orders/limits", "bad", ConfigFormat.TEXT);
 
-        CliJar.Result stale = lodestar("config", "rollback", "orders/limits", "1", "--if-version", "1");
-        CliJar.Result rollback = lodestar("config", "rollback", "orders/limits", "1", "--if-version", "2");
-        CliJar.Result missing = lodestar("config", "rollback", "orders/limits", "99");
+        CliJar.Result stale = lodestar("config", "rollback", "orders/limits", "1", "--if-version", "1", "--yes");
+        CliJar.Result rollback = lodestar("config", "rollback", "orders/limits", "1", "--if-version", "2", "-y");
+        CliJar.Result missing = lodestar("config", "rollback", "orders/limits", "99", "--yes");
 
         assertThat(stale.exitCode()).as(stale.toString()).isEqualTo(2);
         assertThat(rollback.exitCode()).as(rollback.toString()).isZero();
@@ -234,6 +234,19 @@ class CliIT {
         assertThat(current.get("content").asText()).isEqualTo("good");
         assertThat(current.get("version").asLong()).isEqualTo(3);
         assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(1);
+    }
+
+    @Test
+    void rollbackWithoutYesIsRefusedWhenStandardInputIsNotATerminal() {
+        sdk.config().set("orders/limits", "good", ConfigFormat.TEXT);
+        sdk.config().set("orders/limits", "bad", ConfigFormat.TEXT);
+
+        CliJar.Result result = lodestar("config", "rollback", "orders/limits", "1");
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(64);
+        assertThat(result.err()).contains("roll back config orders/limits to the content of version 1 in namespace "
+                + namespace + " needs a confirmation", "give --yes to confirm");
+        assertThat(sdk.config().get("orders/limits").orElseThrow().version()).isEqualTo(2);
     }
 
     @Test
@@ -256,8 +269,8 @@ class CliIT {
         register("orders", "orders-1", 8080, "eu-1");
         register("orders", "orders-2", 8081, "eu-1");
 
-        CliJar.Result evict = lodestar("evict", "orders", "orders-1");
-        CliJar.Result unknown = lodestar("evict", "orders", "orders-9");
+        CliJar.Result evict = lodestar("evict", "orders", "orders-1", "--yes");
+        CliJar.Result unknown = lodestar("evict", "orders", "orders-9", "--yes");
 
         assertThat(evict.exitCode()).as(evict.toString()).isZero();
         assertThat(sdk.directDiscovery().getInstances("orders")).extracting(ServiceInstance::instanceId)

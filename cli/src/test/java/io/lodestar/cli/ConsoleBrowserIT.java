@@ -15,6 +15,7 @@ import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.openqa.selenium.By;
@@ -28,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -45,10 +47,13 @@ class ConsoleBrowserIT {
     private static final String READ_TOKEN = "read-token-" + UUID.randomUUID();
 
     private final String namespace = "console-" + UUID.randomUUID().toString().substring(0, 8);
+    private final String other = namespace + "-b";
     private ChromeDriver chrome;
     private RedisServer redis;
     private LodestarClient sdk;
     private ConsoleProcess console;
+    @TempDir
+    Path dir;
 
     @BeforeEach
     void openBrowser() {
@@ -72,11 +77,33 @@ class ConsoleBrowserIT {
     }
 
     private void startConsole(RedisServer server) {
+        connect(server);
+        console = new ConsoleProcess(Map.of("LODESTAR_CONSOLE_READ_TOKEN", READ_TOKEN), server.uri(), namespace,
+                "--token", TOKEN);
+    }
+
+    private void connect(RedisServer server) {
         redis = server;
         sdk = RedisLodestar.create(LodestarOptions.builder(server.uri()).namespace(namespace)
                 .startupMode(StartupMode.OFFLINE).build());
-        console = new ConsoleProcess(Map.of("LODESTAR_CONSOLE_READ_TOKEN", READ_TOKEN), server.uri(), namespace,
-                "--token", TOKEN);
+    }
+
+    /**
+     * A console whose users are alice (admin), bob (write) and rita (read) in the test's namespace, and olga (read
+     * there, admin in the namespace {@link #other}).
+     */
+    private void startConsoleWithUsers(String... extra) throws IOException {
+        connect(TestRedis.standalone());
+        Path users = TestUsers.file(dir, """
+                users:
+                  alice: {token: %1$s-alice, roles: {%2$s: admin}}
+                  bob: {token: %1$s-bob, roles: {%2$s: write}}
+                  rita: {token: %1$s-rita, roles: {%2$s: read}}
+                  olga: {token: %1$s-olga, roles: {%2$s: read, %3$s: admin}}
+                """.formatted(TOKEN, namespace, other));
+        List<String> args = new ArrayList<>(List.of("--users", users.toString()));
+        args.addAll(List.of(extra));
+        console = new ConsoleProcess(redis.uri(), namespace, args.toArray(String[]::new));
     }
 
     /** Opens the console and gives it a token as an operator does: typed into the field, then Enter. */
@@ -138,7 +165,7 @@ class ConsoleBrowserIT {
 
     @Test
     void aConfigIsRolledBackThroughThePage() throws IOException {
-        startConsole(TestRedis.standalone());
+        startConsoleWithUsers();
         register("orders-1", 8080, "eu-1");
         register("orders-2", 8081, "eu-2");
         sdk.registry().register(ServiceInstance.builder("orders", "orders-3").host("10.0.1.9").port(8080).weight(50)
@@ -149,9 +176,9 @@ class ConsoleBrowserIT {
         sdk.config().set("orders/limits", "max-requests: 100\ntimeout: 2s\n", ConfigFormat.YAML);
         sdk.config().set("orders/limits", "max-requests: 5\ntimeout: 2s\n", ConfigFormat.YAML);
         sdk.config().set("billing/rates", "{\"vat\": 0.2}", ConfigFormat.JSON);
-        chrome.get(console.url());
-        awaitElement("#operator").sendKeys("alice");
-        chrome.findElement(By.id("token")).sendKeys(TOKEN, Keys.ENTER);
+        openWithToken(TOKEN + "-alice");
+        assertThat(awaitElement("#whoami").getText()).isEqualTo("alice · admin");
+        assertThat(chrome.findElement(By.id("mode")).isDisplayed()).as("no read-only pill").isFalse();
         awaitElement("#services tr[data-service='orders']").click();
         awaitElement("#configs tr[data-config='orders/limits']").click();
         awaitElement("#history button[data-diff='1']").click();
@@ -197,20 +224,200 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    void aWriteWithTheReadTokenIsRefused() {
-        startConsole(TestRedis.standalone());
+    void aReaderIsOfferedNothingThatChanges() throws IOException {
+        startConsoleWithUsers();
+        register("orders-1", 8080, "eu-1");
         sdk.config().set("orders/limits", "good", ConfigFormat.TEXT);
         sdk.config().set("orders/limits", "bad", ConfigFormat.TEXT);
-        openWithToken(READ_TOKEN);
+        openWithToken(TOKEN + "-rita");
+        awaitElement("#services tr[data-service='orders']").click();
+        awaitElement("#instances tr[data-instance='orders-1']");
         awaitElement("#configs tr[data-config='orders/limits']").click();
 
-        awaitElement("#history button[data-rollback='1']").click();
+        awaitElement("#history button[data-diff='1']");
+
+        assertThat(chrome.findElement(By.id("whoami")).getText()).isEqualTo("rita · read");
+        assertThat(chrome.findElements(By.cssSelector("#instances button"))).isEmpty();
+        assertThat(chrome.findElements(By.cssSelector("#history button[data-rollback]"))).isEmpty();
+        assertThat(chrome.findElement(By.id("config-new")).isDisplayed()).isFalse();
+        assertThat(chrome.findElement(By.id("config-save")).isDisplayed()).isFalse();
+        assertThat(chrome.findElement(By.id("config-delete")).isDisplayed()).isFalse();
+    }
+
+    @Test
+    void aWriterChangesButIsOfferedNoRemoval() throws IOException {
+        startConsoleWithUsers();
+        register("orders-1", 8080, "eu-1");
+        sdk.config().set("orders/limits", "good", ConfigFormat.TEXT);
+        sdk.config().set("orders/limits", "bad", ConfigFormat.TEXT);
+        openWithToken(TOKEN + "-bob");
+        awaitElement("#services tr[data-service='orders']").click();
+        awaitElement("#instances button[data-metadata='orders-1']");
+        awaitElement("#configs tr[data-config='orders/limits']").click();
+
+        awaitElement("#history button[data-rollback='1']");
+
+        assertThat(chrome.findElement(By.id("whoami")).getText()).isEqualTo("bob · write");
+        assertThat(chrome.findElements(By.cssSelector("#instances button[data-evict]"))).isEmpty();
+        assertThat(chrome.findElement(By.id("config-delete")).isDisplayed()).isFalse();
+        assertThat(chrome.findElement(By.id("config-new")).isDisplayed()).isTrue();
+    }
+
+    @Test
+    void aConfigIsCreatedThroughThePage() throws IOException {
+        startConsoleWithUsers();
+        openWithToken(TOKEN + "-bob");
+        awaitElement("#config-new").click();
+
+        awaitElement("#create-id").sendKeys("orders/new");
+        chrome.findElement(By.cssSelector("#create-format option[value='PROPERTIES']")).click();
+        chrome.findElement(By.id("create-content")).sendKeys("max-requests=10");
+        chrome.findElement(By.id("create-yes")).click();
+
+        await("the config in Redis").atMost(UI).untilAsserted(() -> {
+            ConfigEntry created = sdk.config().get("orders/new").orElseThrow();
+            assertThat(created.content()).isEqualTo("max-requests=10");
+            assertThat(created.format()).isEqualTo(ConfigFormat.PROPERTIES);
+        });
+        awaitElement("#configs tr[data-config='orders/new']");
+        assertThat(awaitElement("#config-version").getText()).isEqualTo("version 1");
+        await("the audit log").atMost(UI).untilAsserted(() -> assertThat(console.output())
+                .contains("AUDIT who=bob@127.0.0.1 action=config.set target=orders/new done"));
+    }
+
+    @Test
+    void creatingAConfigUnderATakenIdChangesNothing() throws IOException {
+        startConsoleWithUsers();
+        sdk.config().set("orders/limits", "max-requests: 100", ConfigFormat.YAML);
+        openWithToken(TOKEN + "-bob");
+        awaitElement("#configs tr[data-config='orders/limits']");
+        awaitElement("#config-new").click();
+
+        awaitElement("#create-id").sendKeys("orders/limits");
+        chrome.findElement(By.id("create-content")).sendKeys("max-requests: 1");
+        chrome.findElement(By.id("create-yes")).click();
+
+        assertThat(awaitElement("#message").getText()).startsWith("Failed:").contains("Conflict");
+        assertThat(chrome.findElement(By.id("create")).isDisplayed()).as("the dialog stays, with the text").isTrue();
+        assertThat(sdk.config().get("orders/limits").orElseThrow().content()).isEqualTo("max-requests: 100");
+    }
+
+    @Test
+    void aConfigIsDeletedOnlyOnceConfirmed() throws IOException {
+        startConsoleWithUsers();
+        sdk.config().set("orders/limits", "max-requests: 100", ConfigFormat.YAML);
+        openWithToken(TOKEN + "-alice");
+        awaitElement("#configs tr[data-config='orders/limits']").click();
+        awaitElement("#config-delete").click();
+        assertThat(awaitElement("#confirm").getText()).contains("Delete orders/limits?");
+        chrome.findElement(By.id("confirm-no")).click();
+        await("the dialog closed").atMost(UI).until(() -> !chrome.findElement(By.id("confirm")).isDisplayed());
+        assertThat(sdk.config().get("orders/limits")).isPresent();
+
+        chrome.findElement(By.id("config-delete")).click();
         awaitElement("#confirm-yes").click();
 
-        assertThat(awaitElement("#message").getText()).startsWith("Refused:").contains("token");
-        await("the refusal in the audit log").atMost(UI).untilAsserted(() -> assertThat(console.output())
-                .contains("action=config.rollback target=orders/limits refused: no valid token"));
-        assertThat(sdk.config().get("orders/limits").orElseThrow().version()).isEqualTo(2);
+        await("the config removed").atMost(UI).until(() -> sdk.config().get("orders/limits").isEmpty());
+        await("the page says so").atMost(UI).untilAsserted(() -> assertThat(
+                chrome.findElement(By.id("config-version")).getText()).isEqualTo("removed"));
+    }
+
+    @Test
+    void anInstancesMetadataIsEditedThroughThePage() throws IOException {
+        startConsoleWithUsers();
+        register("orders-1", 8080, "eu-1");
+        openWithToken(TOKEN + "-bob");
+        awaitElement("#services tr[data-service='orders']").click();
+        awaitElement("#instances button[data-metadata='orders-1']").click();
+        WebElement text = awaitElement("#metadata-text");
+        assertThat(text.getAttribute("value").lines()).containsExactlyInAnyOrder("zone=eu-1", "version=2.3");
+
+        text.clear();
+        text.sendKeys("zone=eu-2\ncanary=true");
+        chrome.findElement(By.id("metadata-save")).click();
+
+        await("the metadata in Redis").atMost(UI).untilAsserted(() -> assertThat(sdk.directDiscovery()
+                .getInstance("orders", "orders-1").orElseThrow().metadata())
+                .isEqualTo(Map.of("zone", "eu-2", "canary", "true")));
+        await("the row, live").atMost(UI).untilAsserted(() -> assertThat(chrome.findElement(
+                By.cssSelector("#instances tr[data-instance='orders-1']")).getText()).contains("canary=true")
+                .doesNotContain("version=2.3"));
+    }
+
+    @Test
+    void aUserSwitchesBetweenTheNamespacesTheyMaySee() throws IOException {
+        startConsoleWithUsers("--namespaces", namespace + "," + other);
+        register("orders-1", 8080, "eu-1");
+        try (LodestarClient otherSdk = RedisLodestar.create(LodestarOptions.builder(redis.uri()).namespace(other)
+                .build())) {
+            otherSdk.registry().register(ServiceInstance.builder("billing", "billing-1").host("10.0.2.4").port(9090)
+                    .build());
+            otherSdk.config().set("billing/rates", "vat: 0.2", ConfigFormat.YAML);
+            openWithToken(TOKEN + "-olga");
+            awaitElement("#services tr[data-service='orders']");
+            assertThat(chrome.findElement(By.id("whoami")).getText()).isEqualTo("olga · read");
+
+            awaitElement("#ns-switch option[value='" + other + "']").click();
+
+            awaitElement("#services tr[data-service='billing']");
+            awaitElement("#configs tr[data-config='billing/rates']").click();
+            assertThat(ids("#services tr[data-service]", "data-service")).containsExactly("billing");
+            assertThat(chrome.findElement(By.id("namespace")).getText()).isEqualTo(other);
+            assertThat(chrome.findElement(By.id("whoami")).getText()).isEqualTo("olga · admin");
+            assertThat(awaitElement("#config-delete").isDisplayed()).isTrue();
+
+            chrome.navigate().refresh(); // the address names the namespace too
+
+            awaitElement("#services tr[data-service='billing']");
+            assertThat(awaitElement("#config-id").getText()).isEqualTo("billing/rates");
+        }
+    }
+
+    @Test
+    void aUserSeesNoSwitchWhereTheyMaySeeOneNamespace() throws IOException {
+        startConsoleWithUsers("--namespaces", namespace + "," + other);
+        register("orders-1", 8080, "eu-1");
+
+        openWithToken(TOKEN + "-rita");
+
+        awaitElement("#services tr[data-service='orders']");
+        assertThat(chrome.findElement(By.id("ns-switch")).isDisplayed()).isFalse();
+        assertThat(chrome.findElements(By.cssSelector("#ns-switch option"))).hasSize(1);
+    }
+
+    @Test
+    void aLongListIsShownAPageAtATime() throws IOException {
+        startConsoleWithUsers();
+        for (int i = 0; i < 60; i++) {
+            sdk.config().set("app/config-%02d".formatted(i), "n: " + i, ConfigFormat.YAML);
+        }
+        openWithToken(TOKEN + "-rita");
+        awaitElement("#configs tr[data-config='app/config-00']");
+        assertThat(chrome.findElements(By.cssSelector("#configs tr[data-config]"))).hasSize(50);
+        assertThat(chrome.findElement(By.id("configs-pager")).getText()).contains("1–50 of 60");
+
+        chrome.findElement(By.cssSelector("#configs-pager button[data-page='next']")).click();
+
+        await("the second page").atMost(UI).untilAsserted(() -> assertThat(
+                ids("#configs tr[data-config]", "data-config")).hasSize(10).first().isEqualTo("app/config-50"));
+        assertThat(chrome.findElement(By.id("configs-pager")).getText()).contains("51–60 of 60");
+        assertThat(chrome.findElement(By.cssSelector("#configs-pager button[data-page='next']")).isEnabled())
+                .isFalse();
+    }
+
+    @Test
+    void overHttpsThePageWorksAsOverHttp() throws Exception {
+        TestCertificate certificate = TestCertificate.create(dir, "ec");
+        startConsoleWithUsers("--tls-cert", certificate.certificate().toString(), "--tls-key",
+                certificate.key().toString());
+        register("orders-1", 8080, "eu-1");
+
+        openWithToken(TOKEN + "-rita");
+
+        assertThat(chrome.getCurrentUrl()).startsWith("https://127.0.0.1:");
+        awaitElement("#services tr[data-service='orders']").click();
+        awaitElement("#instances tr[data-instance='orders-1']");
+        assertThat(chrome.findElement(By.id("live")).getText()).isEqualTo("live");
     }
 
     @Test

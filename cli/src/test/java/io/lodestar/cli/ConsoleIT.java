@@ -50,6 +50,7 @@ class ConsoleIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TOKEN = "a-token-given";
     private static final String READ_TOKEN = "a-read-token";
+    private static final String SET_V2 = "{\"content\":\"v2\",\"format\":\"TEXT\",\"expectedVersion\":1}";
     private final RedisServer redis = TestRedis.standalone();
     private final String namespace = "console-" + UUID.randomUUID().toString().substring(0, 8);
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -73,7 +74,7 @@ class ConsoleIT {
     private HttpResponse<String> post(String path, String token, String body) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(console.url() + path))
                 .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
-                .header("X-Lodestar-Operator", "carol").POST(HttpRequest.BodyPublishers.ofString(body));
+                .POST(HttpRequest.BodyPublishers.ofString(body));
         if (token != null) {
             request.header("X-Lodestar-Token", token);
         }
@@ -125,8 +126,9 @@ class ConsoleIT {
         assertThat(JSON.readTree(conflict.body()).get("currentVersion").asLong()).isEqualTo(2);
         assertThat(sdk.config().get("orders/limits").orElseThrow().content()).isEqualTo("v2");
         await("the audit lines").atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(console.output())
-                .contains("AUDIT who=carol@127.0.0.1 action=config.set target=orders/limits refused: no valid token")
-                .contains("AUDIT who=carol@127.0.0.1 action=config.set target=orders/limits done: orders/limits"
+                .contains("AUDIT who=anonymous@127.0.0.1 action=config.set target=orders/limits refused: no valid"
+                        + " token")
+                .contains("AUDIT who=token@127.0.0.1 action=config.set target=orders/limits done: orders/limits"
                         + " -> version 2")
                 .contains("action=config.set target=orders/limits failed: Conflict"));
     }
@@ -189,14 +191,15 @@ class ConsoleIT {
 
         assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
         assertThat(JSON.readTree(read.body()).get("current").get("content").asText()).isEqualTo("v1");
-        assertThat(write.statusCode()).isEqualTo(401);
+        assertThat(write.statusCode()).isEqualTo(403);
         assertThat(sdk.config().get("orders/limits").orElseThrow().version()).isEqualTo(1);
         assertThat(console.output()).doesNotContain(READ_TOKEN).doesNotContain(TOKEN);
     }
 
     @Test
     void boundBeyondLoopbackItStillRefusesAnotherHost() throws Exception {
-        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN, "--bind", "0.0.0.0");
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN, "--bind", "0.0.0.0",
+                "--insecure-plain-http");
 
         String status = rawStatusLine("GET", "/api/config?id=orders/limits", "rebound.attacker.example",
                 "X-Lodestar-Token: " + TOKEN);
@@ -207,7 +210,7 @@ class ConsoleIT {
     @Test
     void boundBeyondLoopbackItAnswersToTheNamesItWasGiven() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN, "--bind", "0.0.0.0",
-                "--allow-host", "Console.Example");
+                "--insecure-plain-http", "--allow-host", "Console.Example");
 
         String named = rawStatusLine("GET", "/api/config?id=orders/limits", "console.example:8443",
                 "X-Lodestar-Token: " + TOKEN);
@@ -271,6 +274,219 @@ class ConsoleIT {
         assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(result.err()).contains("the token file " + file + " must be accessible to its owner only"
                 + " (chmod 600), but was rw-r--r--").doesNotContain("token-from-a-file");
+    }
+
+    /** A users file only its owner may read: alice reads, bob writes, carol administers; dave is elsewhere. */
+    private Path users(Path dir) throws Exception {
+        return TestUsers.file(dir, """
+                users:
+                  alice: {token: alice-token-1, roles: {%1$s: read}}
+                  bob: {token: %2$s, roles: {"*": write}}
+                  carol: {token: carol-token-1, roles: {%1$s: admin}}
+                  dave: {token: dave-token-1, roles: {elsewhere: admin}}
+                """.formatted(namespace, TestUsers.sha256("bob-token-12")));
+    }
+
+    @Test
+    void eachUserMayDoWhatTheirRoleInTheNamespaceAllows(@TempDir Path dir) throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
+
+        HttpResponse<String> aliceReads = get("api/config?id=orders/limits", "alice-token-1");
+        HttpResponse<String> aliceWrites = post("api/config/set?id=orders/limits", "alice-token-1", SET_V2);
+        HttpResponse<String> bobWrites = post("api/config/set?id=orders/limits", "bob-token-12", SET_V2);
+        HttpResponse<String> bobDeletes = post("api/config/delete?id=orders/limits", "bob-token-12", "{}");
+        HttpResponse<String> carolDeletes = post("api/config/delete?id=orders/limits", "carol-token-1", "{}");
+
+        assertThat(aliceReads.statusCode()).as(aliceReads.body()).isEqualTo(200);
+        assertThat(aliceWrites.statusCode()).as(aliceWrites.body()).isEqualTo(403);
+        assertThat(bobWrites.statusCode()).as(bobWrites.body()).isEqualTo(200);
+        assertThat(JSON.readTree(bobDeletes.body()).get("message").asText()).isEqualTo("this needs the role admin"
+                + " in namespace " + namespace + ", and bob has write");
+        assertThat(bobDeletes.statusCode()).isEqualTo(403);
+        assertThat(carolDeletes.statusCode()).as(carolDeletes.body()).isEqualTo(200);
+        assertThat(sdk.config().get("orders/limits")).isEmpty();
+    }
+
+    @Test
+    void theAuditLogNamesTheUserTheTokenBelongsTo(@TempDir Path dir) throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
+
+        HttpResponse<String> refused = post("api/config/set?id=orders/limits", "alice-token-1", SET_V2);
+        HttpResponse<String> done = http.send(HttpRequest.newBuilder(URI.create(console.url()
+                        + "api/config/set?id=orders/limits")).timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json").header("X-Lodestar-Token", "bob-token-12")
+                .header("X-Lodestar-Operator", "mallory").POST(HttpRequest.BodyPublishers.ofString(SET_V2)).build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(refused.statusCode()).isEqualTo(403);
+        assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
+        await("the audit lines").atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(console.output())
+                .contains("AUDIT who=alice@127.0.0.1 action=config.set target=orders/limits refused: needs write,"
+                        + " has read")
+                .contains("AUDIT who=bob@127.0.0.1 action=config.set target=orders/limits done"));
+        assertThat(console.output()).doesNotContain("mallory").doesNotContain("token-1").doesNotContain("token-12");
+    }
+
+    @Test
+    void aUserWithoutARoleInTheNamespaceSeesNothingOfIt(@TempDir Path dir) throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
+
+        HttpResponse<String> config = get("api/config?id=orders/limits", "dave-token-1");
+        HttpResponse<String> me = get("api/me", "dave-token-1");
+
+        assertThat(config.statusCode()).isEqualTo(403);
+        assertThat(config.body()).doesNotContain("v1");
+        assertThat(me.statusCode()).as(me.body()).isEqualTo(200);
+        assertThat(JSON.readTree(me.body()).get("namespaces")).isEmpty();
+    }
+
+    @Test
+    void thePageAsksWhoItsTokenNamesAndWhatTheyMayDo(@TempDir Path dir) throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
+
+        JsonNode me = JSON.readTree(get("api/me", "bob-token-12").body());
+
+        assertThat(me.get("user").asText()).isEqualTo("bob");
+        assertThat(me.get("namespaces")).hasSize(1);
+        assertThat(me.get("namespaces").get(0).get("name").asText()).isEqualTo(namespace);
+        assertThat(me.get("namespaces").get(0).get("role").asText()).isEqualTo("write");
+    }
+
+    @Test
+    void oneConsoleServesSeveralNamespacesEachUserSeeingTheirs(@TempDir Path dir) throws Exception {
+        String other = namespace + "-b";
+        try (LodestarClient otherSdk = RedisLodestar.create(LodestarOptions.builder(redis.uri()).namespace(other)
+                .build())) {
+            otherSdk.config().set("billing/rates", "vat: 0.2", ConfigFormat.YAML);
+            console = new ConsoleProcess(redis.uri(), namespace, "--namespaces", namespace + "," + other,
+                    "--users", users(dir).toString());
+
+            JsonNode aliceSees = JSON.readTree(get("api/me", "alice-token-1").body()).get("namespaces");
+            JsonNode bobSees = JSON.readTree(get("api/me", "bob-token-12").body()).get("namespaces");
+            HttpResponse<String> aliceElsewhere = get("api/configs?ns=" + other, "alice-token-1");
+            HttpResponse<String> bobElsewhere = get("api/configs?ns=" + other, "bob-token-12");
+            HttpResponse<String> notServed = get("api/configs?ns=nosuch", "bob-token-12");
+            HttpResponse<String> bobWrites = post("api/config/set?ns=" + other + "&id=billing/rates",
+                    "bob-token-12", "{\"content\":\"vat: 0.25\",\"format\":\"YAML\",\"expectedVersion\":1}");
+
+            assertThat(aliceSees).extracting(n -> n.get("name").asText()).containsExactly(namespace);
+            assertThat(bobSees).extracting(n -> n.get("name").asText()).containsExactly(namespace, other);
+            assertThat(aliceElsewhere.statusCode()).isEqualTo(403);
+            assertThat(bobElsewhere.statusCode()).as(bobElsewhere.body()).isEqualTo(200);
+            assertThat(JSON.readTree(bobElsewhere.body())).extracting(c -> c.get("id").asText())
+                    .containsExactly("billing/rates");
+            assertThat(notServed.statusCode()).isEqualTo(404);
+            assertThat(JSON.readTree(notServed.body()).get("message").asText())
+                    .isEqualTo("This console does not serve namespace 'nosuch'");
+            assertThat(bobWrites.statusCode()).as(bobWrites.body()).isEqualTo(200);
+            assertThat(otherSdk.config().get("billing/rates").orElseThrow().content()).isEqualTo("vat: 0.25");
+            await("the audit line").atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(console.output())
+                    .contains("AUDIT who=bob@127.0.0.1 namespace=" + other + " action=config.set"
+                            + " target=billing/rates done"));
+            assertThat(JSON.readTree(get("api/audit?ns=" + other, "bob-token-12").body())).hasSize(1);
+            assertThat(JSON.readTree(get("api/audit", "bob-token-12").body())).isEmpty();
+        }
+    }
+
+    @Test
+    void usersAndASharedTokenTogetherAreRefused(@TempDir Path dir) throws Exception {
+        CliJar.Result result = CliJar.run(Map.of("LODESTAR_CONSOLE_TOKEN", "shared-token-1"), "", "--uri",
+                redis.uri(), "--namespace", namespace, "console", "--port", "0", "--users", users(dir).toString());
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).contains("give either --users or shared tokens, not both, but"
+                + " $LODESTAR_CONSOLE_TOKEN was given too").doesNotContain("shared-token-1");
+    }
+
+    @Test
+    void beyondLoopbackWithoutTlsItRefusesToStart() {
+        CliJar.Result result = CliJar.run(Map.of(), "", "--uri", redis.uri(), "--namespace", namespace, "console",
+                "--port", "0", "--token", TOKEN, "--bind", "0.0.0.0");
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).contains("--bind 0.0.0.0 listens beyond this machine, where tokens and configs"
+                + " must not cross the network in the clear: give --tls-cert and --tls-key, or --insecure-plain-http");
+    }
+
+    @Test
+    void withACertificateItServesHttpsOnly(@TempDir Path dir) throws Exception {
+        TestCertificate certificate = TestCertificate.create(dir, "ec");
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN, "--bind", "0.0.0.0",
+                "--tls-cert", certificate.certificate().toString(), "--tls-key", certificate.key().toString());
+        URI local = URI.create(console.url().replace("0.0.0.0", "localhost"));
+        HttpClient https = HttpClient.newBuilder().sslContext(certificate.trusted())
+                .connectTimeout(Duration.ofSeconds(10)).build();
+
+        HttpResponse<String> read = https.send(HttpRequest.newBuilder(local.resolve("api/config?id=orders/limits"))
+                .header("X-Lodestar-Token", TOKEN).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        String plain;
+        try {
+            plain = rawStatusLine("GET", "/api/config?id=orders/limits", "localhost", "X-Lodestar-Token: " + TOKEN);
+        } catch (IOException reset) {
+            plain = null;
+        }
+
+        assertThat(console.url()).startsWith("https://0.0.0.0:");
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        assertThat(JSON.readTree(read.body()).get("current").get("content").asText()).isEqualTo("v1");
+        assertThat(String.valueOf(plain)).as("a plain HTTP request gets no HTTP answer").doesNotStartWith("HTTP/");
+        assertThat(console.output()).doesNotContain("plain HTTP");
+    }
+
+    @Test
+    void aKeyOthersMayReadIsRefused(@TempDir Path dir) throws Exception {
+        TestCertificate certificate = TestCertificate.create(dir, "rsa:2048");
+        Files.setPosixFilePermissions(certificate.key(), PosixFilePermissions.fromString("rw-r--r--"));
+
+        CliJar.Result result = CliJar.run(Map.of(), "", "--uri", redis.uri(), "--namespace", namespace, "console",
+                "--port", "0", "--token", TOKEN, "--tls-cert", certificate.certificate().toString(), "--tls-key",
+                certificate.key().toString());
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).contains("--tls-key " + certificate.key() + " must be accessible to its owner only"
+                + " (chmod 600), but was rw-r--r--").doesNotContain("PRIVATE KEY");
+    }
+
+    @Test
+    void anInstancesMetadataIsChangedInOneUpdate(@TempDir Path dir) throws Exception {
+        sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080)
+                .metadata("zone", "eu-1").metadata("canary", "true").build());
+        console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
+
+        HttpResponse<String> answer = post("api/instance/metadata?service=orders&id=orders-1", "bob-token-12",
+                "{\"put\":{\"zone\":\"eu-2\",\"version\":\"2.4\"},\"remove\":[\"canary\"]}");
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        assertThat(sdk.directDiscovery().getInstance("orders", "orders-1").orElseThrow().metadata())
+                .isEqualTo(Map.of("zone", "eu-2", "version", "2.4"));
+    }
+
+    @Test
+    void metadataThatIsNotStringsIsABadRequest(@TempDir Path dir) throws Exception {
+        sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080).build());
+        console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
+
+        HttpResponse<String> answer = post("api/instance/metadata?service=orders&id=orders-1", "bob-token-12",
+                "{\"put\":{\"weight\":5}}");
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+        assertThat(JSON.readTree(answer.body()).get("message").asText()).isEqualTo("put.weight must be a string,"
+                + " but was 5");
+    }
+
+    @Test
+    void creatingAConfigThatExistsIsAConflict(@TempDir Path dir) throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
+
+        HttpResponse<String> created = post("api/config/set?id=orders/new", "bob-token-12",
+                "{\"content\":\"a: 1\",\"format\":\"YAML\",\"expectedVersion\":0}");
+        HttpResponse<String> taken = post("api/config/set?id=orders/limits", "bob-token-12",
+                "{\"content\":\"a: 1\",\"format\":\"YAML\",\"expectedVersion\":0}");
+
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+        assertThat(taken.statusCode()).as(taken.body()).isEqualTo(409);
+        assertThat(sdk.config().get("orders/limits").orElseThrow().content()).isEqualTo("v1");
     }
 
     @Test

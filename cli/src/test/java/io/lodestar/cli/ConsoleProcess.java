@@ -19,7 +19,7 @@ import static org.awaitility.Awaitility.await;
  * it prints (the audit log), and on {@link #close()} stops it and everything it started.
  */
 final class ConsoleProcess implements AutoCloseable {
-    private static final Pattern ADDRESS = Pattern.compile("(http://\\S+/)");
+    private static final Pattern ADDRESS = Pattern.compile("(https?://\\S+/)");
     private final Process process;
     private final List<String> lines = new ArrayList<>();
     private final String url;

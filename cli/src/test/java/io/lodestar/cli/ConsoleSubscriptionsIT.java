@@ -61,9 +61,9 @@ class ConsoleSubscriptionsIT {
         register("orders-1");
         client = RedisLodestar.create(LodestarOptions.builder(redis.uri()).namespace(namespace)
                 .idleViewTimeout(Duration.ofMillis(300)).startupMode(StartupMode.OFFLINE).build());
-        console = new ConsoleServer(client, new InetSocketAddress(LOOPBACK, 0),
-                new RequestGuard.Access(TOKEN, null, false, AllowedHosts.of(LOOPBACK, List.of())),
-                new PrintStream(OutputStream.nullOutputStream()));
+        console = new ConsoleServer(List.of(client), new InetSocketAddress(LOOPBACK, 0),
+                new RequestGuard.Access(Users.ofTokens(TOKEN, null), false, AllowedHosts.of(LOOPBACK, List.of())),
+                null, new PrintStream(OutputStream.nullOutputStream()));
         console.start();
         raw = RedisClient.create(redis.uri());
         redisCli = raw.connect();

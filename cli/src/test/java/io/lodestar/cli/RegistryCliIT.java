@@ -314,4 +314,28 @@ class RegistryCliIT {
         registerPersistent("postgres", "pg-1");
         assertThat(sdk.directDiscovery().getSnapshot("postgres").revision()).isGreaterThan(revision);
     }
+
+    @Test
+    void evictWithoutYesIsRefusedWhenStandardInputIsNotATerminal() {
+        registerPersistent("postgres", "pg-1");
+
+        CliJar.Result result = lodestar("evict", "postgres", "pg-1");
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(64);
+        assertThat(result.err()).contains("evict postgres/pg-1 in namespace " + namespace
+                + " needs a confirmation", "give --yes to confirm");
+        assertThat(sdk.directDiscovery().getInstance("postgres", "pg-1")).isPresent();
+    }
+
+    @Test
+    void onATerminalEvictAsksAndYesGoesAhead() {
+        registerPersistent("postgres", "pg-1");
+
+        CliJar.Result result = onTerminal("yes\n", "evict", "postgres", "pg-1");
+
+        assertThat(result.exitCode()).as(result.toString()).isZero();
+        assertThat(result.out()).contains("Really evict postgres/pg-1 in namespace " + namespace + "? [y/N]",
+                "evicted postgres/pg-1");
+        assertThat(sdk.directDiscovery().getInstance("postgres", "pg-1")).isEmpty();
+    }
 }

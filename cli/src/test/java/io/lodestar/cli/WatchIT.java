@@ -3,6 +3,7 @@ package io.lodestar.cli;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.StartupMode;
+import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.RedisServer;
@@ -81,6 +82,24 @@ class WatchIT {
                 .contains("\u001b[?25h\u001b[?1049l"));
     }
 
+    @Test
+    void followsTheConfigsWhenAsked() {
+        RedisServer redis = TestRedis.standalone();
+        LodestarClient sdk = sdk(redis);
+        sdk.config().set("orders/limits", "max-requests: 100", ConfigFormat.YAML);
+        Terminal terminal = new Terminal(redis.uri(), namespace, "watch", "--configs");
+        await("the first frame").atMost(SCREEN).untilAsserted(() -> assertThat(terminal.lastFrame())
+                .contains("lodestar watch configs", "orders/limits", "yaml", "live"));
+
+        sdk.config().set("orders/limits", "max-requests: 5", ConfigFormat.YAML);
+
+        await("the change").atMost(SCREEN).untilAsserted(() -> assertThat(terminal.lastFrame())
+                .contains("orders/limits: changed, version 2"));
+        sdk.config().rollback("orders/limits", 1);
+        await("the rollback, said as one").atMost(SCREEN).untilAsserted(() -> assertThat(terminal.lastFrame())
+                .contains("orders/limits: rolled back to the content of version 1, version 3"));
+    }
+
     @ParameterizedTest
     @EnumSource(RedisFault.class)
     void showsHowStaleItsViewIsWhileRedisIsUnreachableAndLiveWhenItAnswersAgain(RedisFault fault) {
@@ -95,7 +114,8 @@ class WatchIT {
         fault.begin(redis);
         try {
             await("the stale banner").atMost(SCREEN).untilAsserted(() -> assertThat(terminal.lastFrame())
-                    .contains("STALE", "Redis unreachable").contains("orders"));
+                    .contains("STALE", "Redis unreachable (trying " + LodestarOptions.redact(redis.uri()) + ")")
+                    .contains("orders"));
         } finally {
             fault.end(redis);
         }

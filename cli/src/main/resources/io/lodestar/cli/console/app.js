@@ -1,15 +1,62 @@
 // The Lodestar console page: everything it shows arrives as server-sent events from the console's SDK view
 // (/api/events); it fetches only when the operator opens something or an event says it changed. Never polls.
 // Every API request carries the token the operator typed (kept for the browser tab in sessionStorage) in a header:
-// the event stream too, so it is read with fetch (an EventSource cannot send a header).
+// the event stream too, so it is read with fetch (an EventSource cannot send a header). The token names a user;
+// the page offers only what the user's role allows (the console checks every write again).
 'use strict';
 
 const $ = (selector) => document.querySelector(selector);
 // written: config versions this page made (its own rollbacks: no warning about them); warned: the last version
 // the operator was warned about while editing (once per version, not on every refresh)
 // last: the last state and config list received, shown again when a filter changes
-const state = { service: null, config: null, readOnly: true, known: new Set(), written: new Set(), warned: null,
-  last: null, configs: [] };
+// ns: the namespace on screen; namespaces: those the user may see, with their role in each (from /api/me);
+// role: the user's role in the namespace on screen (null until a token is accepted); pages: the page of each list
+const state = { ns: null, namespaces: [], service: null, config: null, role: null, known: new Set(),
+  written: new Set(), warned: null, last: null, configs: [], instances: {}, pages: { services: 0, configs: 0 } };
+
+// Every API request names the namespace on screen (the console serves one or several).
+function withNs(url) {
+  return state.ns === null ? url : url + (url.includes('?') ? '&' : '?') + 'ns=' + encodeURIComponent(state.ns);
+}
+
+// Long lists are shown a page at a time: the rows of the list's current page, and its pager updated.
+const PAGE = 50;
+function paged(list, rows) {
+  const pages = Math.max(1, Math.ceil(rows.length / PAGE));
+  state.pages[list] = Math.min(state.pages[list], pages - 1);
+  const first = state.pages[list] * PAGE;
+  const pager = $('#' + list + '-pager');
+  pager.hidden = rows.length <= PAGE;
+  pager.replaceChildren(
+    el('button', { class: 'small', 'data-page': 'previous', disabled: first === 0 ? '' : null,
+      onclick: () => turn(list, -1) }, '‹'),
+    el('span', { class: 'muted' }, ' ' + (first + 1) + '–' + Math.min(first + PAGE, rows.length) + ' of '
+      + rows.length + ' '),
+    el('button', { class: 'small', 'data-page': 'next', disabled: first + PAGE >= rows.length ? '' : null,
+      onclick: () => turn(list, 1) }, '›'));
+  return rows.slice(first, first + PAGE);
+}
+
+// A list's rows are replaced only when what they show changed: the state arrives again on every event of any
+// service, and rows replaced under the pointer would swallow a click (and lose the hover) for nothing.
+function replaceRows(body, data, rows) {
+  const key = JSON.stringify(data);
+  if (body.dataset.key === key) return;
+  body.dataset.key = key;
+  body.replaceChildren(...rows);
+}
+
+function turn(list, by) {
+  state.pages[list] += by;
+  if (list === 'services' && state.last) renderState(state.last);
+  if (list === 'configs') renderConfigs();
+}
+
+// read < write < admin: write changes (set, create, roll back, status, metadata), admin also removes
+function may(role) {
+  const order = ['read', 'write', 'admin'];
+  return state.role !== null && order.indexOf(state.role) >= order.indexOf(role);
+}
 
 // A list's filter keeps the rows whose id contains its text, in any case.
 function kept(filter, id) {
@@ -43,7 +90,7 @@ function tokenHeader() {
 }
 
 async function getJson(url) {
-  const response = await fetch(url, { cache: 'no-store', headers: tokenHeader() });
+  const response = await fetch(withNs(url), { cache: 'no-store', headers: tokenHeader() });
   const body = await response.json();
   if (response.status === 401) askForToken();
   if (!response.ok) throw new Error(body.message || response.statusText);
@@ -57,13 +104,9 @@ function askForToken() {
 }
 
 async function write(url, payload) {
-  const response = await fetch(url, {
+  const response = await fetch(withNs(url), {
     method: 'POST',
-    headers: {
-      ...tokenHeader(),
-      'Content-Type': 'application/json',
-      'X-Lodestar-Operator': $('#operator').value,
-    },
+    headers: { ...tokenHeader(), 'Content-Type': 'application/json' },
     body: JSON.stringify(payload),
   });
   const body = await response.json();
@@ -94,6 +137,7 @@ function confirmAction(text, action) {
 
 function remember() {
   const params = new URLSearchParams();
+  if (state.ns && state.namespaces.length > 1) params.set('ns', state.ns);
   if (state.service) params.set('service', state.service);
   if (state.config) params.set('config', state.config);
   const hash = params.toString();
@@ -102,6 +146,10 @@ function remember() {
 
 function restore() {
   const params = new URLSearchParams(location.hash.substring(1));
+  if (params.get('ns') && params.get('ns') !== state.ns && state.namespaces.some((n) => n.name === params.get('ns'))) {
+    switchNamespace(params.get('ns'));
+    return; // switching restores the rest
+  }
   if (params.get('service')) selectService(params.get('service'));
   if (params.get('config')) openConfig(params.get('config')).catch((e) => message(e.message, 'error'));
 }
@@ -111,12 +159,12 @@ function restore() {
 function renderState(s) {
   state.last = s;
   $('#namespace').textContent = s.namespace;
-  state.readOnly = s.readOnly;
-  $('#mode').textContent = s.readOnly ? 'read-only' : 'writes need the token';
+  $('#mode').textContent = s.readOnly ? 'read-only' : '';
+  $('#mode').hidden = !s.readOnly;
   $('#stale-banner').hidden = !s.stale;
   $('#stale-for').textContent = s.staleForSeconds;
-  const body = $('#services tbody');
-  body.replaceChildren(...s.services.filter((row) => kept('#service-filter', row.service)).map((row) => el('tr', {
+  const rows = paged('services', s.services.filter((row) => kept('#service-filter', row.service)));
+  replaceRows($('#services tbody'), rows, rows.map((row) => el('tr', {
     class: 'clickable' + (row.service === state.service ? ' selected' : ''),
     'data-service': row.service,
     onclick: () => selectService(row.service),
@@ -145,19 +193,22 @@ function renderService(s) {
   const rows = s.instances.map((i) => {
     const tags = Object.entries(i.metadata).map(([k, v]) => el('span', { class: 'meta-tag' }, k + '=' + v));
     const fresh = !first && !state.known.has(i.id);
-    const actions = state.readOnly ? [] : [
-      el('button', { class: 'small', 'data-toggle': i.id,
+    const actions = [
+      may('write') ? el('button', { class: 'small', 'data-toggle': i.id,
         onclick: () => setStatus(i.id, i.status === 'up' ? 'out-of-service' : 'up') },
-        i.status === 'up' ? 'take out' : 'put in'),
-      ' ',
-      el('button', { class: 'small', 'data-evict': i.id, onclick: () => evict(i.id) }, 'evict'),
-    ];
+        i.status === 'up' ? 'take out' : 'put in') : null,
+      may('write') ? el('button', { class: 'small', 'data-metadata': i.id, onclick: () => editMetadata(i) },
+        'metadata') : null,
+      may('admin') ? el('button', { class: 'small', 'data-evict': i.id, onclick: () => evict(i.id) }, 'evict')
+        : null,
+    ].filter((b) => b !== null).flatMap((b) => [b, ' ']);
     return el('tr', { 'data-instance': i.id, class: fresh ? 'flash' : '' },
       el('td', {}, i.id), el('td', {}, i.address), el('td', {}, i.weight),
       el('td', { class: 'status-' + i.status }, i.status), el('td', {}, i.zone || '–'), el('td', {}, tags),
       el('td', {}, i.age || '–'), el('td', { 'data-ttl-left': i.id }, i.ttlLeft), el('td', {}, actions));
   });
   state.known = new Set(s.instances.map((i) => i.id));
+  state.instances = s;
   $('#instances tbody').replaceChildren(...rows);
 }
 
@@ -189,6 +240,35 @@ async function evict(id) {
     {}).then(() => message(id + ' evicted', 'ok'), () => {});
 }
 
+// The metadata as KEY=VALUE lines; saving sends what changed (put) and the keys no longer there (remove), one
+// atomic update in Redis. Not confirmed: nothing is lost that the dialog did not show.
+function editMetadata(instance) {
+  const before = instance.metadata;
+  $('#metadata-instance').textContent = state.service + '/' + instance.id;
+  $('#metadata-text').value = Object.entries(before).map(([k, v]) => k + '=' + v).join('\n');
+  const dialog = $('#metadata');
+  $('#metadata-cancel').onclick = () => dialog.close();
+  $('#metadata-form').onsubmit = async (e) => {
+    e.preventDefault();
+    const after = {};
+    for (const line of $('#metadata-text').value.split('\n')) {
+      if (!line.trim()) continue;
+      const eq = line.indexOf('=');
+      if (eq <= 0) {
+        message('Each line must be KEY=VALUE, but was: ' + line, 'error');
+        return;
+      }
+      after[line.substring(0, eq).trim()] = line.substring(eq + 1);
+    }
+    const put = Object.fromEntries(Object.entries(after).filter(([k, v]) => before[k] !== v));
+    const remove = Object.keys(before).filter((k) => !(k in after));
+    await write('/api/instance/metadata?service=' + encodeURIComponent(state.service) + '&id='
+      + encodeURIComponent(instance.id), { put, remove })
+      .then(() => { dialog.close(); message(instance.id + ': metadata saved', 'ok'); }, () => {});
+  };
+  dialog.showModal();
+}
+
 // ---- configs
 
 async function loadConfigs() {
@@ -201,7 +281,8 @@ async function loadConfigs() {
 }
 
 function renderConfigs() {
-  $('#configs tbody').replaceChildren(...state.configs.filter((c) => kept('#config-filter', c.id)).map((c) => el('tr', {
+  const rows = paged('configs', state.configs.filter((c) => kept('#config-filter', c.id)));
+  replaceRows($('#configs tbody'), rows, rows.map((c) => el('tr', {
     class: 'clickable' + (c.id === state.config ? ' selected' : ''),
     'data-config': c.id,
     onclick: () => openConfig(c.id),
@@ -245,10 +326,12 @@ async function openConfig(id) {
     el('td', {}, new Date(h.updatedAt).toLocaleString()),
     el('td', {},
       el('button', { class: 'small', 'data-diff': h.version, onclick: () => showDiff(id, h.version) }, 'diff'), ' ',
-      current && current.version === h.version || state.readOnly ? null
+      current && current.version === h.version || !may('write') ? null
         : el('button', { class: 'small', 'data-rollback': h.version, onclick: () => rollback(id, h.version) },
           'roll back')))));
   if (changedId) $('#diff').hidden = true;
+  $('#config-delete').hidden = !current || !may('admin');
+  $('#config-save').hidden = !may('write');
 }
 
 async function showDiff(id, from) {
@@ -288,6 +371,34 @@ async function save() {
     message(id + ': version ' + entry.version, 'ok');
     openConfig(id);
   }, () => {}); // the refusal or conflict stays on screen; the edit stays in the editor
+}
+
+// A new config: created only if the id is free (a compare-and-set on "absent"), so it never replaces one.
+function newConfig() {
+  const dialog = $('#create');
+  $('#create-id').value = '';
+  $('#create-content').value = '';
+  $('#create-cancel').onclick = () => dialog.close();
+  $('#create-form').onsubmit = async (e) => {
+    e.preventDefault();
+    const id = $('#create-id').value.trim();
+    await write('/api/config/set?id=' + encodeURIComponent(id), {
+      content: $('#create-content').value, format: $('#create-format').value, expectedVersion: 0,
+    }).then((entry) => {
+      dialog.close();
+      message(id + ': created, version ' + entry.version, 'ok');
+      openConfig(id);
+    }, () => {}); // an id taken meanwhile is a conflict, on screen; the dialog stays open
+  };
+  dialog.showModal();
+}
+
+async function deleteConfig() {
+  const id = state.config;
+  if (!await confirmAction('Delete ' + id + '? Its clients see it removed at once; its history stays, so a'
+    + ' version can be rolled back later.', 'Delete')) return;
+  await write('/api/config/delete?id=' + encodeURIComponent(id), {})
+    .then(() => { message(id + ' deleted', 'ok'); openConfig(id); loadConfigs(); }, () => {});
 }
 
 // Back to the current version's content: the edit is dropped, and the next save starts from the current version.
@@ -340,7 +451,7 @@ async function connect() {
   const controller = new AbortController();
   stream = controller;
   try {
-    const response = await fetch('/api/events', { cache: 'no-store', headers: tokenHeader(),
+    const response = await fetch(withNs('/api/events'), { cache: 'no-store', headers: tokenHeader(),
       signal: controller.signal });
     if (response.status === 401) {
       live('needs the token', 'down');
@@ -376,10 +487,69 @@ async function loadAudit() {
   }
 }
 
+// Who the token names, the namespaces they may see and their role in each: the page lists those namespaces, opens
+// the one the address names (else the first), and offers only what the role there allows.
+async function loadMe() {
+  state.user = null;
+  state.namespaces = [];
+  try {
+    const me = await getJson('/api/me');
+    state.user = me.user;
+    state.namespaces = me.namespaces;
+  } catch (e) {
+    // the message already asks for the token
+  }
+  const wanted = new URLSearchParams(location.hash.substring(1)).get('ns') || state.ns;
+  const shown = state.namespaces.find((n) => n.name === wanted) || state.namespaces[0];
+  state.ns = shown ? shown.name : null;
+  $('#ns-switch').replaceChildren(...state.namespaces.map((n) => el('option', { value: n.name }, n.name)));
+  $('#ns-switch').value = state.ns || '';
+  $('#ns-switch').hidden = state.namespaces.length < 2;
+  if (state.user && !shown) message(state.user + ' may see none of the namespaces this console serves', 'error');
+  showRole();
+}
+
+function showRole() {
+  const shown = state.namespaces.find((n) => n.name === state.ns);
+  state.role = shown ? shown.role : null;
+  $('#whoami').textContent = state.role === null ? '' : state.user + ' · ' + state.role;
+  $('#whoami').hidden = state.role === null;
+  $('#config-new').hidden = !may('write');
+  if (state.instances.service) renderService(state.instances);
+}
+
+// Another namespace: nothing of the last one stays on screen, and everything is read again for the new one.
+function switchNamespace(name) {
+  state.ns = name;
+  $('#ns-switch').value = name;
+  state.service = null;
+  state.config = null;
+  state.known = new Set();
+  state.instances = {};
+  state.pages = { services: 0, configs: 0 };
+  $('#selected-service').textContent = '— choose a service';
+  $('#selected-service').className = 'muted';
+  $('#service-revision').textContent = '';
+  $('#instances tbody').replaceChildren();
+  $('#config-panel').hidden = true;
+  $('#config-content').dataset.dirty = '';
+  showRole();
+  const params = new URLSearchParams(location.hash.substring(1));
+  remember();
+  connect();
+  loadConfigs();
+  loadAudit();
+  if (params.get('ns') === name) { // a link to a service or config of this namespace
+    if (params.get('service')) selectService(params.get('service'));
+    if (params.get('config')) openConfig(params.get('config')).catch((e) => message(e.message, 'error'));
+  }
+}
+
 // A token typed (Enter, or leaving the field): kept for this browser tab, and everything read again with it.
-function useToken() {
+async function useToken() {
   sessionStorage.setItem('lodestar-token', $('#token').value);
   $('#message').hidden = true;
+  await loadMe();
   connect();
   loadConfigs();
   loadAudit();
@@ -389,16 +559,23 @@ function useToken() {
 document.addEventListener('DOMContentLoaded', () => {
   setInterval(refreshTtlLeft, 5000);
   $('#token').value = sessionStorage.getItem('lodestar-token') || '';
-  $('#operator').value = localStorage.getItem('lodestar-operator') || '';
   $('#auth').addEventListener('submit', (e) => { e.preventDefault(); useToken(); });
   $('#token').addEventListener('change', useToken);
-  $('#operator').addEventListener('change', () => localStorage.setItem('lodestar-operator', $('#operator').value));
+  $('#config-new').addEventListener('click', newConfig);
+  $('#ns-switch').addEventListener('change', () => switchNamespace($('#ns-switch').value));
+  $('#config-delete').addEventListener('click', deleteConfig);
   $('#config-content').addEventListener('input', () => { $('#config-content').dataset.dirty = 'yes'; });
   $('#config-save').addEventListener('click', save);
   $('#config-discard').addEventListener('click', discard);
   window.addEventListener('hashchange', restore);
-  $('#service-filter').addEventListener('input', () => { if (state.last) renderState(state.last); });
-  $('#config-filter').addEventListener('input', renderConfigs);
+  $('#service-filter').addEventListener('input', () => {
+    state.pages.services = 0;
+    if (state.last) renderState(state.last);
+  });
+  $('#config-filter').addEventListener('input', () => {
+    state.pages.configs = 0;
+    renderConfigs();
+  });
   if ($('#token').value) {
     useToken();
   } else {
