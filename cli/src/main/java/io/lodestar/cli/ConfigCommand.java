@@ -22,9 +22,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** {@code lodestar config get|set|rm|list|history|diff|rollback}: versioned config entries. */
+/**
+ * {@code lodestar config get|set|rm|list|history|diff|rollback}: versioned config entries; the subcommands in classes
+ * of their own: {@code export}, {@code import} and {@code copy}
+ * ({@link ConfigTransfer}).
+ */
 @Command(name = "config", description = "Read and change config entries (versioned, with history).",
-        synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback)")
+        synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback | export | import | copy)",
+        subcommands = {ConfigExportCommand.class, ConfigImportCommand.class,
+                ConfigCopyCommand.class})
 final class ConfigCommand {
     @ParentCommand
     LodestarCli root;

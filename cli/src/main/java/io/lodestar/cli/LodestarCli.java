@@ -169,7 +169,12 @@ public final class LodestarCli {
 
     /** Options for a client of the chosen namespace; {@code FAIL_FAST} for one-shot commands. */
     LodestarOptions options(StartupMode mode) {
-        return LodestarOptions.builder(redisUri()).namespace(namespace).commandTimeout(timeout)
+        return options(redisUri(), namespace, mode);
+    }
+
+    /** Options for a client of another Redis or namespace (copy's target), with this command's settings. */
+    LodestarOptions options(String redisUri, String namespace, StartupMode mode) {
+        return LodestarOptions.builder(redisUri).namespace(namespace).commandTimeout(timeout)
                 .clientName("lodestar-cli").startupMode(mode).build();
     }
 
@@ -179,8 +184,13 @@ public final class LodestarCli {
     }
 
     LodestarClient connect(StartupMode mode) {
-        LodestarOptions options = options(mode);
-        verbose("connecting to %s, namespace %s, timeout %s", options.redactedRedisUri(), namespace, timeout);
+        return connect(options(mode));
+    }
+
+    /** A connected client with these options; fails fast when they say so and Redis cannot be reached. */
+    LodestarClient connect(LodestarOptions options) {
+        verbose("connecting to %s, namespace %s, timeout %s", options.redactedRedisUri(), options.namespace(),
+                timeout);
         return RedisLodestar.create(options);
     }
 
