@@ -1,11 +1,13 @@
 package io.lodestar.core;
 
+import io.lodestar.core.model.AppliedConfig;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
 
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -42,4 +44,9 @@ public interface AsyncConfigService {
 
     /** @see ConfigService#rollback(String, long) */
     CompletionStage<ConfigEntry> rollback(String configId, long version);
+
+    /** @see ConfigService#applied(String) */
+    default CompletionStage<List<AppliedConfig>> applied(String configId) {
+        return CompletableFuture.completedFuture(List.of());
+    }
 }

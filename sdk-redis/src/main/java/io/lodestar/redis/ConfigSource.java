@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
 
 /**
  * Config entries as topics of a {@link SyncedView}: the value is the current entry (empty when the config does not
@@ -25,11 +26,21 @@ final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEven
     private final Keys keys;
     private final ConfigReads reads;
     private final ConfigSnapshots snapshots;
+    /** Told of every value read from Redis or events as the view takes it: who runs what (see AppliedRecords). */
+    private final BiConsumer<String, Optional<ConfigEntry>> applied;
 
-    ConfigSource(Keys keys, ConfigReads reads, ConfigSnapshots snapshots) {
+    ConfigSource(Keys keys, ConfigReads reads, ConfigSnapshots snapshots,
+                 BiConsumer<String, Optional<ConfigEntry>> applied) {
         this.keys = keys;
         this.reads = reads;
         this.snapshots = snapshots;
+        this.applied = applied;
+    }
+
+    /** A value the view takes from Redis: kept on disk, and recorded as applied. */
+    private void taking(String configId, Optional<ConfigEntry> value, String incarnation) {
+        snapshots.save(configId, value, incarnation);
+        applied.accept(configId, value);
     }
 
     @Override
@@ -40,7 +51,7 @@ final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEven
     @Override
     public CompletionStage<SyncedView.Versioned<Optional<ConfigEntry>>> load(String configId) {
         return reads.entry(configId).thenApply(loaded -> {
-            snapshots.save(configId, loaded.value(), loaded.incarnation());
+            taking(configId, loaded.value(), loaded.incarnation());
             return loaded;
         });
     }
@@ -50,7 +61,7 @@ final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEven
     public CompletionStage<ViewSource.Reloaded<Optional<ConfigEntry>, ConfigEvent>> reload(
             String configId, SyncedView.Versioned<Optional<ConfigEntry>> held) {
         return reads.since(configId, held.revision()).thenApply(since -> {
-            snapshots.save(configId, since.state().value(), since.state().incarnation());
+            taking(configId, since.state().value(), since.state().incarnation());
             return new ViewSource.Reloaded<>(since.state(), replay(configId, held.revision(), since));
         });
     }
@@ -168,7 +179,7 @@ final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEven
 
         @Override
         public Optional<ConfigEntry> value() {
-            snapshots.save(configId, value, incarnation);
+            taking(configId, value, incarnation);
             return value;
         }
 

@@ -15,6 +15,7 @@ import io.lodestar.core.ViewStatus;
 import io.lodestar.core.event.ConfigChanged;
 import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.event.ServicesChanged;
+import io.lodestar.core.model.AppliedConfig;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.redis.Calls.Call;
@@ -53,6 +54,7 @@ final class RedisConfigService implements ConfigService {
     private final SyncedView<Optional<ConfigEntry>, ConfigEvent> entries;
     private final SyncedView<Set<String>, ServicesChanged> index;
     private final Calls calls;
+    private final AppliedRecords applied;
     private final AsyncConfigService async = new Async();
 
     RedisConfigService(LodestarOptions options, RedisBackend backend, Keys keys, SyncedView.Shared views,
@@ -67,7 +69,10 @@ final class RedisConfigService implements ConfigService {
         this.direct = new DirectConfigReader(reads, backend);
         ConfigSnapshots snapshots = ConfigSnapshots.of(options.configSnapshotDirectory(), namespace,
                 options.redactedRedisUri(), listenerPool);
-        this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots), views);
+        this.applied = new AppliedRecords(backend, keys, options.clientName(), options.sweepInterval());
+        // Gray releases: the variant this client applies comes from its rule; until then every client runs main.
+        this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots,
+                (configId, value) -> applied.note(configId, value, AppliedConfig.MAIN)), views);
         this.index = new SyncedView<>("config index", new IndexSource(keys.configs().channel(), reads::index,
                 reads::indexRevision, Validation::requireConfigId), views);
     }
@@ -163,6 +168,11 @@ final class RedisConfigService implements ConfigService {
     @Override
     public ConfigEntry rollback(String configId, long version) {
         return rollback0(configId, version).join();
+    }
+
+    @Override
+    public List<AppliedConfig> applied(String configId) {
+        return applied0(configId).join();
     }
 
     @Override
@@ -287,6 +297,11 @@ final class RedisConfigService implements ConfigService {
         });
     }
 
+    private Call<List<AppliedConfig>> applied0(String configId) {
+        return calls.start(() -> "read who applied config '" + configId + "'",
+                () -> applied.read(Validation.requireConfigId(configId)));
+    }
+
     private NotFoundException versionNotFound(String configId, long version, long oldest, long newest, long kept) {
         String state = kept == 0 ? "no version is kept"
                 : "kept: versions " + oldest + ".." + newest + ", " + kept + " of at most " + historyLimit;
@@ -307,6 +322,11 @@ final class RedisConfigService implements ConfigService {
         index.reconcile();
     }
 
+    /** Every sweep interval: renews this client's records of the versions it applied (see AppliedRecords). */
+    void renewApplied() {
+        applied.renew(entries.api().peekHeld());
+    }
+
     void markStale() {
         entries.markStale();
         index.markStale();
@@ -323,6 +343,7 @@ final class RedisConfigService implements ConfigService {
     }
 
     void close() {
+        applied.close(backend.timeout());
         entries.close();
         index.close();
     }
@@ -462,6 +483,11 @@ final class RedisConfigService implements ConfigService {
         @Override
         public CompletionStage<ConfigEntry> rollback(String configId, long version) {
             return rollback0(configId, version).published();
+        }
+
+        @Override
+        public CompletionStage<List<AppliedConfig>> applied(String configId) {
+            return applied0(configId).published();
         }
     }
 }
