@@ -24,12 +24,12 @@ import java.util.Map;
 
 /**
  * {@code lodestar config get|set|rm|list|history|diff|rollback}: versioned config entries; the subcommands in classes
- * of their own: {@code export}, {@code import} and {@code copy}
+ * of their own: {@code who} ({@link ConfigWhoCommand}), {@code export}, {@code import} and {@code copy}
  * ({@link ConfigTransfer}).
  */
 @Command(name = "config", description = "Read and change config entries (versioned, with history).",
-        synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback | export | import | copy)",
-        subcommands = {ConfigExportCommand.class, ConfigImportCommand.class,
+        synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback | who | export | import | copy)",
+        subcommands = {ConfigWhoCommand.class, ConfigExportCommand.class, ConfigImportCommand.class,
                 ConfigCopyCommand.class})
 final class ConfigCommand {
     @ParentCommand

@@ -42,6 +42,7 @@ import java.util.Map;
         exitCodeList = {"0:ok", "1:not found (service, instance, config or version)",
                 "2:conflict (--if-version did not match, purge of a service with instances)",
                 "3:Redis unavailable or timed out",
+                "4:config who --wait-applied timed out (a live client runs another version)",
                 "64:usage error (bad option or argument, not confirmed)", "70:any other failure"},
         footerHeading = "%nEnvironment:%n",
         footer = {"  LODESTAR_REDIS_URI   the Redis URI when --uri is not given (default redis://localhost:6379)",

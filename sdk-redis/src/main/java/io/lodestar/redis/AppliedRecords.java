@@ -1,6 +1,7 @@
 package io.lodestar.redis;
 
 import io.lettuce.core.ScriptOutputType;
+import io.lodestar.core.AccessDeniedException;
 import io.lodestar.core.model.AppliedConfig;
 import io.lodestar.core.model.ConfigEntry;
 import org.slf4j.Logger;
@@ -51,7 +52,10 @@ final class AppliedRecords {
     private final Map<String, Applied> recorded = new HashMap<>();
     /** Whether the last call failed: the first failure of a run is a warning, the rest debug. */
     private final AtomicBoolean failing = new AtomicBoolean();
-    /** Set by {@link #close} (under the lock): nothing is sent after it, so nothing outlives the client's close. */
+    /**
+     * Set by {@link #close} (under the lock), or when Redis refuses this client's writes: nothing is sent after it,
+     * so nothing outlives the client's close.
+     */
     private boolean closed;
 
     AppliedRecords(RedisBackend backend, Keys keys, String clientName, Duration renewInterval) {
@@ -179,10 +183,24 @@ final class AppliedRecords {
                 keys.applied(configId), client));
     }
 
-    /** A record that could not be sent is sent again at the next renewal: said once per run of failures. */
+    /**
+     * A record that could not be sent is sent again at the next renewal: said once per run of failures. A client
+     * whose Redis user may not write (the reader ACL of docs/redis.md) stops recording at the first refusal: it is
+     * then not listed, and says so once.
+     */
     private CompletionStage<Object> watch(String what, String configId, CompletionStage<Object> call) {
         return call.whenComplete((ok, failure) -> {
-            if (failure == null) {
+            if (failure != null && Errors.translate(failure, what, backend.where(), backend.timeout())
+                    instanceof AccessDeniedException) {
+                synchronized (this) {
+                    if (!closed) {
+                        closed = true;
+                        recorded.clear();
+                        log.info("This client's Redis user may not write, so it does not record which config versions"
+                                + " it applied: who-runs-what lists leave it out");
+                    }
+                }
+            } else if (failure == null) {
                 failing.set(false);
             } else if (failing.compareAndSet(false, true)) {
                 log.warn("Could not {} the version of config '{}' this client applied ({}); who-runs-what lists may"
