@@ -14,10 +14,11 @@ import java.util.concurrent.Callable;
  * {@code lodestar config copy}: promotes configs from one namespace to another, on the same Redis or another one,
  * as import does with a file (compare-and-set per config, {@code --dry-run} diff).
  */
-@Command(name = "copy", description = {"Copy the current configs of one namespace (or those whose id starts with",
-        "--prefix) to another, on the same Redis or on --to-uri: promotion between environments. Each write is a",
-        "compare-and-set on the version read just before: a config changed meanwhile is reported as a conflict",
-        "(exit 2) and left as it is. --dry-run prints what would change, and writes nothing."})
+@Command(name = "copy", description = {"Copy a namespace's current configs to another namespace or Redis.",
+        "Only those whose id starts with --prefix, if given; the target is --to-namespace, on the same Redis or on",
+        "--to-uri: promotion between environments. Each write is a compare-and-set on the version read just before:",
+        "a config changed meanwhile is reported as a conflict (exit 2) and left as it is. --dry-run prints what",
+        "would change, and writes nothing."})
 final class ConfigCopyCommand implements Callable<Integer> {
     @ParentCommand
     ConfigCommand config;

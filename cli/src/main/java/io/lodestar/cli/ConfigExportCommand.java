@@ -20,8 +20,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code lodestar config export}: the current configs of a namespace (or a prefix of it) into a file. */
-@Command(name = "export", description = {"Write the current configs of the namespace (or those whose id starts with",
-        "--prefix) to a YAML or JSON file that import reads: content, format, version and hash of each."})
+@Command(name = "export", description = {"Write the namespace's current configs to a YAML or JSON file.",
+        "Only those whose id starts with --prefix, if given; import reads the file back (content, format, version",
+        "and hash of each)."})
 final class ConfigExportCommand implements Callable<Integer> {
     @ParentCommand
     ConfigCommand config;

@@ -16,9 +16,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code lodestar config import}: the configs of an export file into the namespace, compare-and-set. */
-@Command(name = "import", description = {"Write the configs of an export file into the namespace. Each write is a",
-        "compare-and-set on the version read just before: a config changed meanwhile is reported as a conflict",
-        "(exit 2) and left as it is. --dry-run prints what would change, and writes nothing."})
+@Command(name = "import", description = {"Write the configs of an export file into the namespace.",
+        "Each write is a compare-and-set on the version read just before: a config changed meanwhile is reported as",
+        "a conflict (exit 2) and left as it is. --dry-run prints what would change, and writes nothing."})
 final class ConfigImportCommand implements Callable<Integer> {
     @ParentCommand
     ConfigCommand config;

@@ -91,6 +91,10 @@ final class ConfigWhoCommand implements Callable<Integer> {
             out.value(view(rollout));
             return;
         }
+        if (rollout.applied().isEmpty()) {
+            out.text(id + ": version " + rollout.current().version() + ", no live client applied it");
+            return;
+        }
         out.text(id + ": version " + rollout.current().version() + ", run by " + (rollout.applied().size()
                 - rollout.behind()) + " of " + rollout.applied().size() + " live clients"
                 + (rollout.complete() ? "" : " (" + rollout.behind() + " behind)"));
