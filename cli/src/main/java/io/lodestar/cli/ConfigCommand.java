@@ -24,13 +24,14 @@ import java.util.Map;
 
 /**
  * {@code lodestar config get|set|rm|list|history|diff|rollback}: versioned config entries; the subcommands in classes
- * of their own: {@code who} ({@link ConfigWhoCommand}), {@code export}, {@code import} and {@code copy}
- * ({@link ConfigTransfer}).
+ * of their own: {@code gray} ({@link GrayCommand}), {@code log} ({@link ConfigLogCommand}), {@code who}
+ * ({@link ConfigWhoCommand}), {@code export}, {@code import} and {@code copy} ({@link ConfigTransfer}).
  */
 @Command(name = "config", description = "Read and change config entries (versioned, with history).",
-        synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback | who | export | import | copy)",
-        subcommands = {ConfigWhoCommand.class, ConfigExportCommand.class, ConfigImportCommand.class,
-                ConfigCopyCommand.class})
+        subcommands = {GrayCommand.class, ConfigLogCommand.class, ConfigWhoCommand.class, ConfigExportCommand.class,
+                ConfigImportCommand.class, ConfigCopyCommand.class},
+        synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback | gray | log | who | export"
+                + " | import | copy)")
 final class ConfigCommand {
     @ParentCommand
     LodestarCli root;
@@ -152,7 +153,7 @@ final class ConfigCommand {
         return root.output();
     }
 
-    private static String read(String file) {
+    static String read(String file) {
         try {
             if (file == null && System.console() != null) {
                 // nothing piped in: waiting for a terminal's end-of-file would look like a hang

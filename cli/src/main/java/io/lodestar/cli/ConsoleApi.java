@@ -30,6 +30,9 @@ final class ConsoleApi {
 
     private final LodestarClient client;
     private final boolean readOnly;
+    /** The most records of a config's audit trail (in Redis) that {@code /api/config/log} answers with. */
+    static final int LOG_RECORDS = 100;
+
     private final AuditLog audit;
     /** Read on every event of every watched service: from Redis at most once a second per service. */
     private final TtlLeft ttlLeft;
@@ -57,6 +60,8 @@ final class ConsoleApi {
                     Long.parseLong(Http.required(query, "from")),
                     query.containsKey("to") ? Long.parseLong(query.get("to")) : null));
             case "/api/audit" -> audit.entries();
+            case "/api/config/log" -> client.config().log(Http.required(query, "id"), LOG_RECORDS).stream()
+                    .map(ConfigLogCommand::view).toList();
             default -> throw new NotFoundException("page", path, "no such page: " + path);
         };
     }
@@ -141,6 +146,7 @@ final class ConsoleApi {
         List<Map<String, Object>> history = new ArrayList<>();
         client.config().history(id).forEach(entry -> history.add(Views.config(entry, true)));
         view.put("history", history);
+        view.put("gray", client.config().gray(id).map(release -> GrayCommand.view(release, true)).orElse(null));
         if (view.get("current") == null && history.isEmpty()) {
             throw Configs.notFound(id); // a removed one keeps its history
         }

@@ -33,6 +33,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -122,6 +123,8 @@ public final class FleetMember {
         ClientResources resources = resources();
         ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2,
                 new DefaultThreadFactory("fleet-scheduler", true));
+        // the views and listeners of every client of this JVM: the harness's listeners only note a time, never block
+        ExecutorService executor = Executors.newFixedThreadPool(4, new DefaultThreadFactory("fleet-executor", true));
         List<String> serviceIds = new ArrayList<>();
         for (int s = 0; s < services; s++) {
             serviceIds.add(service(s));
@@ -130,7 +133,7 @@ public final class FleetMember {
         for (int c = 0; c < clients; c++) {
             LodestarClient client = RedisLodestar.builder(LodestarOptions.builder(uri).namespace(namespace)
                             .clientName(CLIENT_NAME).preloadServices(serviceIds).build())
-                    .clientResources(resources).scheduler(scheduler).build();
+                    .clientResources(resources).scheduler(scheduler).executor(executor).build();
             lodestarClients.add(client);
             for (String serviceId : serviceIds) {
                 client.discovery().subscribe(serviceId, listener(c), Initial.SKIP);
@@ -190,6 +193,7 @@ public final class FleetMember {
             client.close();
         }
         scheduler.shutdownNow();
+        executor.shutdownNow();
         resources.shutdown(0, 2, TimeUnit.SECONDS);
         System.err.printf("fleet JVM %d: closed%n", jvm);
     }

@@ -1,8 +1,11 @@
 package io.lodestar.core;
 
 import io.lodestar.core.model.AppliedConfig;
+import io.lodestar.core.model.ConfigAudit;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.core.model.GrayRelease;
+import io.lodestar.core.model.GrayRule;
 
 import java.util.List;
 import java.util.Optional;
@@ -48,5 +51,46 @@ public interface AsyncConfigService {
     /** @see ConfigService#applied(String) */
     default CompletionStage<List<AppliedConfig>> applied(String configId) {
         return CompletableFuture.completedFuture(List.of());
+    }
+
+    /** @see ConfigService#startGray(String, String, ConfigFormat, GrayRule) */
+    default CompletionStage<GrayRelease> startGray(String configId, String content, ConfigFormat format,
+                                                   GrayRule rule) {
+        return unsupported("startGray");
+    }
+
+    /** @see ConfigService#updateGray(String, String, ConfigFormat, GrayRule) */
+    default CompletionStage<GrayRelease> updateGray(String configId, String content, ConfigFormat format,
+                                                    GrayRule rule) {
+        return unsupported("updateGray");
+    }
+
+    /** @see ConfigService#promoteGray(String, long) */
+    default CompletionStage<ConfigEntry> promoteGray(String configId, long expectedVersion) {
+        return unsupported("promoteGray");
+    }
+
+    /** @see ConfigService#abortGray(String) */
+    default CompletionStage<Boolean> abortGray(String configId) {
+        return unsupported("abortGray");
+    }
+
+    /** @see ConfigService#gray(String) */
+    default CompletionStage<Optional<GrayRelease>> gray(String configId) {
+        return unsupported("gray");
+    }
+
+    /** @see ConfigService#log(String, int) */
+    default CompletionStage<List<ConfigAudit>> log(String configId, int limit) {
+        return unsupported("log");
+    }
+
+    /**
+     * What the gray-release and audit methods return in an implementation that has none: they were added after
+     * {@code AsyncConfigService} was published, so other implementations still compile.
+     */
+    private static <T> CompletionStage<T> unsupported(String method) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("AsyncConfigService." + method
+                + " is not supported by this implementation"));
     }
 }

@@ -1,8 +1,11 @@
 package io.lodestar.core;
 
 import io.lodestar.core.model.AppliedConfig;
+import io.lodestar.core.model.ConfigAudit;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.core.model.GrayRelease;
+import io.lodestar.core.model.GrayRule;
 
 import java.util.List;
 import java.util.Optional;
@@ -112,6 +115,70 @@ public interface ConfigService extends ConfigReader {
     }
 
     /**
+     * Starts a gray release: the instances {@code rule} selects get {@code content} instead of the current version
+     * (through {@link #get} and the listeners), every other instance keeps the current version. Each client decides
+     * locally from its identity (the instance it registered, or {@code LodestarOptions.Builder.identity}).
+     *
+     * @return the release
+     * @throws NotFoundException when the config does not exist
+     * @throws ConflictException when the config already has a gray release (update, promote or abort it)
+     * @throws InvalidArgumentException naming an invalid id, content, format or rule
+     */
+    default GrayRelease startGray(String configId, String content, ConfigFormat format, GrayRule rule) {
+        throw unsupported("startGray");
+    }
+
+    /**
+     * Replaces the content, format and rule of the running gray release; its salt stays, so a larger percentage
+     * only adds instances.
+     *
+     * @return the release after the update (its revision one higher, or the same when nothing changed)
+     * @throws NotFoundException when the config has no gray release
+     */
+    default GrayRelease updateGray(String configId, String content, ConfigFormat format, GrayRule rule) {
+        throw unsupported("updateGray");
+    }
+
+    /**
+     * Promotes the gray release: its content and format become the config's next version and the release ends,
+     * in one script, only if the current version is still {@code expectedVersion} (compare-and-set; -1 = whatever
+     * it is).
+     *
+     * @return the new current entry
+     * @throws NotFoundException when the config has no gray release
+     * @throws ConflictException when the current version is not {@code expectedVersion}
+     */
+    default ConfigEntry promoteGray(String configId, long expectedVersion) {
+        throw unsupported("promoteGray");
+    }
+
+    /**
+     * Ends the gray release without changing the config: gray instances get the current version again.
+     *
+     * @return whether there was a release to end
+     */
+    default boolean abortGray(String configId) {
+        throw unsupported("abortGray");
+    }
+
+    /** @return the config's running gray release, read from Redis */
+    default Optional<GrayRelease> gray(String configId) {
+        throw unsupported("gray");
+    }
+
+    /**
+     * The config's audit trail, newest first: every write (set, compare-and-set, rollback, remove and the
+     * gray operations) with the client that made it. Kept per config in Redis, the newest 1000 or a few more
+     * (Redis trims a stream in whole blocks).
+     *
+     * @param limit at most this many records (1-10000)
+     * @return the records, newest first
+     */
+    default List<ConfigAudit> log(String configId, int limit) {
+        throw unsupported("log");
+    }
+
+    /**
      * Listens to one config. Returns once the listener is attached to the loaded entry (bounded by the command
      * timeout; at once while Redis cannot be reached, and the listener starts when it can), so every version
      * written after the call reaches it. Versions missed on the way (a lost message, a reconnect) are replayed from
@@ -164,4 +231,12 @@ public interface ConfigService extends ConfigReader {
 
     /** @return the same operations, non-blocking */
     AsyncConfigService async();
+
+    /**
+     * What the gray-release and audit methods throw in an implementation that has none: they were added after
+     * {@code ConfigService} was published, so other implementations still compile. Lodestar's own implements them.
+     */
+    private static UnsupportedOperationException unsupported(String method) {
+        return new UnsupportedOperationException("ConfigService." + method + " is not supported by this implementation");
+    }
 }

@@ -1,6 +1,7 @@
 package io.lodestar.core;
 
 import io.lodestar.core.internal.Validation;
+import io.lodestar.core.model.InstanceIdentity;
 import io.lodestar.core.model.Namespace;
 import org.jspecify.annotations.Nullable;
 
@@ -71,6 +72,7 @@ public final class LodestarOptions {
     private final @Nullable Path tlsTrustedCertificates;
     private final StartupMode startupMode;
     private final Set<String> preloadServices;
+    private final @Nullable InstanceIdentity identity;
 
     private LodestarOptions(Builder builder) {
         this.redisUri = builder.redisUri;
@@ -87,6 +89,7 @@ public final class LodestarOptions {
         this.tlsTrustedCertificates = builder.tlsTrustedCertificates;
         this.startupMode = builder.startupMode;
         this.preloadServices = Set.copyOf(builder.preloadServices);
+        this.identity = builder.identity;
     }
 
     /**
@@ -194,6 +197,14 @@ public final class LodestarOptions {
         return preloadServices;
     }
 
+    /**
+     * @return who this client is for gray releases, when given; else the first instance it registers is (and a
+     *     client that registers nothing is in no gray set)
+     */
+    public Optional<InstanceIdentity> identity() {
+        return Optional.ofNullable(identity);
+    }
+
     @Override
     public String toString() {
         return "LodestarOptions[redisUri=" + redactedRedisUri() + ", namespace=" + namespace + ", commandTimeout="
@@ -202,7 +213,7 @@ public final class LodestarOptions {
                 + ", configHistoryLimit=" + configHistoryLimit
                 + ", configSnapshotDirectory=" + configSnapshotDirectory + ", deregisterOnClose=" + deregisterOnClose
                 + ", clientName=" + clientName + ", tlsTrustedCertificates=" + tlsTrustedCertificates + ", startupMode=" + startupMode
-                + ", preloadServices=" + preloadServices + "]";
+                + ", preloadServices=" + preloadServices + ", identity=" + identity + "]";
     }
 
     /**
@@ -238,6 +249,7 @@ public final class LodestarOptions {
         private @Nullable Path tlsTrustedCertificates;
         private StartupMode startupMode = StartupMode.FAIL_FAST;
         private Collection<String> preloadServices = Set.of();
+        private @Nullable InstanceIdentity identity;
 
         private Builder(String redisUri) {
             this.redisUri = redisUri;
@@ -324,6 +336,15 @@ public final class LodestarOptions {
         /** @return this builder with the services to load at start-up set (replacing any set before) */
         public Builder preloadServices(Collection<String> serviceIds) {
             this.preloadServices = serviceIds;
+            return this;
+        }
+
+        /**
+         * @return this builder with the identity gray releases look at set (null = the first instance this client
+         *     registers); see {@link LodestarOptions#identity()}
+         */
+        public Builder identity(@Nullable InstanceIdentity identity) {
+            this.identity = identity;
             return this;
         }
 

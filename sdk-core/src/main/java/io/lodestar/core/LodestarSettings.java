@@ -1,9 +1,13 @@
 package io.lodestar.core;
 
+import io.lodestar.core.model.InstanceIdentity;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The settings model as a mutable bean, for property binding: Spring Boot and Micronaut subclass it and add only
@@ -26,6 +30,8 @@ public class LodestarSettings {
     private StartupMode startupMode;
     private boolean failFast;
     private List<String> preloadServices = new ArrayList<>();
+    private String identityInstanceId;
+    private Map<String, String> identityMetadata = new LinkedHashMap<>();
 
     /**
      * @return validated, immutable options
@@ -46,6 +52,7 @@ public class LodestarSettings {
                 .tlsTrustedCertificates(tlsTrustedCertificates)
                 .startupMode(getStartupMode())
                 .preloadServices(preloadServices)
+                .identity(identityInstanceId == null ? null : new InstanceIdentity(identityInstanceId, identityMetadata))
                 .build();
     }
 
@@ -212,5 +219,25 @@ public class LodestarSettings {
     /** @param preloadServices the services the discovery view loads at start-up */
     public void setPreloadServices(List<String> preloadServices) {
         this.preloadServices = preloadServices;
+    }
+
+    /** @return the instance id gray releases see this client as (default none: the first instance it registers) */
+    public String getIdentityInstanceId() {
+        return identityInstanceId;
+    }
+
+    /** @param identityInstanceId the instance id gray releases see this client as */
+    public void setIdentityInstanceId(String identityInstanceId) {
+        this.identityInstanceId = identityInstanceId;
+    }
+
+    /** @return the metadata gray releases see this client with (used with {@link #getIdentityInstanceId()}) */
+    public Map<String, String> getIdentityMetadata() {
+        return identityMetadata;
+    }
+
+    /** @param identityMetadata the metadata gray releases see this client with */
+    public void setIdentityMetadata(Map<String, String> identityMetadata) {
+        this.identityMetadata = identityMetadata;
     }
 }

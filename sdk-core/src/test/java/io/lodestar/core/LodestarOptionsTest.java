@@ -188,7 +188,7 @@ class LodestarOptionsTest {
             assertThat(options.toString()).isEqualTo("LodestarOptions[redisUri=redis://***@h:6379, namespace=prod, "
                     + "commandTimeout=PT5S, sweepInterval=PT5S, reconcileInterval=PT1M, idleViewTimeout=PT10M, "
                     + "viewTopicLimit=100000, configHistoryLimit=20, configSnapshotDirectory=null, deregisterOnClose=true, "
-                    + "clientName=lodestar, tlsTrustedCertificates=null, startupMode=FAIL_FAST, preloadServices=[]]");
+                    + "clientName=lodestar, tlsTrustedCertificates=null, startupMode=FAIL_FAST, preloadServices=[], identity=null]");
         }
     }
 

@@ -11,6 +11,11 @@ final class ConfigScripts {
     static final LuaScript INDEX_CONFIG = LuaScript.load("index_config");
     static final LuaScript READ_CONFIG_INDEX = LuaScript.load("read_config_index");
     static final LuaScript PURGE_CONFIG = LuaScript.load("purge_config");
+    static final LuaScript START_GRAY = LuaScript.load("start_gray");
+    static final LuaScript UPDATE_GRAY = LuaScript.load("update_gray");
+    static final LuaScript PROMOTE_GRAY = LuaScript.load("promote_gray");
+    static final LuaScript ABORT_GRAY = LuaScript.load("abort_gray");
+    static final LuaScript READ_GRAY = LuaScript.load("read_gray");
 
     private ConfigScripts() {
     }

@@ -48,6 +48,11 @@ import java.util.zip.CRC32;
  *                                         (see record_applied.lua); expires with its longest-lived record
  * lodestar:{ns:cfg:id}:applied-until ZSET client id -&gt; when its record expires unless renewed (epoch ms, Redis
  *                                         time)
+ * lodestar:{ns:cfg:id}:log         STREAM the entry's audit trail: one record per write (op, client, host, hash,
+ *                                         prev, version), about the newest 1000 kept (see config_common.lua)
+ * lodestar:{ns:cfg:id}:gray        STRING the running gray release as JSON (see config_common.lua)
+ * lodestar:{ns:cfg:id}:gray:revision STRING gray release counter: +1 per start, update, promote, abort
+ * lodestar:{ns:cfg:id}:gray:events shard channel of the gray release's events ("gray", "promoted", "aborted")
  * lodestar:{ns}:configs            HASH   config id -&gt; last reported version (negative: removed at that version)
  * lodestar:{ns}:configs:revision   STRING config index revision: +1 per config added or removed
  * lodestar:{ns}:configs:events     shard channel of "added"/"removed" configs of the namespace
@@ -134,7 +139,8 @@ final class Keys {
         return switch (key.substring(key.lastIndexOf(':') + 1)) {
             case "instances", "current", "history", "services", "configs", "applied" -> "hash";
             case "deadlines", "tombstones", "due", "versions", "applied-until" -> "zset";
-            case "revision", "digest", "incarnation" -> "string";
+            case "revision", "digest", "incarnation", "gray" -> "string";
+            case "log" -> "stream";
             default -> null;
         };
     }
@@ -149,7 +155,7 @@ final class Keys {
     ConfigKeys config(String configId) {
         String tag = PREFIX + "{" + namespace + ":cfg:" + configId + "}:";
         return new ConfigKeys(tag + "current", tag + "history", tag + "versions", tag + "revision", tag + "events",
-                tag + "incarnation");
+                tag + "incarnation", tag + "log", tag + "gray", tag + "gray:revision", tag + "gray:events");
     }
 
     /** Who runs a config: the applied hash and its expiry set, in the order the applied scripts expect them. */
@@ -202,10 +208,15 @@ final class Keys {
     }
 
     record ConfigKeys(String current, String history, String versions, String revision, String channel,
-                      String incarnation) {
-        /** Every key of the entry, in the order the config write scripts expect them. */
+                      String incarnation, String log, String gray, String grayRevision, String grayChannel) {
+        /** Every key of the entry, in the order the config write scripts expect them (config_keys in Lua). */
         String[] all() {
-            return new String[] {current, history, versions, revision, channel, incarnation};
+            return new String[] {current, history, versions, revision, channel, incarnation, log, gray, grayRevision,
+                grayChannel};
+        }
+
+        String[] forGray() {
+            return new String[] {gray, grayRevision, incarnation};
         }
 
         String[] forRead() {

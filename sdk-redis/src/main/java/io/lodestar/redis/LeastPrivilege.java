@@ -22,10 +22,10 @@ final class LeastPrivilege {
 
     /**
      * What the client sends itself, outside a script: the scripts, the stamps of direct reads ({@code GET},
-     * {@code HGET}, {@code MGET}) and its subscriptions.
+     * {@code HGET}, {@code MGET}), its subscriptions, and reads of a config's audit log ({@code XREVRANGE}).
      */
     static final List<String> CLIENT = List.of(
-            "+evalsha", "+eval", "+get", "+hget", "+mget", "+ssubscribe", "+sunsubscribe");
+            "+evalsha", "+eval", "+get", "+hget", "+mget", "+ssubscribe", "+sunsubscribe", "+xrevrange");
 
     /** What the read scripts ({@code read_*.lua}) call, besides what {@link #CLIENT} holds: reads only. */
     static final List<String> READ_SCRIPTS = List.of(
@@ -38,7 +38,7 @@ final class LeastPrivilege {
      */
     static final List<String> OTHER_SCRIPTS = List.of(
             "+set", "+mset", "+del", "+exists", "+pttl", "+pexpire", "+hset", "+hdel",
-            "+zadd", "+zrem", "+zpopmin", "+zcard", "+zrevrange", "+zremrangebyscore", "+spublish");
+            "+zadd", "+zrem", "+zpopmin", "+zcard", "+zrevrange", "+zremrangebyscore", "+spublish", "+xadd");
 
     private static final List<String> ALL_KEYS_AND_CHANNELS = List.of(
             "resetkeys", "~lodestar:*", "resetchannels", "&lodestar:*", "-@all");

@@ -155,7 +155,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         this.outageLog = new OutageLog(clock, where);
         this.clusterSubscriptions = cluster ? new ClusterSubscriptions(new ClusterHost(), barrier, clock, timeout,
                 where, () -> closed) : null;
-        this.standaloneSubscriptions = cluster ? null : new StandaloneSubscriptions(barrier, this::connectedPubSub);
+        this.standaloneSubscriptions = cluster ? null : new StandaloneSubscriptions(barrier, this::connectedPubSub,
+                timeout);
         client.addListener(new StateListener());
         this.lettuceEvents = client.getResources().eventBus().get()
                 .filter(event -> event instanceof ReconnectFailedEvent || event instanceof ClusterTopologyChangedEvent)
@@ -327,6 +328,11 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     @Override
     public String where() {
         return where;
+    }
+
+    @Override
+    public boolean reportsResubscriptions() {
+        return cluster; // ClusterSubscriptions re-homes each channel a lost node took along, and reports it
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.lodestar.redis;
 
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
 import io.lodestar.core.AsyncConfigService;
 import io.lodestar.core.ConfigListener;
@@ -16,15 +18,24 @@ import io.lodestar.core.event.ConfigChanged;
 import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.event.ServicesChanged;
 import io.lodestar.core.model.AppliedConfig;
+import io.lodestar.core.model.ConfigAudit;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.core.model.GrayRelease;
+import io.lodestar.core.model.GrayRule;
+import io.lodestar.core.model.InstanceIdentity;
 import io.lodestar.redis.Calls.Call;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,13 +43,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 
 /**
  * Config entries on Redis. Every write is one Lua script on the entry's keys (version, hash, history and event in
  * one atomic step), followed by a report to the namespace index, which lives in another slot. Reads of the
  * current entry come from a {@link SyncedView} of entries, kept by the entries' events; the namespace index view
- * tells {@link #subscribeAll} which entries to follow.
+ * tells {@link #subscribeAll} which entries to follow. A config's gray release is a topic of its own ({@link GraySource},
+ * same slot), from which {@link GrayConfigs} makes the effective entry that reads and listeners get. Every write
+ * script also appends the write to the entry's audit log, with {@link #writer}.
  */
 final class RedisConfigService implements ConfigService {
     /** The expected version that tells set_config.lua to set in any case. */
@@ -53,6 +65,11 @@ final class RedisConfigService implements ConfigService {
     private final ConfigReader direct;
     private final SyncedView<Optional<ConfigEntry>, ConfigEvent> entries;
     private final SyncedView<Set<String>, ServicesChanged> index;
+    private final SyncedView<GraySource.GrayState, GraySource.GrayState> grays;
+    private final GraySource graySource;
+    private final GrayConfigs effective;
+    /** The last two ARGV of every write script: who writes (client name, host), for the audit log. */
+    private final String[] writer;
     private final Calls calls;
     private final AppliedRecords applied;
     private final AsyncConfigService async = new Async();
@@ -70,11 +87,37 @@ final class RedisConfigService implements ConfigService {
         ConfigSnapshots snapshots = ConfigSnapshots.of(options.configSnapshotDirectory(), namespace,
                 options.redactedRedisUri(), listenerPool);
         this.applied = new AppliedRecords(backend, keys, options.clientName(), options.sweepInterval());
-        // Gray releases: the variant this client applies comes from its rule; until then every client runs main.
+        // Who runs what records the entry view's version as variant main; a client in a gray set (GrayConfigs) still
+        // records main: to record "gray", the gray view's changes must reach AppliedRecords.note too.
         this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots,
                 (configId, value) -> applied.note(configId, value, AppliedConfig.MAIN)), views);
         this.index = new SyncedView<>("config index", new IndexSource(keys.configs().channel(), reads::index,
                 reads::indexRevision, Validation::requireConfigId), views);
+        this.graySource = new GraySource(keys, backend);
+        this.grays = new SyncedView<>("config gray", graySource, views);
+        this.effective = new GrayConfigs(entries, grays, options.identity().orElse(null));
+        this.writer = new String[] {options.clientName(), localHost()};
+    }
+
+    /** This machine's name for the audit log, looked up once ("unknown" when it cannot be). */
+    private static String localHost() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException | SecurityException e) {
+            return "unknown";
+        }
+    }
+
+    /** The script's own arguments followed by the writer's (see {@link #writer}). */
+    private String[] withWriter(String... args) {
+        String[] all = Arrays.copyOf(args, args.length + writer.length);
+        System.arraycopy(writer, 0, all, args.length, writer.length);
+        return all;
+    }
+
+    /** The identity of an instance this client registered: gray releases look at it unless the options gave one. */
+    void identify(InstanceIdentity registered) {
+        effective.identify(registered);
     }
 
     /** Reads that ask Redis on every call ({@code LodestarClient.directConfig()}). */
@@ -86,7 +129,7 @@ final class RedisConfigService implements ConfigService {
 
     @Override
     public Optional<ConfigEntry> get(String configId) {
-        return entries.api().read(configId, Validation::requireConfigId);
+        return effective.effective(configId, entries.api().read(configId, Validation::requireConfigId));
     }
 
     /** Returns once the listener is attached to the loaded entry, so every later write reaches it. */
@@ -104,11 +147,7 @@ final class RedisConfigService implements ConfigService {
     public Subscription subscribe(String configId, ConfigListener listener, Initial initial, Executor executor) {
         Validation.collector().configId("configId", configId).notNull("listener", listener)
                 .notNull("initial", initial).notNull("executor", executor).throwIfInvalid();
-        Consumer<SyncedView.Versioned<Optional<ConfigEntry>>> onStart = initial == Initial.DELIVER
-                ? start -> start.value().ifPresent(entry ->
-                        listener.onEvent(new ConfigChanged(configId, start.revision(), entry)))
-                : null;
-        return entries.api().subscribeAttached(configId, listener::onEvent, onStart, executor);
+        return effective.subscribe(configId, listener, initial, executor);
     }
 
     /** Returns once the listener follows every config that exists, so every later write reaches it. */
@@ -125,7 +164,8 @@ final class RedisConfigService implements ConfigService {
 
     @Override
     public ViewStatus status() {
-        return ViewReads.combined(entries.api().status(), index.api().status());
+        return ViewReads.combined(ViewReads.combined(entries.api().status(), index.api().status()),
+                grays.api().status());
     }
 
     // ---------------------------------------------------------------- sync API
@@ -192,8 +232,8 @@ final class RedisConfigService implements ConfigService {
             }
             checks.throwIfInvalid();
             return ConfigScripts.SET_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                    keys.config(configId).all(), configId, content, format.name(), Integer.toString(historyLimit),
-                    Long.toString(expected)).thenCompose(reply -> {
+                    keys.config(configId).all(), withWriter(configId, content, format.name(),
+                            Integer.toString(historyLimit), Long.toString(expected))).thenCompose(reply -> {
                         LuaScript script = ConfigScripts.SET_CONFIG;
                         String kind = Reply.text(reply, 0, script);
                         if ("conflict".equals(kind)) {
@@ -214,7 +254,7 @@ final class RedisConfigService implements ConfigService {
         return calls.start(() -> "remove config '" + configId + "'", () -> {
             Validation.requireConfigId(configId);
             return ConfigScripts.REMOVE_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                    keys.config(configId).all(), configId).thenCompose(reply -> {
+                    keys.config(configId).all(), withWriter(configId)).thenCompose(reply -> {
                         boolean removed = Reply.number(reply, 0, ConfigScripts.REMOVE_CONFIG) == 1L;
                         long version = Reply.number(reply, 1, ConfigScripts.REMOVE_CONFIG);
                         if (version == 0) {
@@ -254,8 +294,8 @@ final class RedisConfigService implements ConfigService {
             Validation.collector().configId("configId", configId).range("version", version, 1, Long.MAX_VALUE)
                     .throwIfInvalid();
             return ConfigScripts.ROLLBACK_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                    keys.config(configId).all(), configId, Long.toString(version), Integer.toString(historyLimit))
-                    .thenCompose(reply -> {
+                    keys.config(configId).all(), withWriter(configId, Long.toString(version),
+                            Integer.toString(historyLimit))).thenCompose(reply -> {
                         LuaScript script = ConfigScripts.ROLLBACK_CONFIG;
                         if ("missing".equals(Reply.text(reply, 0, script))) {
                             throw versionNotFound(configId, version, Reply.number(reply, 1, script),
@@ -310,16 +350,147 @@ final class RedisConfigService implements ConfigService {
                 + ")");
     }
 
+    // ---------------------------------------------------------------- gray releases and the audit log
+
+    @Override
+    public GrayRelease startGray(String configId, String content, ConfigFormat format, GrayRule rule) {
+        return grayWrite(configId, content, format, rule, true).join();
+    }
+
+    @Override
+    public GrayRelease updateGray(String configId, String content, ConfigFormat format, GrayRule rule) {
+        return grayWrite(configId, content, format, rule, false).join();
+    }
+
+    private Call<GrayRelease> grayWrite(String configId, String content, ConfigFormat format, GrayRule rule,
+                                        boolean start) {
+        return calls.start(() -> (start ? "start" : "update") + " the gray release of config '" + configId + "'",
+                () -> {
+                    Validation.collector().configId("configId", configId).configContentAsStored("content", content)
+                            .notNull("format", format).notNull("rule", rule).throwIfInvalid();
+                    LuaScript script = start ? ConfigScripts.START_GRAY : ConfigScripts.UPDATE_GRAY;
+                    // a new release gets a new salt: its stable percentage picks other instances than the last one
+                    String[] args = start
+                            ? withWriter(configId, content, format.name(), rule.toString(), UUID.randomUUID().toString())
+                            : withWriter(configId, content, format.name(), rule.toString());
+                    return script.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                            keys.config(configId).all(), args).thenCompose(reply -> {
+                                String kind = Reply.text(reply, 0, script);
+                                if ("missing".equals(kind)) {
+                                    throw start ? new NotFoundException("config", configId, "Config '" + configId
+                                            + "' does not exist in namespace '" + namespace
+                                            + "': a gray release needs a current version beside it")
+                                            : noGray(configId);
+                                }
+                                GrayRelease release = GraySource.release(configId,
+                                        Json.read(Reply.text(reply, 1, script)), keys.config(configId).gray());
+                                if ("conflict".equals(kind)) {
+                                    throw new ConflictException("Config '" + configId + "' already has a gray release"
+                                            + " (revision " + release.revision() + ", rule " + release.rule()
+                                            + "): update, promote or abort it", configId, 0, release.revision());
+                                }
+                                return Calls.settle(null, grays, configId, release.revision(), release);
+                            });
+                });
+    }
+
+    @Override
+    public ConfigEntry promoteGray(String configId, long expectedVersion) {
+        return promoteGray0(configId, expectedVersion).join();
+    }
+
+    private Call<ConfigEntry> promoteGray0(String configId, long expectedVersion) {
+        return calls.start(() -> "promote the gray release of config '" + configId + "'", () -> {
+            Validation.collector().configId("configId", configId).range("expectedVersion", expectedVersion, -1,
+                    Long.MAX_VALUE).throwIfInvalid();
+            LuaScript script = ConfigScripts.PROMOTE_GRAY;
+            return script.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI, keys.config(configId).all(),
+                    withWriter(configId, Long.toString(expectedVersion), Integer.toString(historyLimit)))
+                    .thenCompose(reply -> {
+                        String kind = Reply.text(reply, 0, script);
+                        if ("missing".equals(kind)) {
+                            throw noGray(configId);
+                        }
+                        if ("conflict".equals(kind)) {
+                            throw new ConflictException(configId, expectedVersion, Reply.number(reply, 1, script));
+                        }
+                        return settled(ConfigReads.parse(configId, Reply.text(reply, 1, script)));
+                    });
+        });
+    }
+
+    @Override
+    public boolean abortGray(String configId) {
+        return abortGray0(configId).join();
+    }
+
+    private Call<Boolean> abortGray0(String configId) {
+        return calls.start(() -> "abort the gray release of config '" + configId + "'", () -> {
+            Validation.requireConfigId(configId);
+            return ConfigScripts.ABORT_GRAY.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                    keys.config(configId).all(), withWriter(configId)).thenCompose(reply -> {
+                        if (Reply.number(reply, 0, ConfigScripts.ABORT_GRAY) == 0L) {
+                            return CompletableFuture.completedFuture(false);
+                        }
+                        return Calls.settle(null, grays, configId, Reply.number(reply, 1, ConfigScripts.ABORT_GRAY),
+                                true);
+                    });
+        });
+    }
+
+    @Override
+    public Optional<GrayRelease> gray(String configId) {
+        return gray0(configId).join();
+    }
+
+    private Call<Optional<GrayRelease>> gray0(String configId) {
+        return calls.start(() -> "read the gray release of config '" + configId + "'",
+                () -> graySource.readRelease(Validation.requireConfigId(configId))
+                        .thenApply(read -> Optional.ofNullable(read.value().release())));
+    }
+
+    @Override
+    public List<ConfigAudit> log(String configId, int limit) {
+        return log0(configId, limit).join();
+    }
+
+    private Call<List<ConfigAudit>> log0(String configId, int limit) {
+        return calls.start(() -> "read the audit log of config '" + configId + "'", () -> {
+            Validation.collector().configId("configId", configId).range("limit", limit, 1, 10_000).throwIfInvalid();
+            return backend.commands().xrevrange(keys.config(configId).log(), Range.create("-", "+"),
+                    Limit.create(0, limit)).thenApply(records -> {
+                        List<ConfigAudit> log = new ArrayList<>(records.size());
+                        records.forEach(record -> log.add(audit(configId, record.getId(), record.getBody())));
+                        return log;
+                    });
+        });
+    }
+
+    /** One audit record as config_common.lua writes it; the stream id's first part is its Redis time. */
+    private static ConfigAudit audit(String configId, String streamId, Map<String, String> fields) {
+        long millis = Long.parseLong(streamId.substring(0, streamId.indexOf('-')));
+        return new ConfigAudit(configId, Instant.ofEpochMilli(millis), fields.get("op"),
+                Long.parseLong(fields.getOrDefault("version", "0")), Long.parseLong(fields.getOrDefault("prev", "0")),
+                fields.getOrDefault("hash", ""), fields.getOrDefault("client", ""), fields.getOrDefault("host", ""));
+    }
+
+    private NotFoundException noGray(String configId) {
+        return new NotFoundException("gray release", configId, "Config '" + configId
+                + "' has no gray release in namespace '" + namespace + "'");
+    }
+
     // ---------------------------------------------------------------- wiring (called by the client)
 
     void resyncAll() {
         entries.resyncAll();
         index.resyncAll();
+        grays.resyncAll();
     }
 
     void reconcile() {
         entries.reconcile();
         index.reconcile();
+        grays.reconcile();
     }
 
     /** Every sweep interval: renews this client's records of the versions it applied (see AppliedRecords). */
@@ -330,6 +501,7 @@ final class RedisConfigService implements ConfigService {
     void markStale() {
         entries.markStale();
         index.markStale();
+        grays.markStale();
     }
 
     /** The view of config entries (metrics, tests). */
@@ -346,6 +518,7 @@ final class RedisConfigService implements ConfigService {
         applied.close(backend.timeout());
         entries.close();
         index.close();
+        grays.close();
     }
 
     // ---------------------------------------------------------------- namespace listeners
@@ -442,11 +615,14 @@ final class RedisConfigService implements ConfigService {
         @Override
         public CompletionStage<Optional<ConfigEntry>> get(String configId) {
             Optional<ConfigEntry> held = configId == null ? null : entries.api().getIfHeld(configId);
-            if (held != null) {
-                return CompletableFuture.completedFuture(held);
+            GraySource.GrayState gray = configId == null ? null : grays.api().getIfHeld(configId);
+            if (held != null && (gray != null || held.isEmpty())) {
+                return CompletableFuture.completedFuture(effective.effective(configId, held));
             }
+            // the effective entry may load the release (blocking, bounded): off the caller's thread
             return calls.start(() -> "read config '" + configId + "'", () -> entries.api().loadAsync(
-                    Validation.requireConfigId(configId)).thenApply(SyncedView.Versioned::value)).published();
+                    Validation.requireConfigId(configId)).thenApplyAsync(loaded ->
+                            effective.effective(configId, loaded.value()), listenerPool)).published();
         }
 
         @Override
@@ -488,6 +664,38 @@ final class RedisConfigService implements ConfigService {
         @Override
         public CompletionStage<List<AppliedConfig>> applied(String configId) {
             return applied0(configId).published();
+        }
+
+        @Override
+        public CompletionStage<GrayRelease> startGray(String configId, String content, ConfigFormat format,
+                                                      GrayRule rule) {
+            return grayWrite(configId, content, format, rule, true).published();
+        }
+
+        @Override
+        public CompletionStage<GrayRelease> updateGray(String configId, String content, ConfigFormat format,
+                                                       GrayRule rule) {
+            return grayWrite(configId, content, format, rule, false).published();
+        }
+
+        @Override
+        public CompletionStage<ConfigEntry> promoteGray(String configId, long expectedVersion) {
+            return promoteGray0(configId, expectedVersion).published();
+        }
+
+        @Override
+        public CompletionStage<Boolean> abortGray(String configId) {
+            return abortGray0(configId).published();
+        }
+
+        @Override
+        public CompletionStage<Optional<GrayRelease>> gray(String configId) {
+            return gray0(configId).published();
+        }
+
+        @Override
+        public CompletionStage<List<ConfigAudit>> log(String configId, int limit) {
+            return log0(configId, limit).published();
         }
     }
 }

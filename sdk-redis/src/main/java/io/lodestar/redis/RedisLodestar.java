@@ -8,6 +8,7 @@ import io.lodestar.core.internal.Validation;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 
@@ -102,6 +103,7 @@ public final class RedisLodestar {
         private final LodestarOptions options;
         private ClientResources clientResources;
         private ScheduledExecutorService scheduler;
+        private Executor executor;
         private ThreadFactory threadFactory;
         private MeterRegistry meterRegistry;
 
@@ -135,8 +137,26 @@ public final class RedisLodestar {
         }
 
         /**
-         * Makes every thread the client starts (the view thread, listener threads and, without a shared scheduler,
-         * the scheduler thread), e.g. to name them or to run them in a context of the application's.
+         * An executor to run the client's view and listeners on, instead of a view thread and listener threads of
+         * its own: clients built with the same one (and the same {@link #clientResources} and {@link #scheduler})
+         * start no thread at all, however many there are in the JVM. Each client's view still runs one task at a
+         * time, in order, and each listener gets its events in order, one at a time. Lodestar's own tasks never
+         * block; listeners may, so the executor must have threads to spare for them or every client sharing it
+         * waits: a cached pool, or virtual threads on Java 21+, not a small fixed pool. It is never shut down by
+         * the client.
+         *
+         * @param executor the executor
+         * @return this builder
+         */
+        public Builder executor(Executor executor) {
+            this.executor = Validation.requireNonNull("executor", executor);
+            return this;
+        }
+
+        /**
+         * Makes every thread the client starts (without a shared {@link #executor}, the view thread and listener
+         * threads; without a shared {@link #scheduler}, the scheduler thread), e.g. to name them or to run them in a
+         * context of the application's.
          *
          * @param threadFactory the factory
          * @return this builder
@@ -171,7 +191,7 @@ public final class RedisLodestar {
                 resources = meterRegistry == null ? own.build() : Metrics.withLatencies(own, meterRegistry).build();
             }
             RedisLodestarClient client = new RedisLodestarClient(options, resources, ownsResources, scheduler,
-                    threadFactory);
+                    executor, threadFactory);
             if (meterRegistry != null) {
                 try {
                     Metrics.bind(client, meterRegistry);

@@ -13,6 +13,7 @@ import io.lodestar.core.Subscription;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServicesChanged;
+import io.lodestar.core.model.InstanceIdentity;
 import io.lodestar.core.model.Namespace;
 import io.lodestar.core.model.ServiceSnapshot;
 import io.lodestar.redis.internal.time.Clock;
@@ -69,10 +70,12 @@ final class RedisLodestarClient implements LodestarClient {
     final SyncedView<Set<String>, ServicesChanged> indexView;
     /** The registry's reads (tests count their scripts). */
     final RegistryReads reads;
-    private final ExecutorService viewThread;
+    /** The view thread, or the client's lane on a shared executor. */
+    private final Executor viewThread;
     private final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
-    private final ExecutorService listenerPool;
+    /** Listener deliveries and public futures' completions: a pool of the client's own, or a shared executor. */
+    private final Executor listenerPool;
     private final RedisServiceRegistry registry;
     private final LocalServiceDiscovery discovery;
     private final DirectServiceDiscovery directDiscovery;
@@ -89,18 +92,24 @@ final class RedisLodestarClient implements LodestarClient {
      * @param resources      the Lettuce resources to use
      * @param ownsResources  whether they were made for this client (then it shuts them down)
      * @param sharedScheduler a caller's scheduler to time background work on, or null for one of its own
+     * @param sharedExecutor a caller's executor to run the view and the listeners on, or null for a view thread and
+     *                       listener threads of its own
      * @param threadFactory  makes every thread the client starts, or null for daemon threads named
      *                       {@code lodestar-<role>-<namespace>-<n>}
      */
     RedisLodestarClient(LodestarOptions options, ClientResources resources, boolean ownsResources,
-                        ScheduledExecutorService sharedScheduler, ThreadFactory threadFactory) {
+                        ScheduledExecutorService sharedScheduler, Executor sharedExecutor,
+                        ThreadFactory threadFactory) {
         this.options = options;
         String ns = options.namespace().name();
-        this.viewThread = Executors.newSingleThreadExecutor(threads(threadFactory, "lodestar-view-" + ns));
+        this.viewThread = sharedExecutor == null
+                ? Executors.newSingleThreadExecutor(threads(threadFactory, "lodestar-view-" + ns))
+                : ClientLane.serial(sharedExecutor);
         this.ownsScheduler = sharedScheduler == null;
         this.scheduler = ownsScheduler ? ownScheduler(threads(threadFactory, "lodestar-scheduler-" + ns))
                 : sharedScheduler;
-        this.listenerPool = listenerPool(threads(threadFactory, "lodestar-listener-" + ns));
+        this.listenerPool = sharedExecutor == null ? listenerPool(threads(threadFactory, "lodestar-listener-" + ns))
+                : ClientLane.concurrent(sharedExecutor);
         RedisBackend connected;
         try {
             connected = RedisBackend.connect(options, resources, ownsResources);
@@ -122,6 +131,7 @@ final class RedisLodestarClient implements LodestarClient {
         this.directDiscovery = new DirectServiceDiscovery(reads, backend, discovery, listenerPool);
         this.sweeper = new Sweeper(backend, keys, registry, reads, serviceView.api()::held, options.sweepInterval());
         this.config = new RedisConfigService(options, backend, keys, views, listenerPool);
+        registry.onRegistered(instance -> config.identify(InstanceIdentity.of(instance)));
 
         backend.onMessage((channel, message) -> {
             try {
@@ -341,8 +351,16 @@ final class RedisLodestarClient implements LodestarClient {
         if (ownsScheduler) {
             scheduler.shutdownNow();
         }
-        viewThread.shutdownNow();
-        listenerPool.shutdown();
+        if (viewThread instanceof ExecutorService own) {
+            own.shutdownNow();
+        } else {
+            ((ClientLane) viewThread).close();
+        }
+        if (listenerPool instanceof ExecutorService own) {
+            own.shutdown();
+        } else {
+            ((ClientLane) listenerPool).close();
+        }
     }
 
     @Override

@@ -42,6 +42,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
@@ -92,6 +93,8 @@ final class RedisServiceRegistry implements ServiceRegistry {
     /** Registrations under way: close() waits for them, so none completes after it and stays in Redis. */
     private final Set<CompletableFuture<?>> registering = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
+    /** Told of every instance this client registered (the config service takes the first as its identity). */
+    private volatile Consumer<ServiceInstance> onRegistered = instance -> { };
 
     RedisServiceRegistry(RedisBackend backend, Keys keys, SyncedView<ServiceSnapshot, ServiceEvent> view,
                          SyncedView.Shared views, ScheduledExecutorService scheduler, Executor callbacks,
@@ -207,6 +210,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                         } else if (closing && written.instance().ephemeral()) {
                             registered.completeExceptionally(backend.closedException()); // close() deregisters it
                         } else {
+                            onRegistered.accept(written.instance());
                             registered.complete(new RedisRegistration(written.instance(), written.revision()));
                         }
                     } catch (RuntimeException e) {
@@ -218,6 +222,11 @@ final class RedisServiceRegistry implements ServiceRegistry {
             }
             return registered;
         });
+    }
+
+    /** Sets who is told of every instance this client registers (see {@link RedisConfigService#identify}). */
+    void onRegistered(Consumer<ServiceInstance> listener) {
+        this.onRegistered = listener;
     }
 
     /**

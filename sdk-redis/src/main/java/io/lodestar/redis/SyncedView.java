@@ -125,6 +125,14 @@ final class SyncedView<V, E> implements AutoCloseable {
 
         boolean isConnected();
 
+        /**
+         * Whether every subscription a lost connection took along is reported once it is in place again, channel by
+         * channel ({@link ChannelRouter#resubscribed}: a cluster re-homes each one). Then only the topics reported
+         * resync after a drop, each once. Otherwise (standalone: Lettuce renews every subscription itself, unreported)
+         * every topic loaded before the drop resyncs when the connection is back.
+         */
+        boolean reportsResubscriptions();
+
         /** The command timeout: what bounds a load. */
         Duration timeout();
 
@@ -766,8 +774,14 @@ final class SyncedView<V, E> implements AutoCloseable {
         }
     }
 
+    /**
+     * A connection the view needs is lost (or Redis cannot be reached): stale until every topic is current again. On
+     * a transport that reports each renewed subscription, the report resyncs what may have missed events; a drop
+     * does not make every topic loaded before it resync (on a cluster, a drop at one node made the topics of the
+     * others, loading or loaded, read once more).
+     */
     void markStale() {
-        health.markStale();
+        health.markStale(!backend.reportsResubscriptions());
     }
 
     void markRestoredFromDisk() {

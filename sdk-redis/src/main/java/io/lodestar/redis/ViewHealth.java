@@ -56,14 +56,20 @@ final class ViewHealth {
         lastSyncNanos = clock.nanoTime();
     }
 
-    /** The number of disconnects so far: a load notes it when it starts. */
+    /** The number of disconnects that make every topic loaded before them resync: a load notes it when it starts. */
     long epoch() {
         return disconnects.get();
     }
 
-    /** A connection the view needs was lost: stale from now on (if not already), and one more disconnect. */
-    void markStale() {
-        disconnects.incrementAndGet();
+    /**
+     * A connection the view needs was lost: stale from now on (if not already).
+     *
+     * @param everyTopicResyncs whether every topic loaded before now must resync (one more disconnect)
+     */
+    void markStale(boolean everyTopicResyncs) {
+        if (everyTopicResyncs) {
+            disconnects.incrementAndGet();
+        }
         if (staleSinceNanos == NEVER) {
             staleSinceNanos = clock.nanoTime();
         }

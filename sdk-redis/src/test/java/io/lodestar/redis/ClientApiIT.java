@@ -24,6 +24,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -354,6 +355,51 @@ class ClientApiIT extends PrivateRedisTest {
             assertThat(scheduler.isShutdown()).isFalse();
             assertThat(threadsMade.get()).isPositive();
         } finally {
+            scheduler.shutdownNow();
+            resources.shutdown(0, 2, TimeUnit.SECONDS).get(5, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void clientsSharingResourcesSchedulerAndExecutorStartNoThreadOfTheirOwnAndEachStillHearsEveryChange()
+            throws Exception {
+        // given ten clients of one JVM built with the same Lettuce resources, scheduler and executor
+        ClientResources resources = ClientResources.create();
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        ExecutorService executor = Executors.newCachedThreadPool();
+        AtomicInteger threadsMade = new AtomicInteger();
+        List<LodestarClient> crowd = new ArrayList<>();
+        try {
+            for (int i = 0; i < 10; i++) {
+                crowd.add(RedisLodestar.builder(options(b -> b)).clientResources(resources).scheduler(scheduler)
+                        .executor(executor).threadFactory(runnable -> {
+                            threadsMade.incrementAndGet();
+                            return new Thread(runnable);
+                        }).build());
+            }
+            List<List<Long>> heard = new ArrayList<>();
+            for (LodestarClient client : crowd) {
+                List<Long> versions = new CopyOnWriteArrayList<>();
+                heard.add(versions);
+                client.config().subscribe("app", event -> versions.add(event.version()));
+            }
+
+            // when one writes three versions, and another client closes meanwhile
+            LodestarClient writer = crowd.get(0);
+            writer.config().set("app", "v1", ConfigFormat.TEXT);
+            crowd.remove(9).close();
+            heard.remove(9);
+            writer.config().set("app", "v2", ConfigFormat.TEXT);
+            writer.config().set("app", "v3", ConfigFormat.TEXT);
+
+            // then no client made a thread, each one left hears every version in order, and the shared ones run on
+            await().atMost(BOUND).untilAsserted(() -> assertThat(heard).allSatisfy(versions ->
+                    assertThat(versions).containsExactly(1L, 2L, 3L)));
+            assertThat(threadsMade).as("threads the clients made").hasValue(0);
+            assertThat(executor.isShutdown()).isFalse();
+        } finally {
+            crowd.forEach(LodestarClient::close);
+            executor.shutdownNow();
             scheduler.shutdownNow();
             resources.shutdown(0, 2, TimeUnit.SECONDS).get(5, TimeUnit.SECONDS);
         }

@@ -16,6 +16,8 @@ final class RecordingTransport implements SyncedView.Transport {
     final List<List<String>> subscribes = new CopyOnWriteArrayList<>();
     /** The channel of every unsubscribe call, in order. */
     final BlockingQueue<String> unsubscribes = new LinkedBlockingQueue<>();
+    /** Whether it reports each renewed subscription, as a cluster does (standalone by default). */
+    boolean reportsResubscriptions;
 
     @Override
     public CompletionStage<Void> subscribe(String channel) {
@@ -38,6 +40,11 @@ final class RecordingTransport implements SyncedView.Transport {
     @Override
     public boolean isConnected() {
         return true;
+    }
+
+    @Override
+    public boolean reportsResubscriptions() {
+        return reportsResubscriptions;
     }
 
     @Override

@@ -48,10 +48,10 @@ class ScriptCostIT extends PrivateRedisTest {
         RENEW_EXPLICIT(4),
         DEREGISTER(11),
         SET_METADATA(7),
-        CONFIG_SET(11),
+        CONFIG_SET(12), // 11 before the audit log's XADD
         CONFIG_SET_UNCHANGED(1),
-        CONFIG_REMOVE(4),
-        CONFIG_ROLLBACK(12);
+        CONFIG_REMOVE(6), // 4 before the audit log's HGET (the previous version) and XADD
+        CONFIG_ROLLBACK(13); // 12 before the audit log's XADD
 
         final int recorded;
 
@@ -139,10 +139,10 @@ class ScriptCostIT extends PrivateRedisTest {
                     join(setConfig(keys().config("app-" + i), "app-" + i, "a=1"));
                 }
                 yield i -> ConfigScripts.REMOVE_CONFIG.run(async, ScriptOutputType.MULTI,
-                        keys().config("app-" + i).all(), "app-" + i);
+                        keys().config("app-" + i).all(), "app-" + i, "cost", "test-host");
             }
             case CONFIG_ROLLBACK -> i -> ConfigScripts.ROLLBACK_CONFIG.run(async, ScriptOutputType.MULTI, app.all(),
-                    "app", Integer.toString(HISTORY - 1 + i), Integer.toString(HISTORY)); // the version before the current
+                    "app", Integer.toString(HISTORY - 1 + i), Integer.toString(HISTORY), "cost", "test-host"); // the version before the current
         };
     }
 
@@ -159,7 +159,7 @@ class ScriptCostIT extends PrivateRedisTest {
 
     private CompletionStage<Object> setConfig(Keys.ConfigKeys keys, String id, String content) {
         return ConfigScripts.SET_CONFIG.run(async, ScriptOutputType.MULTI, keys.all(), id, content, "PROPERTIES",
-                Integer.toString(HISTORY), "-1");
+                Integer.toString(HISTORY), "-1", "cost", "test-host");
     }
 
     /** Files the service's due entry at its earliest deadline, as the sweep leaves it (a first write makes it due now). */

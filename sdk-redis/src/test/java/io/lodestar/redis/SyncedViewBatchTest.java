@@ -124,6 +124,57 @@ class SyncedViewBatchTest {
     }
 
     @Test
+    void onATransportThatReportsEachRenewedSubscriptionOnlyTheReportedTopicsResyncAfterADrop() {
+        // given a cluster-like transport and three held topics
+        transport.reportsResubscriptions = true;
+        view.preload(List.of("a1", "a2", "a3"));
+        source.completeNext(1);
+
+        // when a connection drops, the reconnect's resync runs, and the subscription of one topic is renewed
+        view.markStale();
+        view.resyncAll();
+        assertThat(source.pending).as("loads after the drop alone").isEmpty();
+        assertThat(router.resubscribed("channel:a2")).isTrue();
+
+        // then only that topic is read again, once, and the view is fresh after it
+        assertThat(source.pending).hasSize(1);
+        assertThat(source.pending.peek().ids()).containsExactly("a2");
+        source.completeNext(2);
+        assertThat(source.pending).isEmpty();
+        assertThat(view.api().getIfHeld("a2")).containsExactly("a2@2");
+        assertThat(view.api().status().stale()).isFalse();
+    }
+
+    @Test
+    void onATransportThatReportsEachRenewedSubscriptionADropAtAnotherNodeDuringALoadDoesNotReadAgain() {
+        // given a cluster-like transport and a load under way
+        transport.reportsResubscriptions = true;
+        view.preload(List.of("a1"));
+
+        // when a connection drops before it completes (a node carrying other topics' subscriptions)
+        view.markStale();
+        source.completeNext(1);
+
+        // then the topic is held and nothing is read again: its own subscription was not reported renewed
+        assertThat(view.api().getIfHeld("a1")).containsExactly("a1@1");
+        assertThat(source.pending).isEmpty();
+    }
+
+    @Test
+    void onAStandaloneTransportADropDuringALoadReadsTheTopicAgain() {
+        // given a load under way
+        view.preload(List.of("a1"));
+
+        // when the connection drops before it completes (Lettuce renews the subscription unreported)
+        view.markStale();
+        source.completeNext(1);
+
+        // then it is read again: it may have read Redis before changes it then missed
+        assertThat(source.pending).hasSize(1);
+        assertThat(source.pending.peek().ids()).containsExactly("a1");
+    }
+
+    @Test
     void aResyncHandsTheSourceWhatTheViewHoldsAndTakesItBackUnchangedWithoutTellingListeners() {
         // given two held topics, one with a listener
         view.preload(List.of("a1", "a2"));

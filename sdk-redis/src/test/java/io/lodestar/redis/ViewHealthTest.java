@@ -15,9 +15,9 @@ class ViewHealthTest {
 
     @Test
     void aViewIsStaleFromItsFirstDisconnectUntilItIsFreshAgain() {
-        health.markStale();
+        health.markStale(true);
         clock.advance(Duration.ofSeconds(3));
-        health.markStale(); // a second disconnect does not restart the clock
+        health.markStale(true); // a second disconnect does not restart the clock
 
         assertThat(health.status().stale()).isTrue();
         assertThat(health.status().staleFor()).isEqualTo(Duration.ofSeconds(3));
@@ -51,5 +51,13 @@ class ViewHealthTest {
 
         assertThat(ViewHealth.combined(fresh, stale)).isEqualTo(both);
         assertThat(ViewHealth.combined(stale, fresh)).isEqualTo(both);
+    }
+
+    @Test
+    void aDisconnectThatDoesNotMakeEveryTopicResyncMarksStaleWithoutCountingOne() {
+        health.markStale(false);
+
+        assertThat(health.status().stale()).isTrue();
+        assertThat(health.epoch()).isZero();
     }
 }

@@ -220,6 +220,11 @@ async function openConfig(id) {
   const current = view.current;
   $('#config-version').textContent = current ? 'version ' + current.version : 'removed';
   $('#config-version').dataset.version = current ? current.version : 0;
+  // a running gray release: which instances get other content than the current version (lodestar config gray)
+  const gray = view.gray;
+  $('#config-gray').hidden = !gray;
+  $('#config-gray').textContent = gray ? 'Gray release beside version ' + gray.baseVersion + ' for ' + gray.rule
+    + ' (' + gray.format + ', ' + gray.size + ' characters, revision ' + gray.revision + ')' : '';
   const editor = $('#config-content');
   if (changedId || !editor.dataset.dirty) {
     // the version an edit starts from: saving is a compare-and-set on it, so a change made meanwhile by someone

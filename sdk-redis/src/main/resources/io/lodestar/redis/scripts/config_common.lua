@@ -76,9 +76,47 @@ local function write_version(k, stamp, kept, id, content, format, hash, created_
   return version, entry
 end
 
+-- KEYS of every config write script, in the order Keys.ConfigKeys.all() gives them.
 local function config_keys()
   return {current = KEYS[1], history = KEYS[2], versions = KEYS[3], revision = KEYS[4], channel = KEYS[5],
-    incarnation = KEYS[6]}
+    incarnation = KEYS[6], log = KEYS[7], gray = KEYS[8], gray_revision = KEYS[9], gray_channel = KEYS[10]}
+end
+
+-- The audit trail: every config write appends one record to the entry's log stream (same hash tag), trimmed to
+-- about AUDIT_LIMIT records by MAXLEN ~ (Redis trims whole blocks: cheap, a few more may stay). The writer's client
+-- name and host are the last two ARGV of every write script. Called after the script's reads and before its other
+-- writes, so a corrupt log key (WRONGTYPE) stops the script before it changed anything; a corrupt key written after
+-- it (the history, never read by an update) can leave the record of a write that then failed.
+local AUDIT_LIMIT = 1000
+local function audit(k, op, hash, previous, version)
+  redis.call('XADD', k.log, 'MAXLEN', '~', AUDIT_LIMIT, '*', 'op', op, 'client', ARGV[#ARGV - 1],
+    'host', ARGV[#ARGV], 'hash', hash or '', 'prev', previous, 'version', version)
+end
+
+-- The gray release of an entry, decoded, and its JSON; nil when there is none. JSON:
+-- {"content":...,"format":...,"hash":...,"rule":"<GrayRule text>","salt":...,"base":<version>,"rev":<gray rev>,
+-- "startedAt":<ms>,"updatedAt":<ms>}. Fails, naming the key, when it is not a release.
+local function gray_release(k)
+  local stored = redis.call('GET', k.gray)
+  if not stored then
+    return nil, nil
+  end
+  local ok, gray = pcall(cjson.decode, stored)
+  if not ok or type(gray) ~= 'table' or type(gray.content) ~= 'string' or type(gray.rule) ~= 'string' then
+    error({err = 'CORRUPT ' .. k.gray .. ' does not hold a gray release'})
+  end
+  return gray, stored
+end
+
+-- Takes the gray release's next revision (its own counter, which survives the release like the entry's; events
+-- carry the entry's incarnation), saves it and announces on the gray channel:
+-- {"type":"gray"|"promoted"|"aborted","rev":<gray rev>,"id":...,"inc":...<body>}.
+local function publish_gray(k, stamp, kind, id, body)
+  local rev = next_revision(stamp)
+  save_stamp(stamp)
+  redis.call('SPUBLISH', k.gray_channel, '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(id)
+    .. ',"inc":"' .. stamp.inc .. '"' .. body .. '}')
+  return rev
 end
 
 -- The entry's stamp (revision counter and incarnation, see read_stamp in common.lua).

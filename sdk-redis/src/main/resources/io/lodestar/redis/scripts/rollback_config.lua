@@ -1,13 +1,16 @@
 -- rollback_config: makes the content and format of a kept version current again, as the next version. Works after
 -- a remove too (the history outlives the current entry).
 -- KEYS[1] current hash, KEYS[2] history hash, KEYS[3] versions zset, KEYS[4] revision counter,
--- KEYS[5] events shard channel, KEYS[6] incarnation (see common.lua)
--- ARGV[1] config id, ARGV[2] version to restore, ARGV[3] history limit
+-- KEYS[5] events shard channel, KEYS[6] incarnation (see common.lua), KEYS[7] audit log stream, KEYS[8..10] gray
+-- keys (unused here)
+-- ARGV[1] config id, ARGV[2] version to restore, ARGV[3] history limit, ARGV[4] writer's client name, ARGV[5] its
+-- host
 -- Returns {'missing', oldest kept version, newest kept version, kept count} (0, 0, 0 when none) when that version
 -- is not in history; {'unchanged', current entry JSON} when the current entry already has that content and
 -- format (nothing written, nothing published); else {'rolledback', new entry JSON}.
 -- Publishes "rolledback" with the new entry and "from" (the restored version) when it wrote a version; the entry
--- JSON keeps "from" too, so a view that replays history can tell a rollback from a set.
+-- JSON keeps "from" too, so a view that replays history can tell a rollback from a set. Appends a "rollback" audit
+-- record when it wrote a version.
 --#include basics.lua
 --#include stamps.lua
 --#include config_common.lua
@@ -34,6 +37,7 @@ local now = now_ms()
 if version == 0 then
   created_at = creation_time(k.history, k.versions, now)
 end
+audit(k, 'rollback', old.hash, version, stamp.rev + 1)
 local _, entry = write_version(k, stamp, kept, id, old.content, old.format, old.hash, created_at, now, limit,
   tonumber(target))
 return {'rolledback', entry}

@@ -1,14 +1,16 @@
 -- set_config: makes new content the current entry of a config, as its next version; optionally compare-and-set.
 -- KEYS[1] current hash, KEYS[2] history hash, KEYS[3] versions zset, KEYS[4] revision counter,
--- KEYS[5] events shard channel, KEYS[6] incarnation (see common.lua) (the keys of one entry share their
--- hash tag)
+-- KEYS[5] events shard channel, KEYS[6] incarnation (see common.lua), KEYS[7] audit log stream, KEYS[8..10] gray
+-- keys (unused here) (the keys of one entry share their hash tag)
 -- ARGV[1] config id, ARGV[2] content, ARGV[3] format, ARGV[4] history limit,
--- ARGV[5] expected version: -1 = set in any case, 0 = only if there is no current entry, n = only if it is n
+-- ARGV[5] expected version: -1 = set in any case, 0 = only if there is no current entry, n = only if it is n,
+-- ARGV[6] writer's client name, ARGV[7] writer's host (the audit record's, see config_common.lua)
 -- Returns {'conflict', current version (0 = none)} when the expected version is not the current one;
 -- {'unchanged', version, hash, createdAt, updatedAt} when content and format equal the current entry's (then
 -- nothing is written and nothing published); else {'created' (there was no current entry) or 'changed', version,
 -- hash, createdAt, updatedAt}.
--- Publishes "changed" with the new entry (see config_common.lua) when it wrote a version.
+-- Publishes "changed" with the new entry (see config_common.lua) and appends a "set" or "cas" audit record when
+-- it wrote a version.
 --#include basics.lua
 --#include stamps.lua
 --#include config_common.lua
@@ -30,5 +32,6 @@ local now = now_ms()
 if version == 0 then
   created_at = creation_time(k.history, k.versions, now)
 end
+audit(k, expected >= 0 and 'cas' or 'set', new_hash, version, stamp.rev + 1)
 local new_version = write_version(k, stamp, kept, id, content, format, new_hash, created_at, now, limit, nil)
 return {version == 0 and 'created' or 'changed', new_version, new_hash, created_at, now}
