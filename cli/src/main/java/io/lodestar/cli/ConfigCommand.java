@@ -23,10 +23,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** {@code lodestar config get|set|rm|list|history|diff|rollback|gray|log}: versioned config entries. */
+/**
+ * {@code lodestar config get|set|rm|list|history|diff|rollback}: versioned config entries; the subcommands in classes
+ * of their own: {@code gray} ({@link GrayCommand}), {@code log} ({@link ConfigLogCommand}), {@code who}
+ * ({@link ConfigWhoCommand}), {@code export}, {@code import} and {@code copy} ({@link ConfigTransfer}).
+ */
 @Command(name = "config", description = "Read and change config entries (versioned, with history).",
-        subcommands = {GrayCommand.class, ConfigLogCommand.class, ReencryptCommand.class},
-        synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback | gray | log | reencrypt)")
+        subcommands = {GrayCommand.class, ConfigLogCommand.class, ReencryptCommand.class, ConfigWhoCommand.class,
+                ConfigExportCommand.class, ConfigImportCommand.class, ConfigCopyCommand.class},
+        synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback | gray | log | reencrypt | who"
+                + " | export | import | copy)")
 final class ConfigCommand {
     @ParentCommand
     LodestarCli root;

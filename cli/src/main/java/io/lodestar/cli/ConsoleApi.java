@@ -169,6 +169,7 @@ final class ConsoleApi {
         if (view.get("current") == null && history.isEmpty()) {
             throw Configs.notFound(id); // a removed one keeps its history
         }
+        view.put("applied", ConfigWhoCommand.rows(client.config().applied(id)));
         return view;
     }
 }

@@ -23,6 +23,8 @@ final class ExitCodes {
     static final int CONFLICT = 2;
     /** Redis could not be reached, refused the credentials, or did not answer in time. */
     static final int UNAVAILABLE = 3;
+    /** {@code config who --wait-applied} timed out: a live client still runs another version. */
+    static final int NOT_APPLIED = 4;
     /** A bad option, argument or value ({@code EX_USAGE}). */
     static final int USAGE = 64;
     /** Anything else ({@code EX_SOFTWARE}). */
@@ -54,6 +56,7 @@ final class ExitCodes {
             case NOT_FOUND -> "not_found";
             case CONFLICT -> "conflict";
             case UNAVAILABLE -> "unavailable";
+            case NOT_APPLIED -> "not_applied";
             case USAGE -> "usage";
             default -> "failure";
         };

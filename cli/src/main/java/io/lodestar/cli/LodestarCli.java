@@ -44,6 +44,7 @@ import java.util.Map;
         exitCodeList = {"0:ok", "1:not found (service, instance, config or version)",
                 "2:conflict (--if-version did not match, purge of a service with instances)",
                 "3:Redis unavailable or timed out",
+                "4:config who --wait-applied timed out (a live client runs another version)",
                 "64:usage error (bad option or argument, not confirmed)", "70:any other failure"},
         footerHeading = "%nEnvironment:%n",
         footer = {"  LODESTAR_REDIS_URI   the Redis URI when --uri is not given (default redis://localhost:6379)",
@@ -187,16 +188,25 @@ public final class LodestarCli {
 
     /** Options for a client of another namespace (the console serves several). */
     LodestarOptions options(StartupMode mode, String namespace) {
-        return optionsBuilder(mode, namespace, true).build();
+        return optionsBuilder(redisUri(), namespace, mode, true).build();
+    }
+
+    /**
+     * Options for a client of another Redis or namespace with this command's settings (copy's source and target),
+     * strict as {@link #connectStrict}: what is read there is written back.
+     */
+    LodestarOptions options(String redisUri, String namespace, StartupMode mode) {
+        return optionsBuilder(redisUri, namespace, mode, false).build();
     }
 
     /** The options of {@link #options}, for a command that adds its own (the regions it reads). */
     LodestarOptions.Builder optionsBuilder(StartupMode mode) {
-        return optionsBuilder(mode, namespace, true);
+        return optionsBuilder(redisUri(), namespace, mode, true);
     }
 
-    private LodestarOptions.Builder optionsBuilder(StartupMode mode, String namespace, boolean placeholders) {
-        return LodestarOptions.builder(redisUri()).namespace(namespace).commandTimeout(timeout)
+    private LodestarOptions.Builder optionsBuilder(String redisUri, String namespace, StartupMode mode,
+                                                   boolean placeholders) {
+        return LodestarOptions.builder(redisUri).namespace(namespace).commandTimeout(timeout)
                 .clientName("lodestar-cli").startupMode(mode).configKeys(configKeys())
                 .encryptedConfigPlaceholders(placeholders);
     }
@@ -215,9 +225,7 @@ public final class LodestarCli {
      * (a placeholder must never be written as content).
      */
     LodestarClient connectStrict() {
-        LodestarOptions options = optionsBuilder(StartupMode.FAIL_FAST, namespace, false).build();
-        verbose("connecting to %s, namespace %s, timeout %s", options.redactedRedisUri(), namespace, timeout);
-        return RedisLodestar.create(options);
+        return connect(options(redisUri(), namespace, StartupMode.FAIL_FAST));
     }
 
     /** A connected client; fails fast with {@code UnavailableException} when Redis cannot be reached. */
@@ -230,8 +238,13 @@ public final class LodestarCli {
     }
 
     LodestarClient connect(StartupMode mode, String namespace) {
-        LodestarOptions options = options(mode, namespace);
-        verbose("connecting to %s, namespace %s, timeout %s", options.redactedRedisUri(), namespace, timeout);
+        return connect(options(mode, namespace));
+    }
+
+    /** A connected client with these options; fails fast when they say so and Redis cannot be reached. */
+    LodestarClient connect(LodestarOptions options) {
+        verbose("connecting to %s, namespace %s, timeout %s", options.redactedRedisUri(), options.namespace(),
+                timeout);
         return RedisLodestar.create(options);
     }
 

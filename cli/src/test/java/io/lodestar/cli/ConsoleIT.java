@@ -522,6 +522,24 @@ class ConsoleIT {
     }
 
     @Test
+    void theConfigViewListsWhoRunsWhichVersion() throws Exception {
+        // given a client of this JVM that applied the config
+        sdk.config().get("orders/limits");
+        await().atMost(Duration.ofSeconds(5)).until(() -> !sdk.config().applied("orders/limits").isEmpty());
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        // when the console shows the config
+        HttpResponse<String> answer = get("api/config?id=orders/limits", TOKEN);
+
+        // then its "who runs what" section lists that client with the version it applied
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        JsonNode applied = JSON.readTree(answer.body()).get("applied");
+        assertThat(applied.findValuesAsText("pid")).contains(String.valueOf(ProcessHandle.current().pid()));
+        assertThat(applied.findValuesAsText("version")).containsOnly("1");
+        assertThat(applied.findValuesAsText("variant")).containsOnly("main");
+    }
+
+    @Test
     void anUnknownFormatIsABadRequestThatNamesTheFormats() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
 

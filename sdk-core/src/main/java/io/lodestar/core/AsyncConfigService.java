@@ -1,5 +1,6 @@
 package io.lodestar.core;
 
+import io.lodestar.core.model.AppliedConfig;
 import io.lodestar.core.model.ConfigAudit;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
@@ -46,6 +47,11 @@ public interface AsyncConfigService {
 
     /** @see ConfigService#rollback(String, long) */
     CompletionStage<ConfigEntry> rollback(String configId, long version);
+
+    /** @see ConfigService#applied(String) */
+    default CompletionStage<List<AppliedConfig>> applied(String configId) {
+        return CompletableFuture.completedFuture(List.of());
+    }
 
     /** @see ConfigService#startGray(String, String, ConfigFormat, GrayRule) */
     default CompletionStage<GrayRelease> startGray(String configId, String content, ConfigFormat format,

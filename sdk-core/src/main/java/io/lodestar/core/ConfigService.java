@@ -1,5 +1,6 @@
 package io.lodestar.core;
 
+import io.lodestar.core.model.AppliedConfig;
 import io.lodestar.core.model.ConfigAudit;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
@@ -94,6 +95,24 @@ public interface ConfigService extends ConfigReader {
      * @throws NotFoundException when that version is not (or no longer) in history
      */
     ConfigEntry rollback(String configId, long version);
+
+    /**
+     * Who runs what: the live clients that applied the config, with the version (and variant) each applied and
+     * when, read from Redis. Every client records the version its view takes (when it loads the config or hears of
+     * a new version) under the config's own keys, renews the record every {@link LodestarOptions#sweepInterval()}
+     * while it holds the config, and removes it when it drops the config or closes; a record lives three sweep
+     * intervals unless renewed, so a client that crashed or lost Redis disappears within that.
+     *
+     * <p>A default method so that implementations written before it still compile; one that keeps no records
+     * answers with an empty list.
+     *
+     * @param configId the config id
+     * @return the live records, highest version first, then by client
+     * @throws InvalidArgumentException when the id breaks its rule
+     */
+    default List<AppliedConfig> applied(String configId) {
+        return List.of();
+    }
 
     /**
      * Starts a gray release: the instances {@code rule} selects get {@code content} instead of the current version

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
 
 /**
  * Config entries as topics of a {@link SyncedView}: the value is the current entry (empty when the config does not
@@ -31,11 +32,15 @@ final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEven
     private final Keys keys;
     private final ConfigReads reads;
     private final Snapshots<Optional<ConfigEntry>> snapshots;
+    /** Told of every value the view takes (from Redis or events): who runs what (see AppliedRecords). */
+    private final BiConsumer<String, Optional<ConfigEntry>> applied;
 
-    ConfigSource(Keys keys, ConfigReads reads, Snapshots<Optional<ConfigEntry>> snapshots) {
+    ConfigSource(Keys keys, ConfigReads reads, Snapshots<Optional<ConfigEntry>> snapshots,
+                 BiConsumer<String, Optional<ConfigEntry>> applied) {
         this.keys = keys;
         this.reads = reads;
         this.snapshots = snapshots;
+        this.applied = applied;
     }
 
     @Override
@@ -152,6 +157,7 @@ final class ConfigSource implements ViewSource<Optional<ConfigEntry>, ConfigEven
     @Override
     public void held(String configId, SyncedView.Versioned<Optional<ConfigEntry>> value) {
         snapshots.save(configId, value);
+        applied.accept(configId, value.value());
     }
 
     /**

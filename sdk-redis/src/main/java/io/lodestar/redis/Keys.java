@@ -44,6 +44,10 @@ import java.util.zip.CRC32;
  * lodestar:{ns:cfg:id}:revision    STRING version counter: +1 per set, rollback or remove; survives a remove
  * lodestar:{ns:cfg:id}:incarnation STRING random id of these keys, made by the first write (see common.lua)
  * lodestar:{ns:cfg:id}:events      shard channel of the entry's events ("changed", "rolledback", "removed")
+ * lodestar:{ns:cfg:id}:applied     HASH   client id -&gt; the version and variant it applied, when, and who it is
+ *                                         (see record_applied.lua); expires with its longest-lived record
+ * lodestar:{ns:cfg:id}:applied-until ZSET client id -&gt; when its record expires unless renewed (epoch ms, Redis
+ *                                         time)
  * lodestar:{ns:cfg:id}:log         STREAM the entry's audit trail: one record per write (op, client, host, hash,
  *                                         prev, version), about the newest 1000 kept (see config_common.lua)
  * lodestar:{ns:cfg:id}:gray        STRING the running gray release as JSON (see config_common.lua)
@@ -133,8 +137,8 @@ final class Keys {
      */
     static String keptType(String key) {
         return switch (key.substring(key.lastIndexOf(':') + 1)) {
-            case "instances", "current", "history", "services", "configs" -> "hash";
-            case "deadlines", "tombstones", "due", "versions" -> "zset";
+            case "instances", "current", "history", "services", "configs", "applied" -> "hash";
+            case "deadlines", "tombstones", "due", "versions", "applied-until" -> "zset";
             case "revision", "digest", "incarnation", "gray" -> "string";
             case "log" -> "stream";
             default -> null;
@@ -152,6 +156,12 @@ final class Keys {
         String tag = PREFIX + "{" + namespace + ":cfg:" + configId + "}:";
         return new ConfigKeys(tag + "current", tag + "history", tag + "versions", tag + "revision", tag + "events",
                 tag + "incarnation", tag + "log", tag + "gray", tag + "gray:revision", tag + "gray:events");
+    }
+
+    /** Who runs a config: the applied hash and its expiry set, in the order the applied scripts expect them. */
+    String[] applied(String configId) {
+        String tag = PREFIX + "{" + namespace + ":cfg:" + configId + "}:";
+        return new String[] {tag + "applied", tag + "applied-until"};
     }
 
     /** Keys of the namespace's config index: index hash, index revision, index channel, incarnation. */

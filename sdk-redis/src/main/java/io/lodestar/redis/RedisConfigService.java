@@ -18,6 +18,7 @@ import io.lodestar.core.ViewStatus;
 import io.lodestar.core.event.ConfigChanged;
 import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.event.ServicesChanged;
+import io.lodestar.core.model.AppliedConfig;
 import io.lodestar.core.model.ConfigAudit;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
@@ -76,6 +77,7 @@ final class RedisConfigService implements ConfigService {
     private final Calls calls;
     /** Every content written is encoded here and every entry handed out decoded here (encryption). */
     private final ConfigCodec codec;
+    private final AppliedRecords applied;
     private final AsyncConfigService async = new Async();
 
     RedisConfigService(LodestarOptions options, ConfigCodec codec, RedisBackend backend, Keys keys,
@@ -91,7 +93,11 @@ final class RedisConfigService implements ConfigService {
         this.direct = new DirectConfigReader(reads, codec, backend);
         Snapshots<Optional<ConfigEntry>> snapshots = Snapshots.configs(options.configSnapshotDirectory(), namespace,
                 options.redactedRedisUri(), listenerPool);
-        this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots), views);
+        this.applied = new AppliedRecords(backend, keys, options.clientName(), options.sweepInterval());
+        // Who runs what records the entry view's version as variant main; a client in a gray set (GrayConfigs) still
+        // records main: to record "gray", the gray view's changes must reach AppliedRecords.note too.
+        this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots,
+                (configId, value) -> applied.note(configId, value, AppliedConfig.MAIN)), views);
         this.index = new SyncedView<>("config index", new IndexSource(keys.configs().channel(), reads::index,
                 reads::indexRevision, Validation::requireConfigId), views);
         this.graySource = new GraySource(keys, backend);
@@ -228,6 +234,11 @@ final class RedisConfigService implements ConfigService {
     }
 
     @Override
+    public List<AppliedConfig> applied(String configId) {
+        return applied0(configId).join();
+    }
+
+    @Override
     public AsyncConfigService async() {
         return async;
     }
@@ -352,6 +363,11 @@ final class RedisConfigService implements ConfigService {
                     .throwIfInvalid();
             return reads.version(configId, version).thenApply(found -> found.map(codec::decode));
         });
+    }
+
+    private Call<List<AppliedConfig>> applied0(String configId) {
+        return calls.start(() -> "read who applied config '" + configId + "'",
+                () -> applied.read(Validation.requireConfigId(configId)));
     }
 
     private NotFoundException versionNotFound(String configId, long version, long oldest, long newest, long kept) {
@@ -508,6 +524,11 @@ final class RedisConfigService implements ConfigService {
         grays.reconcile();
     }
 
+    /** Every sweep interval: renews this client's records of the versions it applied (see AppliedRecords). */
+    void renewApplied() {
+        applied.renew(entries.api().peekHeld());
+    }
+
     void markStale() {
         entries.markStale();
         index.markStale();
@@ -525,6 +546,7 @@ final class RedisConfigService implements ConfigService {
     }
 
     void close() {
+        applied.close(backend.timeout());
         entries.close();
         index.close();
         grays.close();
@@ -673,6 +695,11 @@ final class RedisConfigService implements ConfigService {
         @Override
         public CompletionStage<ConfigEntry> rollback(String configId, long version) {
             return rollback0(configId, version).published();
+        }
+
+        @Override
+        public CompletionStage<List<AppliedConfig>> applied(String configId) {
+            return applied0(configId).published();
         }
 
         @Override

@@ -187,6 +187,7 @@ final class RedisLodestarClient implements LodestarClient {
             scheduleJittered(this::sweep, options.sweepInterval());
         }
         scheduleJittered(this::reconcile, options.reconcileInterval());
+        scheduleJittered(config::renewApplied, options.sweepInterval());
         scheduleResync();
         preload();
     }

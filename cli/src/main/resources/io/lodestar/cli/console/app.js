@@ -332,6 +332,13 @@ async function openConfig(id) {
   if (changedId) $('#diff').hidden = true;
   $('#config-delete').hidden = !current || !may('admin');
   $('#config-save').hidden = !may('write');
+  // who runs what: the live clients that applied the config, per version and variant (this console among them)
+  const behind = current ? view.applied.filter((a) => a.version < current.version).length : 0;
+  $('#applied-summary').textContent = view.applied.length === 0 ? 'no live client applied it'
+    : (view.applied.length - behind) + ' of ' + view.applied.length + ' live clients run the current version';
+  $('#applied tbody').replaceChildren(...view.applied.map((a) => el('tr', { 'data-client': a.client },
+    el('td', {}, a.version), el('td', {}, a.variant), el('td', {}, a.name + ' ' + a.client), el('td', {}, a.host),
+    el('td', {}, a.pid), el('td', {}, new Date(a.appliedAt).toLocaleString()))));
 }
 
 async function showDiff(id, from) {
