@@ -25,6 +25,7 @@ import java.security.GeneralSecurityException;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -155,6 +156,19 @@ final class ConfigCodec {
         ConfigEntry plain = decrypt(stored, keyId);
         decoded.put(stored, plain);
         return plain;
+    }
+
+    /**
+     * @return the entry, if any, decoded: the very same {@code Optional} when nothing needed decoding, so a read of
+     *     a held plain entry allocates nothing
+     * @throws ConfigEncryptionException as {@link #decode(ConfigEntry)}
+     */
+    Optional<ConfigEntry> decode(Optional<ConfigEntry> stored) {
+        if (stored.isEmpty()) {
+            return stored;
+        }
+        ConfigEntry decoded = decode(stored.get());
+        return decoded == stored.get() ? stored : Optional.of(decoded);
     }
 
     /**

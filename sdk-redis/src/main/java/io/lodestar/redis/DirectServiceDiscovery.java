@@ -2,7 +2,6 @@ package io.lodestar.redis;
 
 import io.lodestar.core.AsyncServiceDiscovery;
 import io.lodestar.core.Initial;
-import io.lodestar.core.InstanceFilter;
 import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.ServiceListener;
@@ -10,14 +9,11 @@ import io.lodestar.core.ServicesListener;
 import io.lodestar.core.Subscription;
 import io.lodestar.core.internal.Validation;
 import io.lodestar.core.ViewStatus;
-import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -27,7 +23,7 @@ import java.util.concurrent.Executor;
  * Discovery that reads Redis on every call: for tools, and as the baseline the benchmarks compare the view with.
  * Subscriptions need PubSub, so they are served by the client's view.
  */
-final class DirectServiceDiscovery implements ServiceDiscovery {
+final class DirectServiceDiscovery extends SnapshotDiscovery {
     private final RegistryReads reads;
     private final RedisBackend backend;
     private final ServiceDiscovery view;
@@ -45,23 +41,6 @@ final class DirectServiceDiscovery implements ServiceDiscovery {
     @Override
     public Set<String> getServices() {
         return Await.join(reads.services(), "list services", backend).value();
-    }
-
-    @Override
-    public List<ServiceInstance> getInstances(String serviceId) {
-        return getSnapshot(serviceId).instances();
-    }
-
-    @Override
-    public List<ServiceInstance> getInstances(String serviceId, InstanceFilter filter) {
-        Validation.requireNonNull("filter", filter);
-        return AsyncDiscovery.keep(getSnapshot(serviceId), filter);
-    }
-
-    @Override
-    public Optional<ServiceInstance> getInstance(String serviceId, String instanceId) {
-        Validation.requireInstanceId(instanceId);
-        return AsyncDiscovery.find(getSnapshot(serviceId), instanceId);
     }
 
     @Override

@@ -4,7 +4,6 @@ import io.lodestar.core.AsyncServiceDiscovery;
 import io.lodestar.core.Initial;
 import io.lodestar.core.InstanceFilter;
 import io.lodestar.core.InvalidArgumentException;
-import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.ServiceListener;
 import io.lodestar.core.ServicesListener;
 import io.lodestar.core.Subscription;
@@ -19,7 +18,6 @@ import io.lodestar.core.model.ServiceSnapshot;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
@@ -32,7 +30,7 @@ import java.util.function.Consumer;
  * Discovery from the local view: a read of a held service is a lock-free lookup that allocates nothing and returns
  * the same immutable list until the service changes; a filtered read too (its list is computed once per snapshot).
  */
-final class LocalServiceDiscovery implements ServiceDiscovery {
+final class LocalServiceDiscovery extends SnapshotDiscovery {
     private final SyncedView<ServiceSnapshot, ServiceEvent> services;
     private final SyncedView<Set<String>, ServicesChanged> index;
     private final Executor listenerPool;
@@ -56,23 +54,6 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
     @Override
     public Set<String> getServices() {
         return index.api().get(IndexSource.TOPIC);
-    }
-
-    @Override
-    public List<ServiceInstance> getInstances(String serviceId) {
-        return getSnapshot(serviceId).instances();
-    }
-
-    @Override
-    public List<ServiceInstance> getInstances(String serviceId, InstanceFilter filter) {
-        Validation.requireNonNull("filter", filter);
-        return filter(getSnapshot(serviceId), filter);
-    }
-
-    @Override
-    public Optional<ServiceInstance> getInstance(String serviceId, String instanceId) {
-        Validation.requireInstanceId(instanceId); // as the direct reader does: bad input gets the same answer
-        return AsyncDiscovery.find(getSnapshot(serviceId), instanceId);
     }
 
     @Override
@@ -148,7 +129,8 @@ final class LocalServiceDiscovery implements ServiceDiscovery {
      * The instances of a snapshot the filter keeps; for {@link InstanceFilter#UP}, computed once per snapshot and
      * the snapshot's own list when every instance is up, so the list's identity changes only with the service.
      */
-    private List<ServiceInstance> filter(ServiceSnapshot snapshot, InstanceFilter filter) {
+    @Override
+    List<ServiceInstance> filter(ServiceSnapshot snapshot, InstanceFilter filter) {
         if (filter == InstanceFilter.ALL) {
             return snapshot.instances();
         }

@@ -136,8 +136,8 @@ final class RedisConfigService implements ConfigService {
 
     @Override
     public Optional<ConfigEntry> get(String configId) {
-        return effective.effective(configId, entries.api().read(configId, Validation::requireConfigId))
-                .map(codec::decode);
+        return codec.decode(effective.effective(configId, entries.api().read(configId,
+                Validation::requireConfigId)));
     }
 
     /** Returns once the listener is attached to the loaded entry, so every later write reaches it. */
@@ -648,8 +648,7 @@ final class RedisConfigService implements ConfigService {
             Optional<ConfigEntry> held = configId == null ? null : entries.api().getIfHeld(configId);
             if (held != null && !effective.loadsRelease(configId, held)) {
                 try {
-                    return CompletableFuture.completedFuture(effective.effective(configId, held)
-                            .map(codec::decode));
+                    return CompletableFuture.completedFuture(codec.decode(effective.effective(configId, held)));
                 } catch (ConfigEncryptionException e) {
                     return CompletableFuture.failedFuture(e);
                 }
@@ -657,7 +656,7 @@ final class RedisConfigService implements ConfigService {
             // the effective entry may load the release (blocking, bounded): off the caller's thread
             return calls.start(() -> "read config '" + configId + "'", () -> entries.api().loadAsync(
                     Validation.requireConfigId(configId)).thenApplyAsync(loaded ->
-                            effective.effective(configId, loaded.value()).map(codec::decode), listenerPool))
+                            codec.decode(effective.effective(configId, loaded.value())), listenerPool))
                     .published();
         }
 

@@ -47,7 +47,7 @@ import java.util.function.Function;
  * <p>Each remote region's view is a client of its own on that region's Redis ({@link RedisLodestarClient}, read
  * only): the same engine as home's, with the same ordering, gap, resync and reconnect guarantees.
  */
-final class RegionalDiscovery implements ServiceDiscovery {
+final class RegionalDiscovery extends SnapshotDiscovery {
     private static final Logger log = LoggerFactory.getLogger(RegionalDiscovery.class);
 
     private final LocalServiceDiscovery home;
@@ -79,23 +79,6 @@ final class RegionalDiscovery implements ServiceDiscovery {
             }
         }
         return all == null ? services : Set.copyOf(all);
-    }
-
-    @Override
-    public List<ServiceInstance> getInstances(String serviceId) {
-        return getSnapshot(serviceId).instances();
-    }
-
-    @Override
-    public List<ServiceInstance> getInstances(String serviceId, InstanceFilter filter) {
-        Validation.requireNonNull("filter", filter);
-        return filter(getSnapshot(serviceId), filter);
-    }
-
-    @Override
-    public Optional<ServiceInstance> getInstance(String serviceId, String instanceId) {
-        Validation.requireInstanceId(instanceId);
-        return AsyncDiscovery.find(getSnapshot(serviceId), instanceId);
     }
 
     @Override
@@ -212,7 +195,8 @@ final class RegionalDiscovery implements ServiceDiscovery {
         return snapshot;
     }
 
-    private List<ServiceInstance> filter(ServiceSnapshot snapshot, InstanceFilter filter) {
+    @Override
+    List<ServiceInstance> filter(ServiceSnapshot snapshot, InstanceFilter filter) {
         if (filter == InstanceFilter.ALL) {
             return snapshot.instances();
         }

@@ -14,6 +14,9 @@ import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.event.ConfigRolledBack;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.core.model.GrayRelease;
+import io.lodestar.core.model.GrayRule;
+import io.lodestar.core.model.InstanceIdentity;
 import io.lodestar.test.TestKeysets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -135,6 +138,27 @@ class ConfigEncryptionIT extends PrivateRedisTest {
         await().atMost(WAIT).untilAsserted(() -> assertThat(all).isNotEmpty()
                 .allMatch(event -> !(event instanceof ConfigChanged changed)
                         || changed.entry().content().contains(secret)));
+    }
+
+    @Test
+    void aGrayReleaseOfAnEncryptedConfigIsEncryptedToAndItsInstancesReadThePlaintext() {
+        // given an encrypted config, and a client with the key in the gray set (zone eu-1)
+        LodestarClient writer = withKeys(keyset);
+        writer.config().set("db", "password=" + secret, ConfigFormat.PROPERTIES);
+        Path file = keyset.writeTo(dir);
+        LodestarClient grayInstance = clients.connect(options -> options.configKeys(ConfigKeys.keysetFile(file))
+                .identity(new InstanceIdentity("db-1", Map.of("zone", "eu-1"))));
+
+        // when a gray release with new content starts for that zone
+        GrayRelease started = writer.config().startGray("db", "password=" + secret + "-gray", ConfigFormat.PROPERTIES,
+                GrayRule.metadata("zone", "eu-1"));
+
+        // then callers and the gray instance get the plaintext, while Redis holds none of it
+        assertThat(started.content()).isEqualTo("password=" + secret + "-gray");
+        assertThat(writer.config().gray("db")).map(GrayRelease::content).contains("password=" + secret + "-gray");
+        await().atMost(WAIT).untilAsserted(() -> assertThat(grayInstance.config().get("db"))
+                .map(ConfigEntry::content).contains("password=" + secret + "-gray"));
+        assertThat(String.join("\n", everyValue(redis()))).doesNotContain(secret);
     }
 
     @Test
