@@ -9,6 +9,7 @@ import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.event.ConfigRemoved;
 import io.lodestar.core.event.ConfigRolledBack;
 import io.lodestar.core.internal.Validation;
+import io.lodestar.core.model.AppliedConfig;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.GrayRelease;
 import io.lodestar.core.model.InstanceIdentity;
@@ -47,6 +48,16 @@ final class GrayConfigs {
             identity = registered;
             listeners.forEach(EffectiveListener::identityChanged);
         }
+    }
+
+    /**
+     * Which content of {@code main} this client applies, for who runs what: {@link AppliedConfig#GRAY} when the
+     * release the gray view holds applies to this client, else {@link AppliedConfig#MAIN}. Never loads (view thread).
+     */
+    String variant(String configId, Optional<ConfigEntry> main) {
+        InstanceIdentity self = identity;
+        GrayState gray = self == null ? null : grays.api().getIfHeld(configId);
+        return gray != null && applies(main, gray, self) ? AppliedConfig.GRAY : AppliedConfig.MAIN;
     }
 
     /**

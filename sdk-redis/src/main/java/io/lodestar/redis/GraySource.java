@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 
 /**
  * The gray releases of configs as topics of a {@link SyncedView}, one per config beside its entry's: the value is
@@ -19,10 +20,18 @@ import java.util.concurrent.CompletionStage;
 final class GraySource implements ViewSource<GraySource.GrayState, GraySource.GrayState> {
     private final Keys keys;
     private final RedisBackend backend;
+    /** Told of each config whose gray state the view took (on the view thread): who runs what re-records it. */
+    private final Consumer<String> taken;
 
-    GraySource(Keys keys, RedisBackend backend) {
+    GraySource(Keys keys, RedisBackend backend, Consumer<String> taken) {
         this.keys = keys;
         this.backend = backend;
+        this.taken = taken;
+    }
+
+    @Override
+    public void held(String configId, SyncedView.Versioned<GrayState> value) {
+        taken.accept(configId);
     }
 
     /**

@@ -94,13 +94,17 @@ final class RedisConfigService implements ConfigService {
         Snapshots<Optional<ConfigEntry>> snapshots = Snapshots.configs(options.configSnapshotDirectory(), namespace,
                 options.redactedRedisUri(), listenerPool);
         this.applied = new AppliedRecords(backend, keys, options.clientName(), options.sweepInterval());
-        // Who runs what records the entry view's version as variant main; a client in a gray set (GrayConfigs) still
-        // records main: to record "gray", the gray view's changes must reach AppliedRecords.note too.
-        this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots,
-                (configId, value) -> applied.note(configId, value, AppliedConfig.MAIN)), views);
+        // Who runs what: each value the entry view takes, and each release the gray view takes, is recorded with the
+        // variant this client applies (gray when the release applies to its identity)
+        this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots, this::noteApplied), views);
         this.index = new SyncedView<>("config index", new IndexSource(keys.configs().channel(), reads::index,
                 reads::indexRevision, Validation::requireConfigId), views);
-        this.graySource = new GraySource(keys, backend);
+        this.graySource = new GraySource(keys, backend, configId -> {
+            Optional<ConfigEntry> main = entries.api().getIfHeld(configId);
+            if (main != null) {
+                noteApplied(configId, main);
+            }
+        });
         this.grays = new SyncedView<>("config gray", graySource, views);
         this.effective = new GrayConfigs(entries, grays, options.identity().orElse(null));
         this.writer = new String[] {options.clientName(), localHost()};
@@ -125,6 +129,12 @@ final class RedisConfigService implements ConfigService {
     /** The identity of an instance this client registered: gray releases look at it unless the options gave one. */
     void identify(InstanceIdentity registered) {
         effective.identify(registered);
+        entries.api().peekHeld().forEach(this::noteApplied); // with an identity, some may be gray now
+    }
+
+    /** The view holds {@code main} for a config: records it, with the variant this client applies. */
+    private void noteApplied(String configId, Optional<ConfigEntry> main) {
+        applied.note(configId, main, effective.variant(configId, main));
     }
 
     /** Reads that ask Redis on every call ({@code LodestarClient.directConfig()}). */

@@ -4,6 +4,8 @@ import io.lodestar.core.InvalidArgumentException;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.model.AppliedConfig;
 import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.core.model.GrayRule;
+import io.lodestar.core.model.InstanceIdentity;
 import io.lodestar.test.StallingRelay;
 import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -11,9 +13,11 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -58,6 +62,34 @@ class AppliedConfigIT {
         assertThat(record.clientName()).isEqualTo("orders-app");
         assertThat(record.pid()).isEqualTo(ProcessHandle.current().pid());
         assertThat(record.expiresAt()).isAfter(record.appliedAt());
+    }
+
+    @Test
+    void aClientInAGraySetIsListedWithTheGrayVariantAndWithMainAgainAfterAnAbort() {
+        // given a config, and two clients that read it: one in zone eu-1, one in us-1
+        LodestarClient operator = clients.connect();
+        operator.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        LodestarClient inGray = clients.connect(options -> options.clientName("eu-app")
+                .identity(new InstanceIdentity("app-1", Map.of("zone", "eu-1"))));
+        LodestarClient notInGray = clients.connect(options -> options.clientName("us-app")
+                .identity(new InstanceIdentity("app-2", Map.of("zone", "us-1"))));
+        inGray.config().get("app");
+        notInGray.config().get("app");
+
+        // when a gray release starts for zone eu-1
+        operator.config().startGray("app", "a=2", ConfigFormat.PROPERTIES, GrayRule.metadata("zone", "eu-1"));
+
+        // then the eu client is listed with the gray variant and the other with main, both at version 1
+        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(operator.config().applied("app"))
+                .extracting(AppliedConfig::clientName, AppliedConfig::version, AppliedConfig::variant)
+                .containsExactlyInAnyOrder(tuple("eu-app", 1L, AppliedConfig.GRAY),
+                        tuple("us-app", 1L, AppliedConfig.MAIN)));
+
+        // and once the release is aborted, both run main
+        operator.config().abortGray("app");
+        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(operator.config().applied("app"))
+                .extracting(AppliedConfig::clientName, AppliedConfig::variant)
+                .containsExactlyInAnyOrder(tuple("eu-app", AppliedConfig.MAIN), tuple("us-app", AppliedConfig.MAIN)));
     }
 
     @Test

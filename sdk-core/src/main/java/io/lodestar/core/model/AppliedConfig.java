@@ -16,8 +16,8 @@ import java.time.Instant;
  * @param host       the host the client runs on, as it names itself
  * @param pid        the client's process id
  * @param version    the version it applied
- * @param variant    which content of that version: {@value #MAIN} for the config's current content (a gray release
- *                   will add another)
+ * @param variant    which content of that version: {@value #MAIN} for the config's current content, {@value #GRAY}
+ *                   for the content of a gray release that applies to the client
  * @param appliedAt  when it applied that version and variant (Redis time)
  * @param expiresAt  when the report disappears unless the client renews it (Redis time)
  */
@@ -25,6 +25,8 @@ public record AppliedConfig(String configId, String client, String clientName, S
                             String variant, Instant appliedAt, Instant expiresAt) {
     /** The variant of every client that applied the config's current content. */
     public static final String MAIN = "main";
+    /** The variant of every client in the gray set of a running gray release: it applied the release's content. */
+    public static final String GRAY = "gray";
 
     /**
      * @throws io.lodestar.core.InvalidArgumentException when a field breaks its rule
