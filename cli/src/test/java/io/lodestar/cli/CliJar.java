@@ -69,15 +69,55 @@ final class CliJar {
     }
 
     static List<String> command(List<String> args) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // A short-lived tool: the C1 compiler and the serial collector start faster and cost the shared CI box less.
-        command.add("-XX:TieredStopAtLevel=1");
-        command.add("-XX:+UseSerialGC");
+        Path jar = jar();
+        List<String> command = new ArrayList<>(jvm());
+        Path classes = archive(jar);
+        if (classes != null) {
+            command.add("-XX:SharedArchiveFile=" + classes);
+        }
         command.add("-jar");
-        command.add(jar().toString());
+        command.add(jar.toString());
         command.addAll(args);
         return command;
+    }
+
+    /**
+     * A short-lived tool: the C1 compiler and the serial collector start faster and cost the shared CI box less;
+     * the class-data archive's own messages are off (a stale one is ignored, never printed about).
+     */
+    private static List<String> jvm() {
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC", "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+    }
+
+    /**
+     * The classes a CLI run loads, archived once per jar as {@code bin/lodestar} archives them for its users: every
+     * later run maps them instead of loading and verifying them again, which the hundreds of runs of the CLI tests
+     * feel. Made by one run that loads what most do (the options, a connection attempt that fails at once); null
+     * when it could not be made (runs then load their classes as usual).
+     */
+    private static synchronized Path archive(Path jar) {
+        try {
+            String key = Integer.toHexString(jar.hashCode()) + "-" + Long.toHexString(Files.getLastModifiedTime(jar)
+                    .toMillis());
+            Path archive = Path.of("target", "cli-it-" + key + ".jsa").toAbsolutePath();
+            if (!Files.exists(archive)) {
+                List<String> make = new ArrayList<>(jvm());
+                make.addAll(List.of("-XX:ArchiveClassesAtExit=" + archive, "-jar", jar.toString(), "--uri",
+                        "redis://127.0.0.1:1", "--timeout", "1s", "services"));
+                Process process = new ProcessBuilder(make).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            }
+            return Files.exists(archive) ? archive : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     /** The command line for {@code sh -c} (or util-linux {@code script -c}): each word in single quotes. */
