@@ -146,7 +146,8 @@ final class RedisLodestarClient implements LodestarClient {
                 options.idleViewTimeout(), options.viewTopicLimit(), Scheduler.systemScheduler());
         this.serviceView = new SyncedView<>("service", new ServiceSource(keys, reads, region, Snapshots.services(
                 options.serviceSnapshotDirectory(), ns, options.redactedRedisUri(), listenerPool)), views);
-        this.indexView = new SyncedView<>("service index", new IndexSource(keys, reads), views);
+        this.indexView = new SyncedView<>("service index", new IndexSource(keys, reads,
+                service -> ServiceSource.keptFor(serviceView.api().peek(service))), views);
         this.registry = new RedisServiceRegistry(backend, keys, serviceView, views, scheduler, listenerPool, ns,
                 region);
         this.discovery = new LocalServiceDiscovery(serviceView, indexView, listenerPool, backend);
