@@ -212,6 +212,13 @@ function renderService(s) {
   $('#instances tbody').replaceChildren(...rows);
 }
 
+// How an instance of the service on screen left (its new list cannot tell): an operator's evict, a deregister or an
+// expiry, as `watch` says it.
+function renderRemoval(r) {
+  if (r.service !== state.service) return;
+  message(r.id + ' ' + r.change + ' (revision ' + r.revision + ')');
+}
+
 // Renewals move deadlines without an event, so "TTL left" is the one value the page asks for again: every 5 s, for
 // the service on screen, only those cells (instances themselves change through the event stream).
 async function refreshTtlLeft() {
@@ -426,6 +433,7 @@ function auditItem(a) {
 const handlers = {
   state: renderState,
   service: renderService,
+  removed: renderRemoval,
   config: (change) => {
     loadConfigs();
     if (change.id === state.config) openConfig(change.id);
