@@ -39,6 +39,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -305,6 +306,24 @@ class ConsoleIT {
         assertThat(bobDeletes.statusCode()).isEqualTo(403);
         assertThat(carolDeletes.statusCode()).as(carolDeletes.body()).isEqualTo(200);
         assertThat(sdk.config().get("orders/limits")).isEmpty();
+    }
+
+    @Test
+    void aUserRemovedFromTheUsersFileIsRefusedWithinSecondsWithoutARestart(@TempDir Path dir) throws Exception {
+        // given a console whose users file lets bob write
+        Path file = users(dir);
+        console = new ConsoleProcess(redis.uri(), namespace, "--users", file.toString());
+        assertThat(get("api/config?id=orders/limits", "bob-token-12").statusCode()).isEqualTo(200);
+
+        // when an operator removes bob from the file
+        Files.writeString(file, Files.readString(file).lines().filter(line -> !line.contains("bob:"))
+                .map(line -> line + "\n").collect(Collectors.joining()));
+
+        // then bob's requests are refused within seconds, alice's still answered, and the console says why
+        await("bob refused").atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                get("api/config?id=orders/limits", "bob-token-12").statusCode()).isEqualTo(401));
+        assertThat(get("api/config?id=orders/limits", "alice-token-1").statusCode()).isEqualTo(200);
+        assertThat(console.output()).contains("the users file " + file + " changed: 3 users");
     }
 
     @Test
