@@ -443,6 +443,9 @@ class ConsoleBrowserIT {
         assertThat(chrome.findElement(By.id("configs-pager")).getText()).contains("51–60 of 60");
         assertThat(chrome.findElement(By.cssSelector("#configs-pager button[data-page='next']")).isEnabled())
                 .isFalse();
+        // the page asked the console for that page alone, not for the whole list to page itself
+        assertThat(chrome.executeScript("return performance.getEntriesByType('resource').map(e => e.name)"))
+                .asString().contains("/api/configs?offset=50&limit=50");
     }
 
     @Test

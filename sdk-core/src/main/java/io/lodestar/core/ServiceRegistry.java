@@ -54,7 +54,8 @@ public interface ServiceRegistry {
      * An operator action: removes an instance that another client registered (a hung process, a bad deploy) and
      * keeps it removed. Its owner's next renewal finds that it was evicted and stops renewing it (logging why),
      * instead of registering it again as it does after an expiry; the owner can still {@link #register} it anew.
-     * Listeners see the removal as an {@link io.lodestar.core.event.InstanceDeregistered}.
+     * Listeners see the removal as an {@link io.lodestar.core.event.InstanceDeregistered} whose
+     * {@link io.lodestar.core.event.InstanceDeregistered#evicted() evicted()} is true.
      *
      * @param serviceId  the service
      * @param instanceId the instance

@@ -385,7 +385,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
             leases.cancel(serviceId, instanceId, outcome);
             CompletionStage<List<Object>> script = Scripts.DEREGISTER_INSTANCE.run(backend.commands(),
                     ScriptOutputType.MULTI, keys.service(serviceId).all(), instanceId,
-                    Long.toString(TOMBSTONE.toMillis()));
+                    Long.toString(TOMBSTONE.toMillis()), verb); // "evict" marks the event (see the script)
             // a failed deregister may not have run: the registration then stands (a tombstone stops it if it ran)
             CompletionStage<Boolean> removal = script.thenApply(reply ->
                     Reply.number(reply, 1, Scripts.DEREGISTER_INSTANCE) == 1L);

@@ -197,6 +197,7 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
                 // a newer client's event type: the view cannot know what changed, so it re-reads the service
                 default -> throw new IllegalArgumentException("unknown event type " + Validation.show(type));
             };
+            boolean evicted = evicted(fields.get("evicted"));
             ServiceInstance previous = find(instanceId);
             changes.put(instanceId, instance);
             revision = at;
@@ -207,12 +208,24 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
                 case "updated" -> previous == null ? new InstanceRegistered(serviceId, at, instance)
                         : new InstanceUpdated(serviceId, at, previous, instance);
                 // A removal of an instance this view does not hold changes nothing a listener knows: not announced.
-                case "deregistered" -> previous == null ? null : new InstanceDeregistered(serviceId, at, instanceId);
+                case "deregistered" -> previous == null ? null
+                        : new InstanceDeregistered(serviceId, at, instanceId, evicted);
                 default -> previous == null ? null : new InstanceExpired(serviceId, at, instanceId);
             };
             if (event != null) {
                 events.add(event);
             }
+        }
+
+        /**
+         * Whether a removal was an evict: {@code "evicted":true} (deregister_instance.lua). Missing on a deregister
+         * and on every removal an earlier version wrote: false; anything but a boolean is malformed.
+         */
+        private static boolean evicted(Object field) {
+            if (field == null || field instanceof Boolean) {
+                return Boolean.TRUE.equals(field);
+            }
+            throw new IllegalArgumentException("the event's evicted is not a boolean: " + Validation.show(field));
         }
 
         /** The event's instance, read from its text ({@link #read} keeps it as text); anything else is malformed. */

@@ -51,6 +51,35 @@ class ServiceSourceTest {
     }
 
     @Test
+    void aDeregistrationThatSaysItWasAnEvictIsAnnouncedAsEvicted() {
+        ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = apply(held(4, one),
+                new ViewSource.Message(5, Map.of("type", "deregistered", "id", "orders-1", "evicted", true)));
+
+        assertThat(batch.value().instances()).isEmpty();
+        assertThat(batch.events()).containsExactly(new InstanceDeregistered("orders", 5, "orders-1", true));
+    }
+
+    @Test
+    void aDeregistrationWithoutTheEvictedFieldAsAnEarlierVersionWritesItIsAnnouncedAsNotEvicted() {
+        ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = apply(held(4, one),
+                new ViewSource.Message(5, InstanceReader.event("{\"type\":\"deregistered\",\"rev\":5,"
+                        + "\"id\":\"orders-1\",\"digest\":\"9f2c\",\"inc\":\"5f0c\"}")));
+
+        assertThat(batch.events()).containsExactly(new InstanceDeregistered("orders", 5, "orders-1", false));
+    }
+
+    @Test
+    void aDeregistrationWhoseEvictedIsNotABooleanIsMalformedAndLeavesTheBatchAsItWas() {
+        ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = source.batch("orders", held(4, one));
+
+        assertThatThrownBy(() -> batch.apply(new ViewSource.Message(5, Map.of("type", "deregistered",
+                "id", "orders-1", "evicted", "yes")))).hasMessageContaining("evicted is not a boolean");
+
+        assertThat(batch.value().instances()).containsExactly(one);
+        assertThat(batch.events()).isEmpty();
+    }
+
+    @Test
     void aBatchIsMergedIntoOneSnapshotInIdOrderWithOneEventPerChangeAtItsRevision() {
         ServiceInstance three = Clients.instance("orders", "orders-3");
         ServiceInstance threeMoved = three.toBuilder().port(9090).build();
