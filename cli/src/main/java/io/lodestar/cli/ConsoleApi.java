@@ -33,6 +33,7 @@ final class ConsoleApi {
             "/api/config/delete", Users.Role.ADMIN,
             "/api/instance/status", Users.Role.WRITE,
             "/api/instance/metadata", Users.Role.WRITE,
+            "/api/instance/weight", Users.Role.WRITE,
             "/api/instance/evict", Users.Role.ADMIN);
 
     /** The {@code region} of {@code /api/region/service} that asks for every region at once. */
@@ -129,6 +130,16 @@ final class ConsoleApi {
                 ServiceInstance changed = client.registry().setStatus(service, instance, status);
                 return new Written(Views.instance(changed, 0, Instant.now(), null),
                         service + "/" + instance + " -> " + Views.statusName(status));
+            }
+            case "/api/instance/weight" -> {
+                String service = Http.required(query, "service");
+                String instance = Http.required(query, "id");
+                // a number or a string holding one, read as the CLI reads its argument
+                JsonNode given = body.path("weight");
+                int weight = new Converters.Weight().convert(given.isValueNode() ? given.asText() : given.toString());
+                ServiceInstance changed = client.registry().setWeight(service, instance, weight);
+                return new Written(Views.instance(changed, 0, Instant.now(), null),
+                        service + "/" + instance + " weight -> " + weight);
             }
             default -> throw new IllegalArgumentException("not a write: " + path);
         }

@@ -37,7 +37,7 @@ final class Users {
     enum Role {
         /** See services, instances, configs, their history and the audit log. */
         READ,
-        /** Also change: set, create and roll back configs, an instance's status and metadata. */
+        /** Also change: set, create and roll back configs, an instance's status, metadata and weight. */
         WRITE,
         /** Also remove: delete configs, evict instances. */
         ADMIN;

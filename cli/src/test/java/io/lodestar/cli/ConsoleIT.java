@@ -476,6 +476,57 @@ class ConsoleIT {
     }
 
     @Test
+    void aWriterChangesAnInstancesWeightAReaderMayNotAndTheAuditLogSaysWho(@TempDir Path dir) throws Exception {
+        sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080).build());
+        console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
+
+        HttpResponse<String> refused = post("api/instance/weight?service=orders&id=orders-1", "alice-token-1",
+                "{\"weight\":5}");
+        HttpResponse<String> done = post("api/instance/weight?service=orders&id=orders-1", "bob-token-12",
+                "{\"weight\":5}");
+
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
+        assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
+        assertThat(JSON.readTree(done.body()).get("weight").asInt()).isEqualTo(5);
+        assertThat(sdk.directDiscovery().getInstance("orders", "orders-1").orElseThrow().weight()).isEqualTo(5);
+        await("the audit lines").atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(console.output())
+                .contains("AUDIT who=alice@127.0.0.1 action=instance.weight target=orders/orders-1 refused: needs"
+                        + " write, has read")
+                .contains("AUDIT who=bob@127.0.0.1 action=instance.weight target=orders/orders-1 done:"
+                        + " orders/orders-1 weight -> 5"));
+    }
+
+    @Test
+    void aWeightThatIsNoNumberOrOutOfRangeIsABadRequestNamingTheRule(@TempDir Path dir) throws Exception {
+        sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080).build());
+        console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
+
+        HttpResponse<String> tooHigh = post("api/instance/weight?service=orders&id=orders-1", "bob-token-12",
+                "{\"weight\":10001}");
+        HttpResponse<String> word = post("api/instance/weight?service=orders&id=orders-1", "bob-token-12",
+                "{\"weight\":\"heavy\"}");
+
+        assertThat(tooHigh.statusCode()).as(tooHigh.body()).isEqualTo(400);
+        assertThat(JSON.readTree(tooHigh.body()).get("message").asText())
+                .contains("weight must be between 0 and 10000, but was 10001");
+        assertThat(word.statusCode()).as(word.body()).isEqualTo(400);
+        assertThat(JSON.readTree(word.body()).get("message").asText())
+                .isEqualTo("weight must be a whole number between 0 and 10000, but was 'heavy'");
+        assertThat(sdk.directDiscovery().getInstance("orders", "orders-1").orElseThrow().weight()).isEqualTo(100);
+    }
+
+    @Test
+    void theWeightOfAnUnknownInstanceIsNotFound() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> answer = post("api/instance/weight?service=orders&id=orders-9", TOKEN,
+                "{\"weight\":5}");
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(404);
+        assertThat(JSON.readTree(answer.body()).get("message").asText()).contains("No instance 'orders-9'");
+    }
+
+    @Test
     void creatingAConfigThatExistsIsAConflict(@TempDir Path dir) throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
 

@@ -169,6 +169,11 @@ final class RedisServiceRegistry implements ServiceRegistry {
     }
 
     @Override
+    public ServiceInstance setWeight(String serviceId, String instanceId, int weight) {
+        return setWeight0(serviceId, instanceId, weight).join();
+    }
+
+    @Override
     public Map<String, Duration> timeToLive(String serviceId) {
         return timeToLive0(serviceId).join();
     }
@@ -448,6 +453,14 @@ final class RedisServiceRegistry implements ServiceRegistry {
         });
     }
 
+    private Call<ServiceInstance> setWeight0(String serviceId, String instanceId, int weight) {
+        return calls.start(() -> operation("set weight of", serviceId, instanceId), () -> {
+            Validation.collector().serviceId("serviceId", serviceId).instanceId("instanceId", instanceId)
+                    .weight("weight", weight).throwIfInvalid();
+            return update(serviceId, instanceId, "weight", Integer.toString(weight), "[]");
+        });
+    }
+
     private CompletionStage<ServiceInstance> update(String serviceId, String instanceId, String mode, String value,
                                                     String removeKeys) {
         return Scripts.UPDATE_INSTANCE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
@@ -664,6 +677,11 @@ final class RedisServiceRegistry implements ServiceRegistry {
         public CompletionStage<ServiceInstance> setStatus(String serviceId, String instanceId,
                                                           InstanceStatus status) {
             return setStatus0(serviceId, instanceId, status).published();
+        }
+
+        @Override
+        public CompletionStage<ServiceInstance> setWeight(String serviceId, String instanceId, int weight) {
+            return setWeight0(serviceId, instanceId, weight).published();
         }
 
         @Override

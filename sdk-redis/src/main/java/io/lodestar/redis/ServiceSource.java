@@ -96,6 +96,17 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
     }
 
     /**
+     * How long the service index keeps a service Redis lost: as long as the instances the view holds of it are kept
+     * (the grace + their longest TTL), or, for a service this client never read, the grace + the default TTL; an
+     * owner with a longer TTL writes it back at its next renewal, which adds it to the index again.
+     */
+    static Duration keptFor(ServiceSnapshot held) {
+        Duration longest = held == null ? Validation.DEFAULT_TTL : held.instances().stream()
+                .map(ServiceInstance::ttl).max(Duration::compareTo).orElse(Duration.ZERO);
+        return Sweeper.RECONNECT_ALLOWANCE.plus(longest);
+    }
+
+    /**
      * The instances Redis lost, each kept until its owner had the time to register it again: the outage grace the
      * sweep allows owners ({@link Sweeper#RECONNECT_ALLOWANCE}) plus the instance's TTL (a renewal every third of it
      * finds the instance gone and registers it again). A persistent instance (TTL zero) is renewed by nobody: the

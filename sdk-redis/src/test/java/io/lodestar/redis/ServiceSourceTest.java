@@ -6,6 +6,7 @@ import io.lodestar.core.event.InstanceRegistered;
 import io.lodestar.core.event.InstanceUpdated;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServiceResynced;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.Namespace;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
@@ -141,6 +142,18 @@ class ServiceSourceTest {
                 Map.entry("orders-3", Sweeper.RECONNECT_ALLOWANCE));
         assertThat(source.withKept("orders", loaded, held, Set.of("orders-2")).instances())
                 .containsExactly(one, two);
+    }
+
+    @Test
+    void theIndexKeepsALostServiceAsLongAsItsLongestLivedInstanceOrTheDefaultTtlWhenItWasNeverRead() {
+        ServiceInstance two = Clients.instance("orders", "orders-2").toBuilder().ttl(Duration.ofSeconds(90)).build();
+        ServiceInstance persistent = Clients.persistent("orders", "orders-3");
+
+        assertThat(ServiceSource.keptFor(new ServiceSnapshot("orders", 9, List.of(one, two, persistent))))
+                .isEqualTo(Sweeper.RECONNECT_ALLOWANCE.plusSeconds(90));
+        assertThat(ServiceSource.keptFor(new ServiceSnapshot("orders", 9, List.of(persistent))))
+                .isEqualTo(Sweeper.RECONNECT_ALLOWANCE);
+        assertThat(ServiceSource.keptFor(null)).isEqualTo(Sweeper.RECONNECT_ALLOWANCE.plus(Validation.DEFAULT_TTL));
     }
 
     @Test

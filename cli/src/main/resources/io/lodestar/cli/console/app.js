@@ -200,6 +200,8 @@ function renderService(s) {
         i.status === 'up' ? 'take out' : 'put in') : null,
       may('write') ? el('button', { class: 'small', 'data-metadata': i.id, onclick: () => editMetadata(i) },
         'metadata') : null,
+      may('write') ? el('button', { class: 'small', 'data-weight': i.id, onclick: () => editWeight(i) }, 'weight')
+        : null,
       may('admin') ? el('button', { class: 'small', 'data-evict': i.id, onclick: () => evict(i.id) }, 'evict')
         : null,
     ].filter((b) => b !== null).flatMap((b) => [b, ' ']);
@@ -266,6 +268,23 @@ function editMetadata(instance) {
     await write('/api/instance/metadata?service=' + encodeURIComponent(state.service) + '&id='
       + encodeURIComponent(instance.id), { put, remove })
       .then(() => { dialog.close(); message(instance.id + ': metadata saved', 'ok'); }, () => {});
+  };
+  dialog.showModal();
+}
+
+// The weight in a dialog of its own; the server checks the range (0-10000) with the registry's rule and message, so
+// the page does not keep a second copy of it. Not confirmed: the old weight is one edit away.
+function editWeight(instance) {
+  $('#weight-instance').textContent = state.service + '/' + instance.id;
+  $('#weight-value').value = instance.weight;
+  const dialog = $('#weight');
+  $('#weight-cancel').onclick = () => dialog.close();
+  $('#weight-form').onsubmit = async (e) => {
+    e.preventDefault();
+    const weight = $('#weight-value').value;
+    await write('/api/instance/weight?service=' + encodeURIComponent(state.service) + '&id='
+      + encodeURIComponent(instance.id), { weight })
+      .then((changed) => { dialog.close(); message(instance.id + ' now has weight ' + changed.weight, 'ok'); }, () => {});
   };
   dialog.showModal();
 }
