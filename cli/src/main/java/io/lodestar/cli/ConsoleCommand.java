@@ -85,6 +85,10 @@ final class ConsoleCommand implements Callable<Integer> {
             + " unencrypted; only its owner may read it)")
     Path tlsKey;
 
+    /** With --remote: instances by region, remote regions read-only (the console writes only home). */
+    @CommandLine.Mixin
+    RegionOptions regions;
+
     @Option(names = "--insecure-plain-http", description = "allow a bind beyond loopback without TLS (tokens then"
             + " cross the network in the clear: only behind a TLS proxy on the same machine or network)")
     boolean insecurePlainHttp;
@@ -122,7 +126,8 @@ final class ConsoleCommand implements Callable<Integer> {
         ConsoleServer server;
         try {
             for (String namespace : served) {
-                clients.add(root.connect(StartupMode.OFFLINE, namespace)); // a bad name is the SDK's clear refusal
+                // a bad name is the SDK's clear refusal; a remote region down at the start is loaded once it answers
+                clients.add(root.connect(regions.apply(root.optionsBuilder(StartupMode.OFFLINE, namespace)).build()));
             }
             server = new ConsoleServer(clients, new InetSocketAddress(address, port),
                     new RequestGuard.Access(users, readOnly, hosts), tls, System.out);

@@ -201,6 +201,11 @@ public final class LodestarCli {
 
     /** The options of {@link #options}, for a command that adds its own (the regions it reads). */
     LodestarOptions.Builder optionsBuilder(StartupMode mode) {
+        return optionsBuilder(mode, namespace);
+    }
+
+    /** The same, for a client of another namespace (the console serves several, each reading the regions). */
+    LodestarOptions.Builder optionsBuilder(StartupMode mode, String namespace) {
         return optionsBuilder(redisUri(), namespace, mode, true);
     }
 

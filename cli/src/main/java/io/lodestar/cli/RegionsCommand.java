@@ -2,14 +2,13 @@ package io.lodestar.cli;
 
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarException;
-import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.StartupMode;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
 import io.lodestar.redis.RedisLodestar;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
@@ -36,17 +35,16 @@ final class RegionsCommand implements Callable<Integer> {
     @Parameters(paramLabel = "SERVICE", description = "the service id")
     String service;
 
-    @Option(names = "--home", required = true, paramLabel = "NAME", description = "the name of the --uri region")
-    String home;
-
-    @Option(names = "--remote", paramLabel = "NAME=URI", description = "another region and its Redis (repeatable)")
-    Map<String, String> remotes = new LinkedHashMap<>();
+    @Mixin
+    RegionOptions regions;
 
     @Override
     public Integer call() {
-        LodestarOptions.Builder builder = root.optionsBuilder(StartupMode.FAIL_FAST).region(home);
-        remotes.forEach(builder::remoteRegion);
-        try (LodestarClient client = RedisLodestar.create(builder.build())) {
+        if (regions.home == null) {
+            throw new ExitCodes.UsageException("regions needs --home NAME, the name of the --uri region");
+        }
+        try (LodestarClient client = RedisLodestar.create(regions.apply(root.optionsBuilder(StartupMode.FAIL_FAST))
+                .build())) {
             List<Map<String, Object>> rows = new ArrayList<>();
             for (String region : client.regions()) {
                 rows.addAll(rows(region, client.discovery(region)));

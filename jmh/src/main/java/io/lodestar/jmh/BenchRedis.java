@@ -7,8 +7,10 @@ import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.RedisServer;
+import io.lodestar.test.StallingRelay;
 import io.lodestar.test.TestRedis;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -69,6 +71,19 @@ final class BenchRedis implements AutoCloseable {
     /** @return the namespace of this instance's clients, e.g. {@code jmh-1x2y3z} */
     String namespace() {
         return namespace;
+    }
+
+    /**
+     * Starts a relay in front of this server that delays every chunk {@code delay} each way, as a link between
+     * regions does; the caller closes it.
+     *
+     * @throws IllegalStateException on a server given by {@value #URI_VARIABLE}: the relay needs the kit's server
+     */
+    StallingRelay relay(Duration delay) {
+        if (server == null) {
+            throw new IllegalStateException("A relay needs a private server from the test kit; unset " + URI_VARIABLE);
+        }
+        return StallingRelay.to(server, delay);
     }
 
     /**

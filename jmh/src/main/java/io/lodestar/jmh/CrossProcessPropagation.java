@@ -7,6 +7,7 @@ import io.lodestar.core.LodestarClient;
 import io.lodestar.core.Registration;
 import io.lodestar.core.ServiceRegistry;
 import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.test.StallingRelay;
 import org.HdrHistogram.Histogram;
 
 import java.io.BufferedReader;
@@ -70,10 +71,17 @@ import java.util.concurrent.locks.LockSupport;
  * Runnable::run)}: it runs on the view thread), which shows in the same run what the hand-off to Lodestar's
  * listener executor costs.
  *
+ * <p>With {@code --relay-ms N} the listener is a reader in another region: its Lodestar clients name the writer's
+ * Redis as a remote region ({@code remoteRegion("remote", relay)}) reached through a {@link StallingRelay} that
+ * delays every chunk N ms each way (a link between regions), and subscribe with {@code discovery("remote")}; its raw
+ * subscriber goes through the same relay, so {@code raw.propagation} is the floor over that link. The writer still
+ * writes to its Redis directly, as a client at home in that region does. N = 0 is the relay without delay (its own
+ * cost: a hop and two threads per direction). Needs the kit's private server.
+ *
  * <p>Run from the repository root (Redis from the test kit, or {@code LODESTAR_REDIS_URI}):
  * <pre>
  * jmh/propagation.sh [--events 200] [--warmup 300] [--max-pause-ms 500] [--probe] [--compare-direct]
- *                    [--out FILE.json]
+ *                    [--relay-ms 50] [--out FILE.json]
  *                    [--listener-jvm-args "-XX:StartFlightRecording=filename=listener.jfr"]
  *                    [--profile DIR [--profile-event wall|cpu] [--profile-interval 100us] [--profiler-jar JAR]]
  *                    [--redis-time]
@@ -103,6 +111,8 @@ public final class CrossProcessPropagation {
     private final boolean probe;
     private final boolean compareDirect;
     private final boolean redisTime;
+    /** The delay each way of the relay the listener reads through (as a remote region), or null: no relay. */
+    private final Duration relayDelay;
     private final Path out;
     private final List<String> listenerJvmArgs;
     private final Random random;
@@ -115,6 +125,7 @@ public final class CrossProcessPropagation {
     private int resyncedRounds;
 
     private BenchRedis redis;
+    private StallingRelay relay;
     private ServiceRegistry registry;
     private RedisClient rawClient;
     private StatefulRedisConnection<String, String> rawConnection;
@@ -132,6 +143,8 @@ public final class CrossProcessPropagation {
         this.probe = options.containsKey("probe");
         this.compareDirect = options.containsKey("compare-direct");
         this.redisTime = options.containsKey("redis-time");
+        this.relayDelay = options.containsKey("relay-ms") ? Duration.ofMillis(Long.parseLong(options.get("relay-ms")))
+                : null;
         this.out = Path.of(options.getOrDefault("out", "jmh/target/propagation.json"));
         String jvmArgs = options.getOrDefault("listener-jvm-args", "").trim();
         this.listenerJvmArgs = jvmArgs.isEmpty() ? List.of() : Arrays.asList(jvmArgs.split("\\s+"));
@@ -228,8 +241,12 @@ public final class CrossProcessPropagation {
             raw.slowlogReset();
         }
 
+        if (relayDelay != null) {
+            relay = redis.relay(relayDelay);
+        }
         listener = Fixtures.childJvm(listenerJvmArgs, PropagationListener.class, redis.uri(), redis.namespace(),
-                SERVICE, rawChannel, probe ? "probe" : "noprobe", compareDirect ? "compare" : "nocompare");
+                SERVICE, rawChannel, probe ? "probe" : "noprobe", compareDirect ? "compare" : "nocompare",
+                relay == null ? PropagationListener.NO_RELAY : relay.uri());
         toListener = new OutputStreamWriter(listener.getOutputStream(), StandardCharsets.UTF_8);
         Thread reader = new Thread(this::readListener, "propagation-listener-output");
         reader.setDaemon(true);
@@ -378,6 +395,9 @@ public final class CrossProcessPropagation {
             if (rawConnection != null) {
                 rawConnection.close();
                 rawClient.shutdown();
+            }
+            if (relay != null) {
+                relay.close();
             }
             redis.close();
         }
@@ -581,7 +601,9 @@ public final class CrossProcessPropagation {
         text.append(String.format(Locale.ROOT, "%d rounds (after %d unpaced warm-up rounds), each write after a"
                 + " random 0–%d ms pause; writer and listener in separate JVMs%s.%n%n", events, warmup, maxPauseMs,
                 (probe ? ", with the probe subscriber" : "")
-                + (compareDirect ? ", with the direct-executor listener compared" : "")));
+                + (compareDirect ? ", with the direct-executor listener compared" : "")
+                + (relayDelay == null ? "" : "; the listener reads the writer's Redis as a remote region, through a"
+                        + " relay delaying " + relayDelay.toMillis() + " ms each way")));
         if (resyncedRounds > 0) {
             text.append(String.format(Locale.ROOT, "%d measured write(s) reached the listener as a resync of the"
                     + " service instead of their event (the view's reconcile read Redis first): no sample.%n%n",
@@ -619,6 +641,7 @@ public final class CrossProcessPropagation {
         settings.put("probe", probe);
         settings.put("compareDirect", compareDirect);
         settings.put("redisTime", redisTime);
+        settings.put("relayMsEachWay", relayDelay == null ? null : relayDelay.toMillis());
         settings.put("resyncedRounds", resyncedRounds);
         settings.put("listenerJvmArgs", listenerJvmArgs);
         settings.put("profile", profile == null ? "none" : profile.describe());

@@ -7,6 +7,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.Initial;
 import io.lodestar.core.LodestarOptions;
+import io.lodestar.core.ServiceDiscovery;
 import io.lodestar.core.ServiceListener;
 import io.lodestar.core.Subscription;
 import io.lodestar.core.event.InstanceDeregistered;
@@ -25,8 +26,11 @@ import java.time.Instant;
  * over stdout when each event reached a listener, as wall-clock epoch nanoseconds ({@link #now()}; both processes
  * read the same kernel clock, {@code CLOCK_REALTIME}, so their readings compare directly).
  *
- * <p>Arguments: Redis URI, namespace, service id, raw channel, {@code probe} or {@code noprobe}, and {@code compare}
- * or {@code nocompare}. It listens with:
+ * <p>Arguments: Redis URI, namespace, service id, raw channel, {@code probe} or {@code noprobe}, {@code compare}
+ * or {@code nocompare}, and a relay URI or {@code norelay}. With a relay, every Lodestar client below is at home on
+ * the Redis URI (region {@code home}) and reads the service from region {@code remote}, the same Redis reached
+ * through the relay ({@code discovery("remote")}), and the plain Lettuce subscriber connects through the relay:
+ * a reader in another region. It listens with:
  * <ul>
  *   <li>a Lodestar client of the namespace, subscribed to the service with {@code discovery().subscribe}
  *       (default options, the listener on Lodestar's own listener executor): {@code R <seq> <nanos>} for a
@@ -49,6 +53,8 @@ import java.time.Instant;
  * {@code T <nanos>} (the writer checks the clocks agree); end of input closes everything and exits.
  */
 public final class PropagationListener {
+    /** The last argument when the listener reads the writer's Redis directly. */
+    static final String NO_RELAY = "norelay";
     private static final PrintStream OUT = new PrintStream(System.out, true, StandardCharsets.UTF_8);
 
     private PropagationListener() {
@@ -62,7 +68,7 @@ public final class PropagationListener {
 
     /**
      * @param args Redis URI, namespace, service id, raw channel, {@code probe} or {@code noprobe}, {@code compare}
-     *             or {@code nocompare}
+     *             or {@code nocompare}, relay URI or {@code norelay}
      * @throws Exception when setting up fails
      */
     public static void main(String[] args) throws Exception {
@@ -72,21 +78,20 @@ public final class PropagationListener {
         String rawChannel = args[3];
         boolean probe = args.length > 4 && args[4].equals("probe");
         boolean compare = args.length > 5 && args[5].equals("compare");
+        String relay = args.length > 6 && !args[6].equals(NO_RELAY) ? args[6] : null;
 
-        LodestarClient client = RedisLodestar.create(LodestarOptions.builder(uri).namespace(namespace)
-                .clientName("propagation-listener").build());
-        Subscription subscription = client.discovery().subscribe(serviceId, listener(serviceId, "R", "D"));
+        LodestarClient client = client(uri, namespace, "propagation-listener", relay);
+        Subscription subscription = discovery(client, relay).subscribe(serviceId, listener(serviceId, "R", "D"));
         LodestarClient directClient = null;
         Subscription directSubscription = null;
         if (compare) {
             String directService = serviceId + "-direct";
-            directClient = RedisLodestar.create(LodestarOptions.builder(uri).namespace(namespace)
-                    .clientName("propagation-listener-direct").build());
-            directSubscription = directClient.discovery().subscribe(directService,
+            directClient = client(uri, namespace, "propagation-listener-direct", relay);
+            directSubscription = discovery(directClient, relay).subscribe(directService,
                     listener(directService, "S", "U"), Initial.SKIP, Runnable::run);
         }
 
-        RedisClient raw = RawRedis.client(uri);
+        RedisClient raw = RawRedis.client(relay == null ? uri : relay);
         StatefulRedisPubSubConnection<String, String> pubSub = raw.connectPubSub(StringCodec.UTF8);
         String serviceChannel = RawRedis.serviceChannel(namespace, serviceId);
         pubSub.addListener(new RedisPubSubAdapter<>() {
@@ -124,6 +129,19 @@ public final class PropagationListener {
             raw.shutdown();
             client.close();
         }
+    }
+
+    /** A client on {@code uri}; with a relay, at home there and reading the same Redis through it as "remote". */
+    private static LodestarClient client(String uri, String namespace, String name, String relay) {
+        LodestarOptions.Builder options = LodestarOptions.builder(uri).namespace(namespace).clientName(name);
+        if (relay != null) {
+            options.region("home").remoteRegion("remote", relay);
+        }
+        return RedisLodestar.create(options.build());
+    }
+
+    private static ServiceDiscovery discovery(LodestarClient client, String relay) {
+        return relay == null ? client.discovery() : client.discovery("remote");
     }
 
     /** Reports registrations and deregistrations of {@code <service>-x-<seq>} instances with the given letters. */

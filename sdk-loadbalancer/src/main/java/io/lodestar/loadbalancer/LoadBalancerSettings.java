@@ -22,17 +22,19 @@ import java.util.function.UnaryOperator;
  * {@link #toLoadBalancer(String)} builds the balancer of one service.
  *
  * <p>A balancer built from these settings runs, in this order: the healthy-only filter, the metadata selectors
- * ({@link #getMetadata()}), the canary split ({@link #getCanary()}), the zone preference within each side, then the
- * strategy (with slow start when set). What {@code services.<id>.*} sets replaces the global value for that
+ * ({@link #getMetadata()}), the canary split ({@link #getCanary()}), the region preference and then the zone
+ * preference within each side (same zone, else same region, else any), then the strategy (with slow start when set). What {@code services.<id>.*} sets replaces the global value for that
  * service; its metadata entries are added to the global ones.
  *
  * <p>Violations name the setting as a property below the prefix the settings are bound at, in kebab case:
- * {@code slow-start}, {@code canary.hint-header}, {@code services.orders.prefer-zone}, {@code metadata.version}.
+ * {@code slow-start}, {@code canary.hint-header}, {@code services.orders.prefer-zone}, {@code prefer-region},
+ * {@code metadata.version}.
  * A framework adds its prefix ({@code lodestar.loadbalancer.}).
  */
 public class LoadBalancerSettings {
     private Strategy strategy = Strategy.WEIGHTED_RANDOM;
     private String preferZone;
+    private String preferRegion;
     private Duration slowStart;
     private Long seed;
     private Map<String, String> metadata = new LinkedHashMap<>();
@@ -81,6 +83,9 @@ public class LoadBalancerSettings {
         String strategyProperty = own != null && own.strategy != null ? ownPrefix + "strategy" : "strategy";
         String zone = own != null && own.preferZone != null ? own.preferZone : preferZone;
         String zoneProperty = own != null && own.preferZone != null ? ownPrefix + "prefer-zone" : "prefer-zone";
+        String region = own != null && own.preferRegion != null ? own.preferRegion : preferRegion;
+        String regionProperty = own != null && own.preferRegion != null ? ownPrefix + "prefer-region"
+                : "prefer-region";
         Duration window = own != null && own.slowStart != null ? own.slowStart : slowStart;
         String windowProperty = own != null && own.slowStart != null ? ownPrefix + "slow-start" : "slow-start";
 
@@ -110,6 +115,11 @@ public class LoadBalancerSettings {
             if (shared != null && routing != null) {
                 builder.canary(routing);
             }
+        }
+        // Region before zone: the zone preference then picks within the region kept, which is what makes
+        // "same zone, else same region, else any" out of two preferences.
+        if (region != null) {
+            attempt(() -> builder.selector(Selectors.regionPreference(region)), field -> regionProperty, violations);
         }
         if (zone != null) {
             attempt(() -> builder.selector(Selectors.zonePreference(zone)), field -> zoneProperty, violations);
@@ -162,6 +172,20 @@ public class LoadBalancerSettings {
     /** @param preferZone the zone (metadata {@code zone}) whose instances are preferred, or null for none */
     public void setPreferZone(String preferZone) {
         this.preferZone = preferZone;
+    }
+
+    /** @return the region whose instances are preferred while it has a usable one, or null for none (default) */
+    public String getPreferRegion() {
+        return preferRegion;
+    }
+
+    /**
+     * @param preferRegion the region ({@code ServiceInstance.region()}, stamped by the client that read the instance,
+     *                     never its metadata) whose instances are preferred, or null for none; applied before
+     *                     {@code prefer-zone}
+     */
+    public void setPreferRegion(String preferRegion) {
+        this.preferRegion = preferRegion;
     }
 
     /** @return the window over which a new instance's share ramps up, or null for none (default) */
@@ -253,6 +277,7 @@ public class LoadBalancerSettings {
     public static class Service {
         private Strategy strategy;
         private String preferZone;
+        private String preferRegion;
         private Duration slowStart;
         private Map<String, String> metadata = new LinkedHashMap<>();
 
@@ -274,6 +299,16 @@ public class LoadBalancerSettings {
         /** @param preferZone the service's preferred zone, or null for the global one */
         public void setPreferZone(String preferZone) {
             this.preferZone = preferZone;
+        }
+
+        /** @return the service's preferred region, or null for the global one */
+        public String getPreferRegion() {
+            return preferRegion;
+        }
+
+        /** @param preferRegion the service's preferred region, or null for the global one */
+        public void setPreferRegion(String preferRegion) {
+            this.preferRegion = preferRegion;
         }
 
         /** @return the service's slow-start window, or null for the global one */

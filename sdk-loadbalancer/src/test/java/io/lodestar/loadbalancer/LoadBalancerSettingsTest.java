@@ -27,6 +27,7 @@ class LoadBalancerSettingsTest {
     void defaultsAreWeightedRandomOverHealthyInstancesWithNothingElse() {
         assertThat(settings.getStrategy()).isEqualTo(Strategy.WEIGHTED_RANDOM);
         assertThat(settings.getPreferZone()).isNull();
+        assertThat(settings.getPreferRegion()).isNull();
         assertThat(settings.getSlowStart()).isNull();
         assertThat(settings.getSeed()).isNull();
         assertThat(settings.getMetadata()).isEmpty();
@@ -50,6 +51,54 @@ class LoadBalancerSettingsTest {
 
         // then
         assertThat(counts).isEqualTo(Map.of("near", 100L));
+    }
+
+    @Test
+    void preferRegionKeepsThatRegionWhileItHasAnInstance() {
+        // given
+        settings.setPreferRegion("eu-west");
+        List<ServiceInstance> instances = List.of(inRegion(instance("far", 1000), "us-east"),
+                inRegion(instance("near", 1), "eu-west"));
+
+        // when
+        Map<String, Long> counts = count(100, () -> settings.toLoadBalancer("orders").choose(instances));
+
+        // then
+        assertThat(counts).isEqualTo(Map.of("near", 100L));
+    }
+
+    @Test
+    void preferRegionWithPreferZoneIsSameZoneElseSameRegionElseAny() {
+        // given a zone in my region, another zone in my region, and my zone's name in another region
+        settings.setPreferRegion("eu-west");
+        settings.setPreferZone("eu-1");
+        ServiceInstance sameZone = inRegion(instance("same-zone", 1, "zone", "eu-1"), "eu-west");
+        ServiceInstance sameRegion = inRegion(instance("same-region", 1, "zone", "eu-2"), "eu-west");
+        ServiceInstance elsewhere = inRegion(instance("elsewhere", 1000, "zone", "eu-1"), "us-east");
+        LoadBalancer orders = settings.toLoadBalancer("orders");
+
+        // when / then
+        assertThat(count(20, () -> orders.choose(List.of(sameZone, sameRegion, elsewhere))))
+                .isEqualTo(Map.of("same-zone", 20L));
+        assertThat(count(20, () -> orders.choose(List.of(sameRegion, elsewhere))))
+                .isEqualTo(Map.of("same-region", 20L));
+        assertThat(count(20, () -> orders.choose(List.of(elsewhere)))).isEqualTo(Map.of("elsewhere", 20L));
+    }
+
+    @Test
+    void aServicesPreferRegionReplacesTheGlobalOne() {
+        // given
+        settings.setPreferRegion("eu-west");
+        LoadBalancerSettings.Service orders = new LoadBalancerSettings.Service();
+        orders.setPreferRegion("us-east");
+        settings.getServices().put("orders", orders);
+        List<ServiceInstance> instances = List.of(inRegion(instance("eu", 1), "eu-west"),
+                inRegion(instance("us", 1), "us-east"));
+
+        // when / then
+        assertThat(count(20, () -> settings.toLoadBalancer("orders").choose(instances))).isEqualTo(Map.of("us", 20L));
+        assertThat(count(20, () -> settings.toLoadBalancer("billing").choose(instances)))
+                .isEqualTo(Map.of("eu", 20L));
     }
 
     @Test
@@ -176,11 +225,13 @@ class LoadBalancerSettingsTest {
         settings.setStrategy(Strategy.ROUND_ROBIN);
         settings.setSlowStart(Duration.ofSeconds(-5));
         settings.setPreferZone("");
+        settings.setPreferRegion("");
         settings.getCanary().setPercent(150.0);
         settings.getCanary().setHintHeader("");
         LoadBalancerSettings.Service orders = new LoadBalancerSettings.Service();
         orders.setSlowStart(Duration.ofDays(2));
         orders.setStrategy(Strategy.WEIGHTED_RANDOM);
+        orders.setPreferRegion("");
         settings.getServices().put("orders", orders);
 
         // when / then
@@ -189,12 +240,15 @@ class LoadBalancerSettingsTest {
                         new Violation("canary.percent", "150.0", "between 0 and 100"),
                         new Violation("canary.hint-header", "''", "a non-empty string"),
                         new Violation("prefer-zone", "''", "a non-empty string"),
+                        new Violation("prefer-region", "''", "a non-empty string"),
+                        new Violation("services.orders.prefer-region", "''", "a non-empty string"),
                         new Violation("slow-start", "PT-5S", "positive"),
                         new Violation("strategy", "ROUND_ROBIN",
                                 "WEIGHTED_RANDOM or WEIGHTED_ROUND_ROBIN when slowStart is set"),
                         new Violation("services.orders.slow-start", "PT48H", "at most PT24H")))
                 .hasMessageContaining("services.orders.slow-start must be at most PT24H, but was PT48H")
-                .hasMessageContaining("canary.percent must be between 0 and 100, but was 150.0");
+                .hasMessageContaining("canary.percent must be between 0 and 100, but was 150.0")
+                .hasMessageContaining("services.orders.prefer-region must be a non-empty string, but was ''");
     }
 
     @Test
@@ -219,5 +273,9 @@ class LoadBalancerSettingsTest {
     void toLoadBalancerRejectsANullServiceId() {
         assertThatThrownBy(() -> settings.toLoadBalancer(null)).isInstanceOf(InvalidArgumentException.class)
                 .hasMessage("serviceId must be non-null, but was null");
+    }
+
+    private static ServiceInstance inRegion(ServiceInstance instance, String region) {
+        return instance.toBuilder().region(region).build();
     }
 }

@@ -1,7 +1,11 @@
 package io.lodestar.micronaut;
 
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.redis.RedisLodestar;
+import io.lodestar.test.RedisServer;
+import io.lodestar.test.TestRedis;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.client.LoadBalancer;
@@ -34,8 +38,8 @@ class LodestarLoadBalancerSettingsIT {
 
     @AfterEach
     void stop() throws Exception {
-        for (AutoCloseable closeable : started) {
-            closeable.close();
+        for (int i = started.size() - 1; i >= 0; i--) { // clients before the servers they talk to
+            started.get(i).close();
         }
     }
 
@@ -46,6 +50,29 @@ class LodestarLoadBalancerSettingsIT {
         LoadBalancer orders = balancer(Map.of("lodestar.loadbalancer.prefer-zone", "eu-2"));
 
         assertThat(count(50, orders)).isEqualTo(Map.of("b", 50));
+    }
+
+    @Test
+    void thePreferRegionPropertyPrefersThatRegionOverTheInstancesAFailoverAdds() {
+        // given east at home with one instance and west, a remote region, with a heavier one; a failover threshold
+        // of 2 adds west's instances to every read while east has fewer than two up
+        RedisServer west = TestRedis.startStandalone();
+        started.add(west);
+        LodestarClient inWest = RedisLodestar.create(LodestarOptions.builder(west.uri()).namespace(namespace)
+                .region("west").build());
+        started.add(inWest);
+        inWest.registry().register(ServiceInstance.builder("orders", "w").host("10.0.0.2").port(8000).weight(1000)
+                .build());
+        register("e", 1);
+        ApplicationContext caller = caller(Map.of("lodestar.region", "east",
+                "lodestar.regions.west.redis-uri", west.uri(), "lodestar.region-failover-threshold", "2",
+                "lodestar.loadbalancer.prefer-region", "east"));
+        await().atMost(WAIT).until(() -> caller.getBean(LodestarClient.class).discovery().getInstances("orders")
+                .size() == 2);
+
+        // when / then every call stays in east
+        assertThat(count(50, caller.getBean(DiscoveryClientLoadBalancerFactory.class).create("orders")))
+                .isEqualTo(Map.of("e", 50));
     }
 
     @Test

@@ -38,7 +38,8 @@ class ConfigurationMetadataTest {
     void inheritedLoadBalancerSettingsAreListedWithTheirDefaults() throws IOException {
         Map<String, Map<String, Object>> properties = properties();
 
-        assertThat(properties).containsKeys("lodestar.loadbalancer.prefer-zone", "lodestar.loadbalancer.slow-start",
+        assertThat(properties).containsKeys("lodestar.loadbalancer.prefer-zone", "lodestar.loadbalancer.prefer-region",
+                "lodestar.loadbalancer.slow-start",
                 "lodestar.loadbalancer.metadata", "lodestar.loadbalancer.canary.percent",
                 "lodestar.loadbalancer.canary.hint-header", "lodestar.loadbalancer.services");
         assertThat(properties.get("lodestar.loadbalancer.strategy")).containsEntry("defaultValue", "weighted-random");

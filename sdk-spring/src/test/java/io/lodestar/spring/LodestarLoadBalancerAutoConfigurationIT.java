@@ -1,8 +1,11 @@
 package io.lodestar.spring;
 
 import io.lodestar.core.LodestarClient;
+import io.lodestar.core.LodestarOptions;
 import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
+import io.lodestar.redis.RedisLodestar;
+import io.lodestar.test.RedisServer;
 import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -76,6 +79,31 @@ class LodestarLoadBalancerAutoConfigurationIT {
                                 .isEqualTo("b");
                     }
                 });
+    }
+
+    @Test
+    void thePreferRegionPropertyPrefersThatRegionOverTheInstancesAFailoverAdds() {
+        // given east at home with one instance and west, a remote region, with a heavier one; a failover threshold
+        // of 2 adds west's instances to every read while east has fewer than two up
+        try (RedisServer west = TestRedis.startStandalone();
+             LodestarClient inWest = RedisLodestar.create(LodestarOptions.builder(west.uri())
+                     .namespace("spring-lb-region").region("west").build())) {
+            register(inWest, "w", 1000, InstanceStatus.UP);
+            runner.withPropertyValues("lodestar.namespace=spring-lb-region", "lodestar.region=east",
+                    "lodestar.regions.west.redis-uri=" + west.uri(), "lodestar.region-failover-threshold=2",
+                    "lodestar.loadbalancer.prefer-region=east").run(context -> {
+                        LodestarClient lodestar = context.getBean(LodestarClient.class);
+                        register(lodestar, "e", 1, InstanceStatus.UP);
+                        await().atMost(Duration.ofSeconds(10))
+                                .until(() -> lodestar.discovery().getInstances("orders").size() == 2);
+
+                        // when / then every call stays in east
+                        for (int i = 0; i < 50; i++) {
+                            assertThat(context.getBean(LoadBalancerClient.class).choose("orders").getInstanceId())
+                                    .isEqualTo("e");
+                        }
+                    });
+        }
     }
 
     @Test

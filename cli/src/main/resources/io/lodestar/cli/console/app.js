@@ -1,5 +1,6 @@
 // The Lodestar console page: everything it shows arrives as server-sent events from the console's SDK view
-// (/api/events); it fetches only when the operator opens something or an event says it changed. Never polls.
+// (/api/events); it fetches only when the operator opens something or an event says it changed. It polls only for
+// what no event announces: the time left of the instances on screen, and (with remote regions) the regions card.
 // Every API request carries the token the operator typed (kept for the browser tab in sessionStorage) in a header:
 // the event stream too, so it is read with fetch (an EventSource cannot send a header). The token names a user;
 // the page offers only what the user's role allows (the console checks every write again).
@@ -604,9 +605,86 @@ async function useToken() {
   $('#message').hidden = true;
   await loadMe();
   connect();
+  watchRegions();
   loadConfigs();
   loadAudit();
   restore();
+}
+
+// ---- regions (lodestar console --home NAME --remote NAME=URI): each region read from its own Redis by the console.
+// A remote region's changes do not come through the event stream (it follows home), so while the console reads
+// regions this card asks again every 2 s; a console without remote regions is asked once and the card stays hidden.
+// Only home's instances can be changed (the console refuses a write to a remote region too).
+const regions = { ns: undefined, shown: '*', service: null, home: null, timer: null };
+
+async function loadRegions() {
+  if (regions.ns !== state.ns) { // another namespace: nothing of the last one stays
+    Object.assign(regions, { ns: state.ns, shown: '*', service: null });
+    $('#region-instances tbody').replaceChildren();
+    $('#region-service').textContent = '— choose a service';
+  }
+  let view;
+  try {
+    view = await getJson('/api/regions');
+  } catch (e) {
+    return; // no token yet, or the console is restarting: the next tick asks again
+  }
+  const shown = view.regions.length > 1;
+  $('#regions-card').hidden = !shown;
+  if (!shown) {
+    clearInterval(regions.timer);
+    return;
+  }
+  regions.home = view.home;
+  const select = $('#region-switch');
+  if (select.options.length !== view.regions.length + 1) {
+    select.replaceChildren(el('option', { value: '*' }, 'all regions'), ...view.regions.map((r) =>
+      el('option', { value: r.name }, r.name + (r.home ? ' (home)' : ''))));
+    select.value = regions.shown;
+  }
+  $('#region-badges').replaceChildren(...view.regions.map((r) => el('span', {
+    class: 'pill ' + (r.stale ? 'down' : 'live'), 'data-region': r.name, 'data-stale': r.stale ? 'yes' : 'no',
+    title: r.lastSyncAt ? 'last heard from ' + r.lastSyncAt : 'not heard from yet',
+  }, r.name + (r.stale ? ': stale for ' + r.staleForSeconds + ' s' : ''))));
+  const rows = new Map(); // "all regions": a service's counts summed over the regions
+  view.regions.filter((r) => regions.shown === '*' || r.name === regions.shown).forEach((r) =>
+    r.services.forEach((row) => {
+      const sum = rows.get(row.service) || { service: row.service, instances: 0, up: 0 };
+      sum.instances += row.instances;
+      sum.up += row.up;
+      rows.set(row.service, sum);
+    }));
+  $('#region-services tbody').replaceChildren(...[...rows.values()].sort((a, b) => a.service.localeCompare(b.service))
+    .map((row) => el('tr', {
+      class: 'clickable' + (row.service === regions.service ? ' selected' : ''), 'data-region-service': row.service,
+      onclick: () => { regions.service = row.service; loadRegions(); },
+    }, el('td', {}, row.service), el('td', {}, row.instances), el('td', {}, row.up))));
+  if (regions.service) await loadRegionService();
+}
+
+async function loadRegionService() {
+  const s = await getJson('/api/region/service?region=' + encodeURIComponent(regions.shown) + '&id='
+    + encodeURIComponent(regions.service)).catch(() => null);
+  if (!s || s.service !== regions.service || s.region !== regions.shown) return;
+  $('#region-service').textContent = s.service + (s.region === '*' ? ' in every region' : ' in ' + s.region);
+  $('#region-instances tbody').replaceChildren(...s.instances.map((i) => el('tr', { 'data-region-instance': i.id },
+    el('td', {}, i.region || '–'), el('td', {}, i.id), el('td', {}, i.address), el('td', {}, i.weight),
+    el('td', { class: 'status-' + i.status }, i.status), el('td', {}, i.zone || '–'),
+    el('td', {}, i.writable && may('write') ? el('button', { class: 'small', 'data-region-toggle': i.id,
+      onclick: () => regionSetStatus(i, i.status === 'up' ? 'out-of-service' : 'up') },
+    i.status === 'up' ? 'take out' : 'put in') : ''))));
+}
+
+async function regionSetStatus(instance, status) {
+  await write('/api/instance/status?service=' + encodeURIComponent(instance.service) + '&id='
+    + encodeURIComponent(instance.id) + '&region=' + encodeURIComponent(instance.region), { status })
+    .then(() => { message(instance.id + ' is now ' + status, 'ok'); loadRegions(); }, () => {});
+}
+
+function watchRegions() {
+  clearInterval(regions.timer);
+  regions.timer = setInterval(loadRegions, 2000);
+  loadRegions();
 }
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -620,6 +698,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('#config-content').addEventListener('input', () => { $('#config-content').dataset.dirty = 'yes'; });
   $('#config-save').addEventListener('click', save);
   $('#config-discard').addEventListener('click', discard);
+  $('#region-switch').addEventListener('change', () => { regions.shown = $('#region-switch').value; loadRegions(); });
   window.addEventListener('hashchange', restore);
   $('#service-filter').addEventListener('input', () => {
     state.pages.services = 0;
