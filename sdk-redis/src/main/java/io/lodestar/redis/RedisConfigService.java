@@ -565,9 +565,10 @@ final class RedisConfigService implements ConfigService {
     // ---------------------------------------------------------------- namespace listeners
 
     /**
-     * A listener of every config of the namespace: it follows each entry's own topic (so it gets each entry's
-     * versions in order, exactly like a per-id listener), and the namespace index tells it about entries created
-     * later, whose state when it starts following them is delivered as a {@link ConfigChanged}. All calls go
+     * A listener of every config of the namespace: it follows each config's effective entry exactly like a per-id
+     * listener (each entry's versions in order, or the gray content in a client a release applies to), and the
+     * namespace index tells it about entries created later, whose effective state when it starts following them is
+     * delivered as a {@link ConfigChanged}. All calls go
      * through one serial executor, so the listener is never called concurrently.
      */
     private final class NamespaceSubscription implements Subscription {
@@ -595,7 +596,7 @@ final class RedisConfigService implements ConfigService {
         void awaitFollowing() {
             try {
                 Set<String> existing = following.get(backend.timeout().toMillis(), TimeUnit.MILLISECONDS);
-                existing.forEach(entries.api()::awaitLoaded);
+                existing.forEach(effective::awaitLoaded);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (ExecutionException | TimeoutException e) {
@@ -607,9 +608,10 @@ final class RedisConfigService implements ConfigService {
             if (closed) {
                 return;
             }
-            Subscription subscription = followed.computeIfAbsent(configId, id -> entries.api().subscribe(id,
-                    this::deliver, created ? start -> start.value().ifPresentOrElse(entry ->
-                            deliver(new ConfigChanged(id, start.revision(), entry)), () -> unfollow(id)) : null));
+            // the effective entry, as per-config listeners get it: a client in a gray set hears the gray content
+            Subscription subscription = followed.computeIfAbsent(configId, id -> effective.follow(id, this::deliver,
+                    created ? start -> start.ifPresentOrElse(this::deliver, () -> unfollow(id)) : start -> { },
+                    listenerPool));
             if (closed) {
                 subscription.close();
             }
@@ -625,7 +627,7 @@ final class RedisConfigService implements ConfigService {
             Subscription subscription = followed.remove(configId);
             if (subscription != null) {
                 subscription.close();
-                entries.release(configId, Optional::isEmpty);
+                effective.releaseAbsent(configId);
             }
         }
 
