@@ -93,7 +93,8 @@ final class RedisConfigService implements ConfigService {
         this.direct = new DirectConfigReader(reads, codec, backend);
         Snapshots<Optional<ConfigEntry>> snapshots = Snapshots.configs(options.configSnapshotDirectory(), namespace,
                 options.redactedRedisUri(), listenerPool);
-        this.applied = new AppliedRecords(backend, keys, options.clientName(), options.sweepInterval());
+        this.applied = new AppliedRecords(backend, keys, options.clientName(), options.sweepInterval(),
+                options.recordAppliedConfigs());
         // Who runs what: each value the entry view takes, and each release the gray view takes, is recorded with the
         // variant this client applies (gray when the release applies to its identity)
         this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots, this::noteApplied), views);
