@@ -220,6 +220,11 @@ final class RedisConfigService implements ConfigService {
     }
 
     @Override
+    public void compareAndRemove(String configId, long expectedVersion) {
+        remove0(configId, expectedVersion).join();
+    }
+
+    @Override
     public Set<String> list() {
         return list0().join();
     }
@@ -288,12 +293,25 @@ final class RedisConfigService implements ConfigService {
     }
 
     private Call<Boolean> remove0(String configId) {
+        return remove0(configId, ANY_VERSION);
+    }
+
+    /** Removes in any case ({@link #ANY_VERSION}), or only at {@code expected} (else a {@link ConflictException}). */
+    private Call<Boolean> remove0(String configId, long expected) {
         return calls.start(() -> "remove config '" + configId + "'", () -> {
-            Validation.requireConfigId(configId);
-            return ConfigScripts.REMOVE_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                    keys.config(configId).all(), withWriter(configId)).thenCompose(reply -> {
-                        boolean removed = Reply.number(reply, 0, ConfigScripts.REMOVE_CONFIG) == 1L;
-                        long version = Reply.number(reply, 1, ConfigScripts.REMOVE_CONFIG);
+            Validation.Collector checks = Validation.collector().configId("configId", configId);
+            if (expected != ANY_VERSION) {
+                checks.range("expectedVersion", expected, 1, Long.MAX_VALUE);
+            }
+            checks.throwIfInvalid();
+            LuaScript script = ConfigScripts.REMOVE_CONFIG;
+            return script.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                    keys.config(configId).all(), withWriter(configId, Long.toString(expected))).thenCompose(reply -> {
+                        if ("conflict".equals(reply.get(0))) {
+                            throw new ConflictException(configId, expected, Reply.number(reply, 1, script));
+                        }
+                        boolean removed = Reply.number(reply, 0, script) == 1L;
+                        long version = Reply.number(reply, 1, script);
                         if (version == 0) {
                             return CompletableFuture.completedFuture(false); // never existed
                         }
@@ -687,6 +705,11 @@ final class RedisConfigService implements ConfigService {
         @Override
         public CompletionStage<Boolean> remove(String configId) {
             return remove0(configId).published();
+        }
+
+        @Override
+        public CompletionStage<Void> compareAndRemove(String configId, long expectedVersion) {
+            return remove0(configId, expectedVersion).published().thenApply(removed -> null);
         }
 
         @Override
