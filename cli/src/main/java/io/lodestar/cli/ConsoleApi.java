@@ -65,6 +65,7 @@ final class ConsoleApi {
                     query.containsKey("to") ? Long.parseLong(query.get("to")) : null));
             case "/api/config/log" -> client.config().log(Http.required(query, "id"), LOG_RECORDS).stream()
                     .map(ConfigLogCommand::view).toList();
+            case "/api/config/changes" -> ConfigChanges.recent(client.config());
             default -> throw new NotFoundException("page", path, "no such page: " + path);
         };
     }
