@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -32,6 +33,7 @@ final class ConsoleApi {
             "/api/config/delete", Users.Role.ADMIN,
             "/api/instance/status", Users.Role.WRITE,
             "/api/instance/metadata", Users.Role.WRITE,
+            "/api/instance/weight", Users.Role.WRITE,
             "/api/instance/evict", Users.Role.ADMIN);
 
     private final LodestarClient client;
@@ -56,9 +58,10 @@ final class ConsoleApi {
     Object read(String path, Map<String, String> query) {
         return switch (path) {
             case "/api/state" -> state();
-            case "/api/service" -> service(Instances.requireSome(client.discovery().getSnapshot(
-                    Http.required(query, "id")), client.namespace().name()));
-            case "/api/configs" -> Configs.list(client.config(), client.config());
+            case "/api/services" -> paged(query, Instances.serviceRows(client.discovery(), services()), "service");
+            case "/api/service" -> pagedService(query, service(Instances.requireSome(client.discovery().getSnapshot(
+                    Http.required(query, "id")), client.namespace().name())));
+            case "/api/configs" -> paged(query, Configs.list(client.config(), client.config()), "id");
             case "/api/config" -> config(Http.required(query, "id"));
             case "/api/config/diff" -> Views.diff(Configs.diff(client.config(), client.config(), Http.required(query, "id"),
                     Long.parseLong(Http.required(query, "from")),
@@ -120,6 +123,16 @@ final class ConsoleApi {
                 return new Written(Views.instance(changed, 0, Instant.now(), null),
                         service + "/" + instance + " -> " + Views.statusName(status));
             }
+            case "/api/instance/weight" -> {
+                String service = Http.required(query, "service");
+                String instance = Http.required(query, "id");
+                // a number or a string holding one, read as the CLI reads its argument
+                JsonNode given = body.path("weight");
+                int weight = new Converters.Weight().convert(given.isValueNode() ? given.asText() : given.toString());
+                ServiceInstance changed = client.registry().setWeight(service, instance, weight);
+                return new Written(Views.instance(changed, 0, Instant.now(), null),
+                        service + "/" + instance + " weight -> " + weight);
+            }
             default -> throw new IllegalArgumentException("not a write: " + path);
         }
     }
@@ -148,6 +161,33 @@ final class ConsoleApi {
         } catch (LodestarException offline) {
             return List.of(); // Redis unreachable since the start: the staleness banner says so
         }
+    }
+
+    /**
+     * A list, or the page of it the query asks for ({@link Paging}); {@code filter} keeps the rows whose {@code key}
+     * (the service's or config's id) contains it, ignoring case, as the page's filter box does.
+     */
+    private static Object paged(Map<String, String> query, List<Map<String, Object>> rows, String key) {
+        Paging paging = Paging.of(query);
+        if (paging == null) {
+            return rows;
+        }
+        String filter = query.getOrDefault("filter", "").strip().toLowerCase(Locale.ROOT);
+        return paging.page(filter.isEmpty() ? rows : rows.stream().filter(row -> String.valueOf(row.get(key))
+                .toLowerCase(Locale.ROOT).contains(filter)).toList());
+    }
+
+    /** A service's detail with the page of its instances the query asks for, and their total, or all of them. */
+    private static Map<String, Object> pagedService(Map<String, String> query, Map<String, Object> detail) {
+        Paging paging = Paging.of(query);
+        if (paging != null) {
+            Map<String, Object> page = paging.page((List<?>) detail.get("instances"));
+            detail.put("instances", page.get("items"));
+            detail.put("total", page.get("total"));
+            detail.put("offset", page.get("offset"));
+            detail.put("limit", page.get("limit"));
+        }
+        return detail;
     }
 
     /** For the event stream: a service that lost its last instance is shown empty. */

@@ -13,6 +13,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -28,6 +29,8 @@ import java.util.concurrent.CountDownLatch;
 final class ConsoleCommand implements Callable<Integer> {
     static final String TOKEN_VARIABLE = "LODESTAR_CONSOLE_TOKEN";
     static final String READ_TOKEN_VARIABLE = "LODESTAR_CONSOLE_READ_TOKEN";
+    /** How soon a change of the users file takes effect: a stat of it per second at most, on a request. */
+    private static final Duration USERS_CHECK = Duration.ofSeconds(1);
 
     @ParentCommand
     LodestarCli root;
@@ -110,7 +113,7 @@ final class ConsoleCommand implements Callable<Integer> {
         if (usersFile != null) {
             refuseSharedTokens();
         }
-        Users users = usersFile != null ? Users.load(usersFile)
+        Users users = usersFile != null ? Users.watch(usersFile, USERS_CHECK, System.out)
                 : Users.ofTokens(shared.writeToken(), shared.readToken());
         List<String> served = namespaces.isEmpty() ? List.of(root.namespace) : namespaces.stream().distinct().toList();
         CountDownLatch stop = new CountDownLatch(1);

@@ -2,6 +2,9 @@ package io.lodestar.cli;
 
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.Subscription;
+import io.lodestar.core.event.InstanceDeregistered;
+import io.lodestar.core.event.InstanceExpired;
+import io.lodestar.core.event.ServiceEvent;
 
 import java.io.PrintStream;
 import java.util.Map;
@@ -26,7 +29,7 @@ final class ConsoleNamespace implements AutoCloseable {
         this.client = client;
         this.api = new ConsoleApi(client, readOnly);
         this.events = new ConsoleEvents(api::state, this::stale, log, this::watched);
-        this.services = new ServiceWatch(client, ticks, id -> event -> serviceChanged(id));
+        this.services = new ServiceWatch(client, ticks, id -> event -> serviceChanged(id, event));
     }
 
     String name() {
@@ -54,9 +57,29 @@ final class ConsoleNamespace implements AutoCloseable {
         }
     }
 
-    private void serviceChanged(String service) {
+    private void serviceChanged(String service, ServiceEvent event) {
         events.push("service", api.service(service));
+        Map<String, Object> removal = removal(event);
+        if (removal != null) {
+            events.push("removed", removal);
+        }
         events.pushState();
+    }
+
+    /**
+     * How an instance left, for the page to say (the service's new list cannot tell an evict from a deregister or an
+     * expiry): {@code {"service", "id", "change": "evicted" | "deregistered" | "expired", "revision"}}, else null.
+     */
+    private static Map<String, Object> removal(ServiceEvent event) {
+        if (event instanceof InstanceDeregistered e) {
+            return Map.of("service", e.serviceId(), "id", e.instanceId(),
+                    "change", e.evicted() ? "evicted" : "deregistered", "revision", e.revision());
+        }
+        if (event instanceof InstanceExpired e) {
+            return Map.of("service", e.serviceId(), "id", e.instanceId(), "change", "expired",
+                    "revision", e.revision());
+        }
+        return null;
     }
 
     /** Starts following the registry and configs. */

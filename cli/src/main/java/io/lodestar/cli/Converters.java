@@ -8,8 +8,8 @@ import picocli.CommandLine;
 import java.util.Locale;
 
 /**
- * The words the CLI's arguments and the console's requests name a config format or an instance status by, in any
- * case: one reading for both, with one message for a word that names none.
+ * The words the CLI's arguments and the console's requests name a config format, an instance status or a weight
+ * by, in any case: one reading for both, with one message for a word that names none.
  */
 final class Converters {
     private Converters() {
@@ -37,6 +37,23 @@ final class Converters {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException("status must be one of up, down, out-of-service,"
                         + " starting, but was " + Validation.show(value));
+            }
+        }
+    }
+
+    /**
+     * A weight is a whole number; its range is the registry's to check (the same rule and message as a
+     * registration's), so only a word that is no number at all is refused here.
+     */
+    static final class Weight implements CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            try {
+                return Integer.valueOf(value.trim());
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("weight must be a whole number between "
+                        + Validation.MIN_WEIGHT + " and " + Validation.MAX_WEIGHT + ", but was "
+                        + Validation.show(value));
             }
         }
     }

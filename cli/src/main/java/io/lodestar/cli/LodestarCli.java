@@ -383,6 +383,20 @@ public final class LodestarCli {
         }
     }
 
+    @Command(name = "weight", description = {"Set an instance's weight: its relative share of weighted load balancing,",
+            "0-10000 (0: never picked). Its owner's renewals keep it; a re-registration restores the owner's."})
+    int weight(@Parameters(index = "0", paramLabel = "SERVICE") String service,
+               @Parameters(index = "1", paramLabel = "INSTANCE") String instance,
+               @Parameters(index = "2", paramLabel = "WEIGHT", converter = Converters.Weight.class,
+                       description = "0-10000") int weight) {
+        try (LodestarClient client = connect()) {
+            ServiceInstance changed = client.registry().setWeight(service, instance, weight);
+            output().message(Views.instance(changed, 0, Instant.now(), null),
+                    service + "/" + instance + " now has weight " + changed.weight());
+            return ExitCodes.OK;
+        }
+    }
+
     /** {@code 500ms}, {@code 5s}, {@code 2m} or an ISO-8601 duration. */
     static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         @Override

@@ -4,10 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lodestar.core.internal.Validation;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -37,7 +42,7 @@ final class Users {
     enum Role {
         /** See services, instances, configs, their history and the audit log. */
         READ,
-        /** Also change: set, create and roll back configs, an instance's status and metadata. */
+        /** Also change: set, create and roll back configs, an instance's status, metadata and weight. */
         WRITE,
         /** Also remove: delete configs, evict instances. */
         ADMIN;
@@ -76,10 +81,14 @@ final class Users {
         }
     }
 
-    private final List<Entry> entries;
+    /** The users, when they never change (shared tokens, or a file read once); else null. */
+    private final List<Entry> fixed;
+    /** The users of a watched file; else null. */
+    private final Reload reload;
 
-    private Users(List<Entry> entries) {
-        this.entries = List.copyOf(entries);
+    private Users(List<Entry> fixed, Reload reload) {
+        this.fixed = fixed == null ? null : List.copyOf(fixed);
+        this.reload = reload;
     }
 
     /**
@@ -94,7 +103,7 @@ final class Users {
         if (readToken != null) {
             entries.add(new Entry(new User("read-token", Map.of(EVERY_NAMESPACE, Role.READ)), digest(readToken)));
         }
-        return new Users(entries);
+        return new Users(entries, null);
     }
 
     /**
@@ -112,6 +121,24 @@ final class Users {
      * @throws ExitCodes.UsageException naming every broken rule, with the file's name (never a token)
      */
     static Users load(Path file) {
+        return new Users(read(file), null);
+    }
+
+    /**
+     * Reads a users file as {@link #load} does, and again whenever it changed, so that a user removed from it (or
+     * given another role or token) is refused within about {@code every} without a restart. A change is seen by a
+     * stat (modification time, size and file key: an edit in place or a file renamed over it), at most once per
+     * {@code every}, on a request. A changed file that breaks a rule (or may be read by others) is not used: the
+     * users read before stay in force, and {@code log} gets one WARN line per such change, naming what is wrong.
+     *
+     * @throws ExitCodes.UsageException when the file breaks a rule now
+     */
+    static Users watch(Path file, Duration every, PrintStream log) {
+        Object stamp = Reload.stamp(file);
+        return new Users(null, new Reload(file, every, log, stamp, read(file)));
+    }
+
+    private static List<Entry> read(Path file) {
         String text = Tokens.readOwnerOnly(file, "the users file");
         JsonNode root;
         try {
@@ -144,7 +171,71 @@ final class Users {
         if (!broken.isEmpty()) {
             throw new ExitCodes.UsageException("the users file " + file + ": " + String.join("; ", broken));
         }
-        return new Users(entries);
+        return entries;
+    }
+
+    /**
+     * Checks a watched users file for a change, on the request threads: a stat per {@code every} at most, the file
+     * read only when the stat differs. The stat is taken before the read, so an edit that lands during the read is
+     * seen at the next check.
+     */
+    private static final class Reload {
+        private final Path file;
+        private final long everyNanos;
+        private final PrintStream log;
+        private volatile long nextCheck;
+        /** The users in force: replaced whole, under the lock, by a valid new version of the file. */
+        private volatile List<Entry> entries;
+        /** Guarded by this: the stat of the version in force, or of the broken one already warned about. */
+        private Object stamp;
+
+        Reload(Path file, Duration every, PrintStream log, Object stamp, List<Entry> entries) {
+            this.file = file;
+            this.everyNanos = every.toNanos();
+            this.log = log;
+            this.stamp = stamp;
+            this.entries = List.copyOf(entries);
+            this.nextCheck = System.nanoTime() + everyNanos;
+        }
+
+        /** The users in force, after a look at the file when one is due. */
+        List<Entry> current() {
+            if (System.nanoTime() - nextCheck >= 0) {
+                check();
+            }
+            return entries;
+        }
+
+        private synchronized void check() {
+            long now = System.nanoTime();
+            if (now - nextCheck < 0) {
+                return; // another request looked meanwhile
+            }
+            nextCheck = now + everyNanos;
+            Object seen = stamp(file);
+            if (seen.equals(stamp)) {
+                return;
+            }
+            stamp = seen;
+            try {
+                entries = List.copyOf(read(file));
+                log.println(Instant.now() + " the users file " + file + " changed: " + entries.size() + " users");
+            } catch (ExitCodes.UsageException e) {
+                log.println(Instant.now() + " WARN " + LogText.escape(e.getMessage()) + "; the " + entries.size()
+                        + " users read before stay in force until the file is fixed");
+            }
+        }
+
+        /** What tells one version of the file from another without reading it. */
+        static Object stamp(Path file) {
+            try {
+                BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+                return List.of(attributes.lastModifiedTime(), attributes.size(),
+                        String.valueOf(attributes.fileKey()));
+            } catch (IOException e) {
+                return "unreadable: " + e; // missing or unreadable: read() says which, once
+            }
+        }
     }
 
     private static Entry user(String name, JsonNode node, List<String> broken) {
@@ -207,7 +298,7 @@ final class Users {
         }
         byte[] given = digest(token);
         User found = null;
-        for (Entry entry : entries) {
+        for (Entry entry : current()) {
             if (MessageDigest.isEqual(given, entry.digest()) && found == null) {
                 found = entry.user();
             }
@@ -216,7 +307,11 @@ final class Users {
     }
 
     int size() {
-        return entries.size();
+        return current().size();
+    }
+
+    private List<Entry> current() {
+        return reload == null ? fixed : reload.current();
     }
 
     private static byte[] digest(String token) {
@@ -229,6 +324,6 @@ final class Users {
 
     @Override
     public String toString() {
-        return "Users" + entries; // names and roles, never a token or digest
+        return "Users" + current(); // names and roles, never a token or digest
     }
 }

@@ -235,7 +235,7 @@ final class WatchCommand implements Callable<Integer> {
             what = e.instance().instanceId() + " updated (" + Views.statusName(e.instance().status()) + ", weight "
                     + e.instance().weight() + ")";
         } else if (event instanceof InstanceDeregistered e) {
-            what = e.instanceId() + " deregistered";
+            what = e.instanceId() + (e.evicted() ? " evicted" : " deregistered");
         } else if (event instanceof InstanceExpired e) {
             what = e.instanceId() + " expired";
         } else if (event instanceof ServiceResynced e) {

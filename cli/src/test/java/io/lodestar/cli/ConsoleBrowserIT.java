@@ -360,6 +360,46 @@ class ConsoleBrowserIT {
     }
 
     @Test
+    void anInstancesWeightIsSetThroughThePageAndShownInItsRow() throws IOException {
+        startConsoleWithUsers();
+        register("orders-1", 8080, "eu-1");
+        openWithToken(TOKEN + "-bob");
+        awaitElement("#services tr[data-service='orders']").click();
+        awaitElement("#instances button[data-weight='orders-1']").click();
+        WebElement weight = awaitElement("#weight-value");
+        assertThat(weight.getAttribute("value")).isEqualTo("100");
+
+        weight.clear();
+        weight.sendKeys("7");
+        chrome.findElement(By.id("weight-save")).click();
+
+        await("the weight in Redis").atMost(UI).untilAsserted(() -> assertThat(sdk.directDiscovery()
+                .getInstance("orders", "orders-1").orElseThrow().weight()).isEqualTo(7));
+        await("the row, live").atMost(UI).untilAsserted(() -> assertThat(chrome.findElement(
+                By.cssSelector("#instances tr[data-instance='orders-1'] td:nth-child(3)")).getText()).isEqualTo("7"));
+        assertThat(chrome.findElement(By.id("weight")).isDisplayed()).as("the dialog closed").isFalse();
+    }
+
+    @Test
+    void aWeightOutOfRangeIsRefusedWithTheRuleAndChangesNothing() throws IOException {
+        startConsoleWithUsers();
+        register("orders-1", 8080, "eu-1");
+        openWithToken(TOKEN + "-bob");
+        awaitElement("#services tr[data-service='orders']").click();
+        awaitElement("#instances button[data-weight='orders-1']").click();
+        WebElement weight = awaitElement("#weight-value");
+
+        weight.clear();
+        weight.sendKeys("20000");
+        chrome.findElement(By.id("weight-save")).click();
+
+        await("the refusal").atMost(UI).untilAsserted(() -> assertThat(chrome.findElement(By.id("message"))
+                .getText()).contains("weight must be between 0 and 10000, but was 20000"));
+        assertThat(chrome.findElement(By.id("weight")).isDisplayed()).as("the dialog stays open").isTrue();
+        assertThat(sdk.directDiscovery().getInstance("orders", "orders-1").orElseThrow().weight()).isEqualTo(100);
+    }
+
+    @Test
     void aUserSwitchesBetweenTheNamespacesTheyMaySee() throws IOException {
         startConsoleWithUsers("--namespaces", namespace + "," + other);
         register("orders-1", 8080, "eu-1");
@@ -418,6 +458,9 @@ class ConsoleBrowserIT {
         assertThat(chrome.findElement(By.id("configs-pager")).getText()).contains("51–60 of 60");
         assertThat(chrome.findElement(By.cssSelector("#configs-pager button[data-page='next']")).isEnabled())
                 .isFalse();
+        // the page asked the console for that page alone, not for the whole list to page itself
+        assertThat(chrome.executeScript("return performance.getEntriesByType('resource').map(e => e.name)"))
+                .asString().contains("/api/configs?offset=50&limit=50");
     }
 
     @Test

@@ -39,6 +39,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -308,6 +310,24 @@ class ConsoleIT {
     }
 
     @Test
+    void aUserRemovedFromTheUsersFileIsRefusedWithinSecondsWithoutARestart(@TempDir Path dir) throws Exception {
+        // given a console whose users file lets bob write
+        Path file = users(dir);
+        console = new ConsoleProcess(redis.uri(), namespace, "--users", file.toString());
+        assertThat(get("api/config?id=orders/limits", "bob-token-12").statusCode()).isEqualTo(200);
+
+        // when an operator removes bob from the file
+        Files.writeString(file, Files.readString(file).lines().filter(line -> !line.contains("bob:"))
+                .map(line -> line + "\n").collect(Collectors.joining()));
+
+        // then bob's requests are refused within seconds, alice's still answered, and the console says why
+        await("bob refused").atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                get("api/config?id=orders/limits", "bob-token-12").statusCode()).isEqualTo(401));
+        assertThat(get("api/config?id=orders/limits", "alice-token-1").statusCode()).isEqualTo(200);
+        assertThat(console.output()).contains("the users file " + file + " changed: 3 users");
+    }
+
+    @Test
     void theAuditLogNamesTheUserTheTokenBelongsTo(@TempDir Path dir) throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
 
@@ -473,6 +493,57 @@ class ConsoleIT {
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
         assertThat(JSON.readTree(answer.body()).get("message").asText()).isEqualTo("put.weight must be a string,"
                 + " but was 5");
+    }
+
+    @Test
+    void aWriterChangesAnInstancesWeightAReaderMayNotAndTheAuditLogSaysWho(@TempDir Path dir) throws Exception {
+        sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080).build());
+        console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
+
+        HttpResponse<String> refused = post("api/instance/weight?service=orders&id=orders-1", "alice-token-1",
+                "{\"weight\":5}");
+        HttpResponse<String> done = post("api/instance/weight?service=orders&id=orders-1", "bob-token-12",
+                "{\"weight\":5}");
+
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
+        assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
+        assertThat(JSON.readTree(done.body()).get("weight").asInt()).isEqualTo(5);
+        assertThat(sdk.directDiscovery().getInstance("orders", "orders-1").orElseThrow().weight()).isEqualTo(5);
+        await("the audit lines").atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(console.output())
+                .contains("AUDIT who=alice@127.0.0.1 action=instance.weight target=orders/orders-1 refused: needs"
+                        + " write, has read")
+                .contains("AUDIT who=bob@127.0.0.1 action=instance.weight target=orders/orders-1 done:"
+                        + " orders/orders-1 weight -> 5"));
+    }
+
+    @Test
+    void aWeightThatIsNoNumberOrOutOfRangeIsABadRequestNamingTheRule(@TempDir Path dir) throws Exception {
+        sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080).build());
+        console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
+
+        HttpResponse<String> tooHigh = post("api/instance/weight?service=orders&id=orders-1", "bob-token-12",
+                "{\"weight\":10001}");
+        HttpResponse<String> word = post("api/instance/weight?service=orders&id=orders-1", "bob-token-12",
+                "{\"weight\":\"heavy\"}");
+
+        assertThat(tooHigh.statusCode()).as(tooHigh.body()).isEqualTo(400);
+        assertThat(JSON.readTree(tooHigh.body()).get("message").asText())
+                .contains("weight must be between 0 and 10000, but was 10001");
+        assertThat(word.statusCode()).as(word.body()).isEqualTo(400);
+        assertThat(JSON.readTree(word.body()).get("message").asText())
+                .isEqualTo("weight must be a whole number between 0 and 10000, but was 'heavy'");
+        assertThat(sdk.directDiscovery().getInstance("orders", "orders-1").orElseThrow().weight()).isEqualTo(100);
+    }
+
+    @Test
+    void theWeightOfAnUnknownInstanceIsNotFound() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        HttpResponse<String> answer = post("api/instance/weight?service=orders&id=orders-9", TOKEN,
+                "{\"weight\":5}");
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(404);
+        assertThat(JSON.readTree(answer.body()).get("message").asText()).contains("No instance 'orders-9'");
     }
 
     @Test
@@ -712,6 +783,85 @@ class ConsoleIT {
             assertThat(service.get("service").asText()).isEqualTo("orders");
             assertThat(service.get("instances").get(0).get("id").asText()).isEqualTo("orders-1");
             stream.body().close();
+        }
+    }
+
+    /** A service of 1,200 persistent instances, orders-0000 to orders-1199, registered at once. */
+    private void registerLargeService() {
+        CompletableFuture.allOf(IntStream.range(0, 1_200).mapToObj(i -> sdk.registry().async().register(
+                ServiceInstance.builder("orders", String.format("orders-%04d", i)).host("10.0.0.7").port(8080 + i)
+                        .persistent().build()).toCompletableFuture()).toArray(CompletableFuture[]::new))
+                .orTimeout(60, TimeUnit.SECONDS).join();
+    }
+
+    @Test
+    void aServicesInstancesComeAPageAtATimeWithTheirTotal() throws Exception {
+        registerLargeService();
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        JsonNode first = JSON.readTree(get("api/service?id=orders&offset=0&limit=500", TOKEN).body());
+        JsonNode next = JSON.readTree(get("api/service?id=orders&offset=500&limit=500", TOKEN).body());
+
+        assertThat(first.get("total").asInt()).isEqualTo(1_200);
+        assertThat(first.get("instances")).hasSize(500);
+        assertThat(first.get("instances").get(0).get("id").asText()).isEqualTo("orders-0000");
+        assertThat(first.get("instances").get(499).get("id").asText()).isEqualTo("orders-0499");
+        assertThat(next.get("instances").get(0).get("id").asText()).isEqualTo("orders-0500");
+    }
+
+    @Test
+    void theLastPageOfAServiceHoldsWhatIsLeft() throws Exception {
+        registerLargeService();
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        JsonNode last = JSON.readTree(get("api/service?id=orders&offset=1000&limit=500", TOKEN).body());
+        JsonNode past = JSON.readTree(get("api/service?id=orders&offset=1200&limit=500", TOKEN).body());
+
+        assertThat(last.get("total").asInt()).isEqualTo(1_200);
+        assertThat(last.get("offset").asInt()).isEqualTo(1_000);
+        assertThat(last.get("instances")).hasSize(200);
+        assertThat(last.get("instances").get(199).get("id").asText()).isEqualTo("orders-1199");
+        assertThat(past.get("instances")).isEmpty();
+    }
+
+    @Test
+    void theServicesAndConfigsListsComeAPageAtATimeFilteredAsAsked() throws Exception {
+        for (String id : new String[] {"billing/limits", "orders/flags", "payments/limits"}) {
+            sdk.config().set(id, "v1", ConfigFormat.TEXT); // beside orders/limits
+        }
+        for (String service : new String[] {"billing", "orders", "payments"}) {
+            sdk.registry().register(ServiceInstance.builder(service, service + "-1").host("10.0.0.7").port(8080)
+                    .persistent().build());
+        }
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+
+        JsonNode configs = JSON.readTree(get("api/configs?offset=2&limit=2", TOKEN).body());
+        JsonNode limits = JSON.readTree(get("api/configs?limit=10&filter=LIMITS", TOKEN).body());
+        JsonNode services = JSON.readTree(get("api/services?offset=1&limit=1", TOKEN).body());
+
+        assertThat(configs.get("total").asInt()).isEqualTo(4);
+        assertThat(configs.get("items")).extracting(row -> row.get("id").asText())
+                .containsExactly("orders/limits", "payments/limits");
+        assertThat(limits.get("total").asInt()).isEqualTo(3);
+        assertThat(services.get("total").asInt()).isEqualTo(3);
+        assertThat(services.get("items")).extracting(row -> row.get("service").asText()).containsExactly("orders");
+    }
+
+    @Test
+    void aBadPagingParameterIsRefusedWithA400NamingTheParameterItsValueAndTheRule() throws Exception {
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+        Map<String, String> refusals = Map.of(
+                "api/configs?limit=0", "limit must be a whole number from 1 to 500, but was '0'",
+                "api/configs?limit=501", "limit must be a whole number from 1 to 500, but was '501'",
+                "api/services?offset=-1", "offset must be a whole number from 0, but was '-1'",
+                "api/configs?offset=ten", "offset must be a whole number from 0, but was 'ten'");
+
+        for (Map.Entry<String, String> refusal : refusals.entrySet()) {
+            HttpResponse<String> answer = get(refusal.getKey(), TOKEN);
+
+            assertThat(answer.statusCode()).as(refusal.getKey()).isEqualTo(400);
+            assertThat(JSON.readTree(answer.body()).get("message").asText()).as(refusal.getKey())
+                    .isEqualTo(refusal.getValue());
         }
     }
 

@@ -125,6 +125,34 @@ class ConsoleSubscriptionsIT {
         }
     }
 
+    @Test
+    void aPageHearsAnEvictAsAnEvict() throws Exception {
+        try (Page page = Page.open(http, console)) {
+            // given a page that shows orders-1
+            await("orders-1 shown").atMost(BOUND).until(() -> page.next("service").get("instances").size() == 1);
+
+            // when an operator evicts it
+            client.registry().evict("orders", "orders-1");
+
+            // then the page hears how it left
+            JsonNode removed = page.next("removed");
+            assertThat(removed.get("service").asText()).isEqualTo("orders");
+            assertThat(removed.get("id").asText()).isEqualTo("orders-1");
+            assertThat(removed.get("change").asText()).isEqualTo("evicted");
+        }
+    }
+
+    @Test
+    void aPageHearsADeregisterAsADeregister() throws Exception {
+        try (Page page = Page.open(http, console)) {
+            await("orders-1 shown").atMost(BOUND).until(() -> page.next("service").get("instances").size() == 1);
+
+            client.registry().deregister("orders", "orders-1");
+
+            assertThat(page.next("removed").get("change").asText()).isEqualTo("deregistered");
+        }
+    }
+
     /** A page's event stream: its events, read by a thread of its own, until closed. */
     private static final class Page implements AutoCloseable {
         private final InputStream body;

@@ -158,6 +158,59 @@ class RegistryCliIT {
     }
 
     @Test
+    void weightChangesAnInstancesWeightAndSaysSo() {
+        registerPersistent("postgres", "pg-1");
+
+        CliJar.Result result = lodestar("weight", "postgres", "pg-1", "5");
+
+        assertThat(result.exitCode()).as(result.toString()).isZero();
+        assertThat(result.out()).isEqualTo("postgres/pg-1 now has weight 5\n");
+        assertThat(sdk.directDiscovery().getInstance("postgres", "pg-1")).get()
+                .extracting(ServiceInstance::weight).isEqualTo(5);
+    }
+
+    @Test
+    void weightAsJsonPrintsTheInstanceAfterTheChange() {
+        registerPersistent("postgres", "pg-1");
+
+        CliJar.Result result = lodestar("weight", "postgres", "pg-1", "0", "-o", "json");
+
+        assertThat(result.exitCode()).as(result.toString()).isZero();
+        assertThat(result.json().get("id").asText()).isEqualTo("pg-1");
+        assertThat(result.json().get("weight").asInt()).isZero();
+    }
+
+    @Test
+    void weightOfAnUnknownInstanceExitsWith1() {
+        registerPersistent("postgres", "pg-1");
+
+        CliJar.Result result = lodestar("weight", "postgres", "pg-9", "5");
+        CliJar.Result json = lodestar("weight", "postgres", "pg-9", "5", "-o", "json");
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(1);
+        assertThat(result.err()).contains("No instance 'pg-9' of service 'postgres'");
+        assertThat(json.exitCode()).as(json.toString()).isEqualTo(1);
+        assertThat(error(json).get("error").asText()).isEqualTo("not_found");
+    }
+
+    @Test
+    void aWeightOutsideTheRangeIsAUsageErrorNamingTheRuleAndChangesNothing() {
+        registerPersistent("postgres", "pg-1");
+
+        CliJar.Result result = lodestar("weight", "postgres", "pg-1", "10001");
+        CliJar.Result json = lodestar("-o", "json", "weight", "postgres", "pg-1", "heavy");
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(64);
+        assertThat(result.err()).contains("weight must be between 0 and 10000, but was 10001");
+        assertThat(json.exitCode()).as(json.toString()).isEqualTo(64);
+        assertThat(error(json).get("error").asText()).isEqualTo("usage");
+        assertThat(error(json).get("message").asText())
+                .contains("weight must be a whole number between 0 and 10000, but was 'heavy'");
+        assertThat(sdk.directDiscovery().getInstance("postgres", "pg-1")).get()
+                .extracting(ServiceInstance::weight).isEqualTo(100);
+    }
+
+    @Test
     void deregisterWithYesRemovesTheInstance() {
         registerPersistent("postgres", "pg-1");
         registerPersistent("postgres", "pg-2");

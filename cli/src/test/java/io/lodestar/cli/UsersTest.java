@@ -3,10 +3,14 @@ package io.lodestar.cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,6 +18,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The users file: who signs in with which token, and with which role in which namespace. */
 class UsersTest {
+    private static final String ALICE_AND_BOB = """
+            users:
+              alice: {token: alice-token-1, roles: {prod: read}}
+              bob: {token: bob-token-12, roles: {prod: admin}}
+            """;
+
     @TempDir
     Path dir;
 
@@ -114,5 +124,59 @@ class UsersTest {
         Users users = Users.load(file("users: {alice: {token: alice-token-1, roles: {prod: read}}}"));
 
         assertThat(users.toString()).contains("alice", "READ").doesNotContain("alice-token-1");
+    }
+
+    @Test
+    void aUserRemovedFromAWatchedFileIsRefusedAtTheNextCheck() throws Exception {
+        // given a watched file with alice and bob, checked on every request
+        Path file = file(ALICE_AND_BOB);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Users users = Users.watch(file, Duration.ZERO, new PrintStream(log, true, StandardCharsets.UTF_8));
+        assertThat(users.authenticate("bob-token-12")).isNotNull();
+
+        // when bob is removed from it
+        Files.writeString(file, "users: {alice: {token: alice-token-1, roles: {prod: read}}}\n");
+
+        // then bob is refused, alice still signs in, and the log says the file changed
+        assertThat(users.authenticate("bob-token-12")).isNull();
+        assertThat(users.authenticate("alice-token-1").name()).isEqualTo("alice");
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains("the users file " + file + " changed: 1 users");
+    }
+
+    @Test
+    void anInvalidEditOfAWatchedFileKeepsTheUsersReadBeforeAndWarnsOnce() throws Exception {
+        // given a watched file with alice and bob, checked on every request
+        Path file = file(ALICE_AND_BOB);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Users users = Users.watch(file, Duration.ZERO, new PrintStream(log, true, StandardCharsets.UTF_8));
+
+        // when an edit breaks a rule (and the file is asked about twice)
+        Files.writeString(file, "users: {alice: {token: short, roles: {prod: read}}}\n");
+        Users.User alice = users.authenticate("alice-token-1");
+        Users.User bob = users.authenticate("bob-token-12");
+
+        // then both keep signing in, and one WARN names what is wrong (never a token)
+        assertThat(alice).isNotNull();
+        assertThat(bob).isNotNull();
+        String warned = log.toString(StandardCharsets.UTF_8);
+        assertThat(warned).contains("WARN the users file " + file + ": users.alice.token must be at least 8"
+                + " characters long, but was 5 characters long; the 2 users read before stay in force")
+                .doesNotContain("short");
+        assertThat(warned.lines().filter(line -> line.contains("WARN"))).hasSize(1);
+    }
+
+    @Test
+    void aWatchedFileMadeReadableToOthersIsNotUsedAndItsUsersStay() throws Exception {
+        Path file = file(ALICE_AND_BOB);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Users users = Users.watch(file, Duration.ZERO, new PrintStream(log, true, StandardCharsets.UTF_8));
+
+        // when bob is removed, but the file is made readable to others
+        Files.writeString(file, "users: {alice: {token: alice-token-1, roles: {prod: read}}}\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+
+        // then the new version is not used: bob still signs in, and the log says why
+        assertThat(users.authenticate("bob-token-12")).isNotNull();
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains("must be accessible to its owner only");
     }
 }

@@ -74,7 +74,7 @@ class WatchIT {
                         "revision " + revision));
         sdk.registry().evict("orders", "orders-1");
         await("a redraw without orders-1").atMost(SCREEN).untilAsserted(() -> assertThat(terminal.lastFrame())
-                .contains("orders-1 deregistered").doesNotContain("10.0.0.7:8080"));
+                .contains("orders-1 evicted").doesNotContain("10.0.0.7:8080"));
 
         terminal.interrupt();
 

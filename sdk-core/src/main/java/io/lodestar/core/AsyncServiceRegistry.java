@@ -6,6 +6,7 @@ import io.lodestar.core.model.ServiceInstance;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -47,6 +48,12 @@ public interface AsyncServiceRegistry {
 
     /** @see ServiceRegistry#setStatus(String, String, InstanceStatus) */
     CompletionStage<ServiceInstance> setStatus(String serviceId, String instanceId, InstanceStatus status);
+
+    /** @see ServiceRegistry#setWeight(String, String, int) */
+    default CompletionStage<ServiceInstance> setWeight(String serviceId, String instanceId, int weight) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(
+                "AsyncServiceRegistry.setWeight is not supported by this implementation"));
+    }
 
     /** @see ServiceRegistry#timeToLive(String) */
     CompletionStage<Map<String, Duration>> timeToLive(String serviceId);

@@ -54,7 +54,8 @@ public interface ServiceRegistry {
      * An operator action: removes an instance that another client registered (a hung process, a bad deploy) and
      * keeps it removed. Its owner's next renewal finds that it was evicted and stops renewing it (logging why),
      * instead of registering it again as it does after an expiry; the owner can still {@link #register} it anew.
-     * Listeners see the removal as an {@link io.lodestar.core.event.InstanceDeregistered}.
+     * Listeners see the removal as an {@link io.lodestar.core.event.InstanceDeregistered} whose
+     * {@link io.lodestar.core.event.InstanceDeregistered#evicted() evicted()} is true.
      *
      * @param serviceId  the service
      * @param instanceId the instance
@@ -95,6 +96,26 @@ public interface ServiceRegistry {
      * @throws NotFoundException when the instance is not registered
      */
     ServiceInstance setStatus(String serviceId, String instanceId, InstanceStatus status);
+
+    /**
+     * Changes an instance's weight (how often weighted load balancing picks it; 0 = never). Every view hears it as
+     * an {@link io.lodestar.core.event.InstanceUpdated}. As with a metadata change, the owner's lease keeps renewing
+     * the instance; if the owner has to register it again (Redis lost it, or it expired while the owner was
+     * paused), it registers the weight it knows: its own registration's, unless the change was made through the
+     * owner's own client.
+     *
+     * <p>A default method so that implementations written before it still compile; Lodestar's own implements it.
+     *
+     * @param serviceId  the service
+     * @param instanceId the instance
+     * @param weight     the new weight, between {@code 0} and {@code 10000}
+     * @return the instance after the change
+     * @throws NotFoundException when the instance is not registered
+     * @throws InvalidArgumentException naming an invalid id or a weight outside the range
+     */
+    default ServiceInstance setWeight(String serviceId, String instanceId, int weight) {
+        throw new UnsupportedOperationException("ServiceRegistry.setWeight is not supported by this implementation");
+    }
 
     /**
      * How long each ephemeral instance of a service has left before it expires unless renewed, read from Redis

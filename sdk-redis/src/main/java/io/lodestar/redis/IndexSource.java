@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -26,22 +27,37 @@ final class IndexSource implements ViewSource<Set<String>, ServicesChanged> {
     private final Supplier<CompletionStage<SyncedView.Versioned<Set<String>>>> load;
     private final Supplier<CompletionStage<Long>> revision;
     private final UnaryOperator<String> validId;
+    /** How long a member Redis lost is kept for its owners to write it back; null: until written again. */
+    private final Function<String, Duration> keepLost;
 
-    /** The service index. */
-    IndexSource(Keys keys, RegistryReads reads) {
-        this(keys.services().channel(), reads::services, reads::servicesRevision, Validation::requireServiceId);
+    /**
+     * The service index. A service Redis lost is kept as long as its instances may still come back:
+     * {@code keepLost} gives the time for a service (see {@link ServiceSource#keptFor}), for the owners to register
+     * it again; one that nobody registers again then leaves the index.
+     */
+    IndexSource(Keys keys, RegistryReads reads, Function<String, Duration> keepLost) {
+        this(keys.services().channel(), reads::services, reads::servicesRevision, Validation::requireServiceId,
+                keepLost);
     }
 
     /**
-     * Any index: its channel, how to read it, how to read its revision, and the rule of its members' ids (an
-     * event's id is checked like a user's: anyone allowed to publish on the channel can forge one).
+     * An index whose members Redis lost stay until written again or removed (the config index: nobody writes a
+     * config back on their own): its channel, how to read it, how to read its revision, and the rule of its
+     * members' ids (an event's id is checked like a user's: anyone allowed to publish on the channel can forge one).
      */
     IndexSource(String channel, Supplier<CompletionStage<SyncedView.Versioned<Set<String>>>> load,
                 Supplier<CompletionStage<Long>> revision, UnaryOperator<String> validId) {
+        this(channel, load, revision, validId, member -> null);
+    }
+
+    IndexSource(String channel, Supplier<CompletionStage<SyncedView.Versioned<Set<String>>>> load,
+                Supplier<CompletionStage<Long>> revision, UnaryOperator<String> validId,
+                Function<String, Duration> keepLost) {
         this.channel = channel;
         this.load = load;
         this.revision = revision;
         this.validId = validId;
+        this.keepLost = keepLost;
     }
 
     @Override
@@ -88,13 +104,14 @@ final class IndexSource implements ViewSource<Set<String>, ServicesChanged> {
     }
 
     /**
-     * Members Redis lost (absent from an index written anew) stay until written again or really removed: a service
-     * or config stays in its index while it exists, and its owners write it back (or never do, as before the loss).
+     * Members Redis lost (absent from an index written anew) stay until written again or really removed, or (the
+     * service index) until the owners of the service had the time to register it again.
      */
     @Override
     public Map<String, Duration> lost(String id, Set<String> held, Set<String> loaded) {
         Map<String, Duration> lost = new HashMap<>();
-        held.stream().filter(member -> !loaded.contains(member)).forEach(member -> lost.put(member, null));
+        held.stream().filter(member -> !loaded.contains(member))
+                .forEach(member -> lost.put(member, keepLost.apply(member)));
         return lost;
     }
 
@@ -103,6 +120,19 @@ final class IndexSource implements ViewSource<Set<String>, ServicesChanged> {
         Set<String> merged = new TreeSet<>(loaded);
         merged.addAll(items);
         return Collections.unmodifiableSet(merged);
+    }
+
+    /** The members whose owners did not write them back in time leave: one change that removes them all. */
+    @Override
+    public ViewSource.Dropped<Set<String>, ServicesChanged> drop(String id,
+            SyncedView.Versioned<Set<String>> current, List<String> items) {
+        Set<String> members = new TreeSet<>(current.value());
+        Set<String> removed = new TreeSet<>(items);
+        removed.retainAll(members);
+        members.removeAll(removed);
+        Set<String> value = Collections.unmodifiableSet(members);
+        return new ViewSource.Dropped<>(value, removed.isEmpty() ? List.of()
+                : List.of(new ServicesChanged(value, Set.of(), Collections.unmodifiableSet(removed))));
     }
 
     @Override

@@ -74,11 +74,11 @@ final class RedisLodestarClient implements LodestarClient {
     /** The registry's reads (tests count their scripts). */
     final RegistryReads reads;
     /** The view thread, or the client's lane on a shared executor. */
-    private final Executor viewThread;
+    private final ClientLane viewThread;
     private final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
     /** Listener deliveries and public futures' completions: a pool of the client's own, or a shared executor. */
-    private final Executor listenerPool;
+    private final ClientLane listenerPool;
     private final RedisServiceRegistry registry;
     private final LocalServiceDiscovery discovery;
     private final DirectServiceDiscovery directDiscovery;
@@ -120,13 +120,14 @@ final class RedisLodestarClient implements LodestarClient {
         String ns = options.namespace().name();
         String named = readOnly ? ns + "-" + options.region().orElse("remote") : ns;
         this.viewThread = sharedExecutor == null
-                ? Executors.newSingleThreadExecutor(threads(threadFactory, "lodestar-view-" + named))
+                ? ClientLane.ownThread(Executors.newSingleThreadExecutor(threads(threadFactory,
+                        "lodestar-view-" + named)))
                 : ClientLane.serial(sharedExecutor);
         this.ownsScheduler = sharedScheduler == null;
         this.scheduler = ownsScheduler ? ownScheduler(threads(threadFactory, "lodestar-scheduler-" + named))
                 : sharedScheduler;
         this.listenerPool = sharedExecutor == null
-                ? listenerPool(threads(threadFactory, "lodestar-listener-" + named))
+                ? ClientLane.ownPool(listenerPool(threads(threadFactory, "lodestar-listener-" + named)))
                 : ClientLane.concurrent(sharedExecutor);
         RedisBackend connected;
         try {
@@ -145,7 +146,8 @@ final class RedisLodestarClient implements LodestarClient {
                 options.idleViewTimeout(), options.viewTopicLimit(), Scheduler.systemScheduler());
         this.serviceView = new SyncedView<>("service", new ServiceSource(keys, reads, region, Snapshots.services(
                 options.serviceSnapshotDirectory(), ns, options.redactedRedisUri(), listenerPool)), views);
-        this.indexView = new SyncedView<>("service index", new IndexSource(keys, reads), views);
+        this.indexView = new SyncedView<>("service index", new IndexSource(keys, reads,
+                service -> ServiceSource.keptFor(serviceView.api().peek(service))), views);
         this.registry = new RedisServiceRegistry(backend, keys, serviceView, views, scheduler, listenerPool, ns,
                 region);
         this.discovery = new LocalServiceDiscovery(serviceView, indexView, listenerPool, backend);
@@ -419,16 +421,8 @@ final class RedisLodestarClient implements LodestarClient {
         if (ownsScheduler) {
             scheduler.shutdownNow();
         }
-        if (viewThread instanceof ExecutorService own) {
-            own.shutdownNow();
-        } else {
-            ((ClientLane) viewThread).close();
-        }
-        if (listenerPool instanceof ExecutorService own) {
-            own.shutdown();
-        } else {
-            ((ClientLane) listenerPool).close();
-        }
+        viewThread.close();
+        listenerPool.close();
     }
 
     @Override

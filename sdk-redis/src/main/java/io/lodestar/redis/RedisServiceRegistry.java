@@ -169,6 +169,11 @@ final class RedisServiceRegistry implements ServiceRegistry {
     }
 
     @Override
+    public ServiceInstance setWeight(String serviceId, String instanceId, int weight) {
+        return setWeight0(serviceId, instanceId, weight).join();
+    }
+
+    @Override
     public Map<String, Duration> timeToLive(String serviceId) {
         return timeToLive0(serviceId).join();
     }
@@ -380,7 +385,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
             leases.cancel(serviceId, instanceId, outcome);
             CompletionStage<List<Object>> script = Scripts.DEREGISTER_INSTANCE.run(backend.commands(),
                     ScriptOutputType.MULTI, keys.service(serviceId).all(), instanceId,
-                    Long.toString(TOMBSTONE.toMillis()));
+                    Long.toString(TOMBSTONE.toMillis()), verb); // "evict" marks the event (see the script)
             // a failed deregister may not have run: the registration then stands (a tombstone stops it if it ran)
             CompletionStage<Boolean> removal = script.thenApply(reply ->
                     Reply.number(reply, 1, Scripts.DEREGISTER_INSTANCE) == 1L);
@@ -445,6 +450,14 @@ final class RedisServiceRegistry implements ServiceRegistry {
             Validation.collector().serviceId("serviceId", serviceId).instanceId("instanceId", instanceId)
                     .writableStatus("status", status).throwIfInvalid();
             return update(serviceId, instanceId, "status", status.name(), "[]");
+        });
+    }
+
+    private Call<ServiceInstance> setWeight0(String serviceId, String instanceId, int weight) {
+        return calls.start(() -> operation("set weight of", serviceId, instanceId), () -> {
+            Validation.collector().serviceId("serviceId", serviceId).instanceId("instanceId", instanceId)
+                    .weight("weight", weight).throwIfInvalid();
+            return update(serviceId, instanceId, "weight", Integer.toString(weight), "[]");
         });
     }
 
@@ -664,6 +677,11 @@ final class RedisServiceRegistry implements ServiceRegistry {
         public CompletionStage<ServiceInstance> setStatus(String serviceId, String instanceId,
                                                           InstanceStatus status) {
             return setStatus0(serviceId, instanceId, status).published();
+        }
+
+        @Override
+        public CompletionStage<ServiceInstance> setWeight(String serviceId, String instanceId, int weight) {
+            return setWeight0(serviceId, instanceId, weight).published();
         }
 
         @Override

@@ -96,6 +96,17 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
     }
 
     /**
+     * How long the service index keeps a service Redis lost: as long as the instances the view holds of it are kept
+     * (the grace + their longest TTL), or, for a service this client never read, the grace + the default TTL; an
+     * owner with a longer TTL writes it back at its next renewal, which adds it to the index again.
+     */
+    static Duration keptFor(ServiceSnapshot held) {
+        Duration longest = held == null ? Validation.DEFAULT_TTL : held.instances().stream()
+                .map(ServiceInstance::ttl).max(Duration::compareTo).orElse(Duration.ZERO);
+        return Sweeper.RECONNECT_ALLOWANCE.plus(longest);
+    }
+
+    /**
      * The instances Redis lost, each kept until its owner had the time to register it again: the outage grace the
      * sweep allows owners ({@link Sweeper#RECONNECT_ALLOWANCE}) plus the instance's TTL (a renewal every third of it
      * finds the instance gone and registers it again). A persistent instance (TTL zero) is renewed by nobody: the
@@ -186,6 +197,7 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
                 // a newer client's event type: the view cannot know what changed, so it re-reads the service
                 default -> throw new IllegalArgumentException("unknown event type " + Validation.show(type));
             };
+            boolean evicted = evicted(fields.get("evicted"));
             ServiceInstance previous = find(instanceId);
             changes.put(instanceId, instance);
             revision = at;
@@ -196,12 +208,24 @@ final class ServiceSource implements ViewSource<ServiceSnapshot, ServiceEvent> {
                 case "updated" -> previous == null ? new InstanceRegistered(serviceId, at, instance)
                         : new InstanceUpdated(serviceId, at, previous, instance);
                 // A removal of an instance this view does not hold changes nothing a listener knows: not announced.
-                case "deregistered" -> previous == null ? null : new InstanceDeregistered(serviceId, at, instanceId);
+                case "deregistered" -> previous == null ? null
+                        : new InstanceDeregistered(serviceId, at, instanceId, evicted);
                 default -> previous == null ? null : new InstanceExpired(serviceId, at, instanceId);
             };
             if (event != null) {
                 events.add(event);
             }
+        }
+
+        /**
+         * Whether a removal was an evict: {@code "evicted":true} (deregister_instance.lua). Missing on a deregister
+         * and on every removal an earlier version wrote: false; anything but a boolean is malformed.
+         */
+        private static boolean evicted(Object field) {
+            if (field == null || field instanceof Boolean) {
+                return Boolean.TRUE.equals(field);
+            }
+            throw new IllegalArgumentException("the event's evicted is not a boolean: " + Validation.show(field));
         }
 
         /** The event's instance, read from its text ({@link #read} keeps it as text); anything else is malformed. */

@@ -24,7 +24,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -64,7 +63,7 @@ import java.util.random.RandomGenerator;
  *       {@code purged} event, makes the topic load whole, whatever its revision;</li>
  *   <li>a load that finds the keys written anew (Redis lost its data) lacking items the view held from Redis keeps
  *       serving those items, the view marked stale, until their owners had the time to write them again (see
- *       {@link Kept}, {@link ViewSource#lost}); items written again in time were never gone for listeners, the others
+ *       {@link LostItems}, {@link ViewSource#lost}); items written again in time were never gone for listeners, the others
  *       leave one by one when their time is up.</li>
  * </ul>
  * Topics nobody read for the idle timeout are dropped and unsubscribed (Caffeine's expiry), and so is the topic
@@ -77,7 +76,8 @@ import java.util.random.RandomGenerator;
  * (which topic a channel belongs to), {@link Deadlines} (the bound of a load or a wait), {@link Kept} (what a topic
  * keeps serving after Redis lost its data, and until when) and {@link ViewLimits} (every bound). Beside it:
  * {@link ViewReads} (the reads and listeners applications go through), {@link ViewEvents} (the event path: check,
- * buffer, apply in batches), {@link ViewTopic} (one topic's state), {@link TopicTable} (the topics by id, idle
+ * buffer, apply in batches), {@link LostItems} (what a topic keeps serving after Redis lost its keys, on the clock),
+ * {@link ViewTopic} (one topic's state), {@link TopicTable} (the topics by id, idle
  * expiry, pins), {@link ViewListener} (one listener's bounded queue and catch-up),
  * {@link RevisionWaiters} (read-your-writes) and {@link ViewHealth} (staleness, last sync). Time and scheduling come
  * from a {@link Clock} only, so its tests move a manual clock instead of waiting.
@@ -182,7 +182,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     final LongAdder incarnations = new LongAdder();
     /**
      * Loads that found a topic's keys written anew with fewer items than the view held: each kept serving them (see
-     * {@link Kept}).
+     * {@link LostItems}).
      */
     final LongAdder dataLosses = new LongAdder();
     /** Events dropped by a bound (the view thread's inbox, a topic's load buffer, a listener's queue). */
@@ -213,6 +213,8 @@ final class SyncedView<V, E> implements AutoCloseable {
     private final ViewReads<V, E> api;
     /** The event path: checks and applies the events of each topic. */
     private final ViewEvents<V, E> events;
+    /** What topics keep serving after Redis lost their keys (see {@link LostItems}). */
+    private final LostItems<V, E> lostItems;
     private volatile boolean closed;
     // view thread only:
     /** Topics waiting to load, and how many load now. */
@@ -221,8 +223,6 @@ final class SyncedView<V, E> implements AutoCloseable {
     private int syncsUnderWay;
     /** A start of the queued resyncs is queued on the view thread (see {@link #startQueuedResyncsSoon}). */
     private boolean startQueued;
-    /** Topics that keep items Redis lost (see {@link #keepLost}). */
-    private int keptTopics;
 
     SyncedView(String name, ViewSource<V, E> source, Shared shared) {
         this.name = name;
@@ -249,6 +249,7 @@ final class SyncedView<V, E> implements AutoCloseable {
                 }, topic -> droppedForLimit(topic, topicLimit));
         this.api = new ViewReads<>(this, topics, health, deadlines, shared);
         this.events = new ViewEvents<>(this, source, topics, health, order, limits);
+        this.lostItems = new LostItems<>(this, source, topics, health, clock);
     }
 
     /** Counts and logs (the first, then every 1,000th) a topic dropped because the view held its limit. */
@@ -458,7 +459,7 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.syncAgain = false;
         health.heard();
         Versioned<V> before = topic.current;
-        Versioned<V> loaded = keepLost(topic, before, reloaded.value());
+        Versioned<V> loaded = lostItems.afterLoad(topic, before, reloaded.value());
         topic.hold(loaded);
         topic.startListeners();
         if (before != null) {
@@ -498,140 +499,6 @@ final class SyncedView<V, E> implements AutoCloseable {
         attempt.complete(topic.current);
         if (!anySyncing() && backend.isConnected()) {
             health.markFresh();
-        }
-    }
-
-    // ---------------------------------------------------------------- data-loss protection (view thread)
-
-    /**
-     * What a topic holds after a load (see {@link Kept}): when the load found the topic's keys written anew (another
-     * incarnation, or none: Redis lost them) and lacking items the view held from Redis, it keeps serving those items
-     * beside what Redis holds, each until its owner had the time to write it again; items kept already stay until
-     * Redis holds them again or their time is up. Otherwise what was loaded. A value restored from disk is not
-     * protected: Redis answering replaces it whole.
-     */
-    private Versioned<V> keepLost(ViewTopic<V, E> topic, Versioned<V> before, Versioned<V> loaded) {
-        if (before == null || topic.restored) {
-            return loaded;
-        }
-        boolean lostKeys = before.incarnation() != null && !before.incarnation().equals(loaded.incarnation());
-        if (topic.kept == null && !lostKeys) {
-            return loaded;
-        }
-        Map<String, Duration> missing = source.lost(topic.id, before.value(), loaded.value());
-        if (topic.kept != null) {
-            topic.kept.retainOnly(missing.keySet());
-        }
-        if (lostKeys && !missing.isEmpty()) {
-            if (topic.kept == null) {
-                topic.kept = new Kept();
-                startedKeeping(topic, before, loaded, missing.size());
-            }
-            topic.kept.keep(missing, clock.nanoTime());
-            // stale while items wait for their owners; one kept until written again (a config) is not news
-            if (!topic.keptStale && topic.kept.nanosToNextDue(clock.nanoTime()) >= 0) {
-                topic.keptStale = true;
-                health.keeping(1);
-            }
-        }
-        if (topic.kept == null) {
-            return loaded;
-        }
-        if (topic.kept.isEmpty()) {
-            stoppedKeeping(topic);
-            return loaded;
-        }
-        scheduleKept(topic);
-        return new Versioned<>(loaded.revision(), source.withKept(topic.id, loaded.value(), before.value(),
-                topic.kept.items()), loaded.digest(), loaded.incarnation());
-    }
-
-    private void startedKeeping(ViewTopic<V, E> topic, Versioned<V> before, Versioned<V> loaded, int missing) {
-        dataLosses.increment();
-        String message = "{} {}: Redis lost its keys (incarnation {} is now {}) and lacks {} of the items the view"
-                + " held; serving them still until they are written again (see docs/redis.md, \"When Redis loses its"
-                + " data\"){}";
-        if (keptTopics++ == 0) { // normal after a restart without data (see ViewEvents): INFO, not WARN
-            log.info(message, name, Validation.show(topic.id), before.incarnation(), loaded.incarnation(), missing,
-                    " (other entries that find the same are logged at debug)");
-        } else {
-            log.debug(message, name, Validation.show(topic.id), before.incarnation(), loaded.incarnation(), missing,
-                    "");
-        }
-    }
-
-    private void stoppedKeeping(ViewTopic<V, E> topic) {
-        topic.kept = null;
-        if (topic.keptTimer != null) {
-            topic.keptTimer.cancel();
-            topic.keptTimer = null;
-        }
-        if (topic.keptStale) {
-            topic.keptStale = false;
-            health.keeping(-1);
-        }
-        if (--keptTopics == 0) {
-            log.info("{}: every entry holds what Redis holds again (the owners wrote back what Redis lost, or their"
-                    + " time to do so is up)", name);
-        }
-    }
-
-    /** Events of a topic were applied (view thread): the items they wrote or removed are no longer kept. */
-    void applied(ViewTopic<V, E> topic, List<Message> messages) {
-        if (topic.kept != null) {
-            messages.forEach(message -> topic.kept.resolved(source.item(message)));
-            if (topic.kept.isEmpty()) {
-                stoppedKeeping(topic);
-            }
-        }
-    }
-
-    /** Wakes the topic when its next kept item is due (view thread). */
-    private void scheduleKept(ViewTopic<V, E> topic) {
-        if (topic.keptTimer != null) {
-            topic.keptTimer.cancel();
-            topic.keptTimer = null;
-        }
-        long delay = topic.kept.nanosToNextDue(clock.nanoTime());
-        if (delay >= 0 && !closed) {
-            try {
-                topic.keptTimer = clock.schedule(() -> onViewThreadUnlessClosed(() -> dropDue(topic)), delay,
-                        TimeUnit.NANOSECONDS);
-            } catch (RejectedExecutionException stopped) {
-                // closing
-            }
-        }
-    }
-
-    /** Drops the kept items whose time is up: the owners did not write them again, so they really left. */
-    private void dropDue(ViewTopic<V, E> topic) {
-        topic.keptTimer = null;
-        if (closed || topic.kept == null) {
-            return;
-        }
-        if (!topics.isLive(topic)) {
-            stoppedKeeping(topic);
-            return;
-        }
-        List<String> due = topic.kept.due(clock.nanoTime());
-        Versioned<V> held = topic.current;
-        if (!due.isEmpty() && held != null) {
-            ViewSource.Dropped<V, E> dropped = source.drop(topic.id, held, due);
-            topic.hold(new Versioned<>(held.revision(), dropped.value(), held.digest(), held.incarnation()));
-            events.dispatch(topic, dropped.events());
-        }
-        if (topic.kept.isEmpty()) {
-            stoppedKeeping(topic);
-        } else {
-            scheduleKept(topic);
-        }
-    }
-
-    private void onViewThreadUnlessClosed(Runnable task) {
-        try {
-            viewThread.execute(task);
-        } catch (RejectedExecutionException closing) {
-            // the client closes: nothing left to drop
         }
     }
 
@@ -939,9 +806,7 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     private void drop(ViewTopic<V, E> topic) {
-        if (topic.kept != null) {
-            stoppedKeeping(topic);
-        }
+        lostItems.dropped(topic);
         if (router.unfollow(topic.channel, topic) && !closed) {
             backend.unsubscribe(topic.channel).whenComplete((ok, failure) -> {
                 if (failure != null) {
@@ -978,6 +843,11 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     void onViewThread(Runnable task) {
         viewThread.execute(task);
+    }
+
+    /** Events of a topic were applied (view thread): the items they wrote or removed are no longer kept. */
+    void applied(ViewTopic<V, E> topic, List<Message> messages) {
+        lostItems.applied(topic, messages);
     }
 
     /** Publishes a topic's new value to the read path (view thread; see {@link ViewTopic#hold}). */

@@ -74,6 +74,13 @@ final class ViewReads<V, E> {
         return topics.ids();
     }
 
+    /** The value held for an id, or null: no loading, no read counted, no idle time touched (another view asks). */
+    V peek(String id) {
+        ViewTopic<V, E> topic = topics.live(id);
+        Versioned<V> current = topic == null ? null : topic.current;
+        return current == null ? null : current.value();
+    }
+
     /** The values held now, by id, without counting a read or touching their idle time (monitoring). */
     SortedMap<String, V> peekHeld() {
         SortedMap<String, V> held = new TreeMap<>();

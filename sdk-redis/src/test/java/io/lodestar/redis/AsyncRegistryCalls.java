@@ -25,6 +25,7 @@ final class AsyncRegistryCalls {
         calls.put("updateMetadata", registry -> registry.updateMetadata("orders", "orders-1",
                 Map.of("canary", "true"), Set.of("zone")));
         calls.put("setStatus", registry -> registry.setStatus("orders", "orders-1", InstanceStatus.OUT_OF_SERVICE));
+        calls.put("setWeight", registry -> registry.setWeight("orders", "orders-1", 7));
         calls.put("deregister", registry -> registry.deregister("orders", "orders-2"));
         calls.put("evict", registry -> registry.evict("orders", "orders-3"));
         return calls;

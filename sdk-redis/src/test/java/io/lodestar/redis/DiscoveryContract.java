@@ -83,7 +83,8 @@ abstract class DiscoveryContract extends NamespaceTest {
             assertThat(updated.instance().metadata()).containsEntry("zone", "eu-1");
             assertThat(updated.previous().metadata()).isEmpty();
         });
-        assertThat(events.get(2)).isInstanceOf(InstanceDeregistered.class);
+        assertThat(events.get(2)).isInstanceOfSatisfying(InstanceDeregistered.class, deregistered ->
+                assertThat(deregistered.evicted()).as("evicted").isFalse());
         assertThat(events).extracting(ServiceEvent::revision).isSorted().doesNotHaveDuplicates();
         assertThat(events.get(2).revision() - events.get(0).revision()).isEqualTo(2);
         assertThat(reader.discovery().getInstances("orders")).isEmpty();
@@ -349,6 +350,28 @@ abstract class DiscoveryContract extends NamespaceTest {
                 other.directDiscovery().getInstances("orders").isEmpty());
         assertThatThrownBy(() -> owner.registry().renew("orders", "orders-1"))
                 .isInstanceOf(NotFoundException.class).hasMessageContaining("was deregistered or evicted");
+    }
+
+    @Test
+    void anotherClientsListenerHearsAnEvictAsADeregistrationThatSaysItWasEvicted() {
+        // given an instance and a client listening to its service
+        LodestarClient owner = clients.connect();
+        LodestarClient operator = clients.connect();
+        LodestarClient reader = clients.connect();
+        owner.registry().register(instance("orders", "orders-1"));
+        List<ServiceEvent> events = new CopyOnWriteArrayList<>();
+        reader.discovery().subscribe("orders", events::add);
+        await().atMost(Duration.ofSeconds(5)).until(() -> reader.discovery().getInstances("orders").size() == 1);
+
+        // when an operator evicts it
+        operator.registry().evict("orders", "orders-1");
+
+        // then the listener hears a deregistration that says so
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(events).last()
+                .isInstanceOfSatisfying(InstanceDeregistered.class, deregistered -> {
+                    assertThat(deregistered.instanceId()).isEqualTo("orders-1");
+                    assertThat(deregistered.evicted()).as("evicted").isTrue();
+                }));
     }
 
     @Test

@@ -4,7 +4,9 @@ import io.lodestar.core.event.ServicesChanged;
 import io.lodestar.core.internal.Validation;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -41,6 +43,29 @@ class IndexSourceTest {
 
         assertThat(batch.value()).isSameAs(held);
         assertThat(batch.events()).isEmpty();
+    }
+
+    @Test
+    void membersRedisLostAreKeptForTheTimeTheIndexIsGivenAndLeaveInOneChange() {
+        IndexSource services = new IndexSource("channel", null, null, Validation::requireServiceId,
+                member -> member.equals("orders") ? Duration.ofSeconds(40) : null);
+
+        Map<String, Duration> lost = services.lost(IndexSource.TOPIC, set("orders", "stock", "billing"),
+                set("billing"));
+        ViewSource.Dropped<Set<String>, ServicesChanged> dropped = services.drop(IndexSource.TOPIC,
+                held("orders", "stock", "billing"), List.of("orders"));
+
+        assertThat(lost).containsOnlyKeys("orders", "stock").containsEntry("orders", Duration.ofSeconds(40))
+                .containsEntry("stock", null);
+        assertThat(dropped.value()).containsExactly("billing", "stock");
+        assertThat(dropped.events()).containsExactly(
+                new ServicesChanged(Set.of("billing", "stock"), Set.of(), Set.of("orders")));
+    }
+
+    @Test
+    void theConfigIndexKeepsWhatRedisLostUntilWrittenAgain() {
+        assertThat(source.lost(IndexSource.TOPIC, set("app", "db"), set("db"))).containsOnlyKeys("app")
+                .containsEntry("app", null);
     }
 
     private static SyncedView.Versioned<Set<String>> held(String... members) {

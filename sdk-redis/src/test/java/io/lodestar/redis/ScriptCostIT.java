@@ -48,6 +48,7 @@ class ScriptCostIT extends PrivateRedisTest {
         RENEW_EXPLICIT(4),
         DEREGISTER(11),
         SET_METADATA(7),
+        SET_WEIGHT(7),
         CONFIG_SET(12), // 11 before the audit log's XADD
         CONFIG_SET_UNCHANGED(1),
         CONFIG_REMOVE(6), // 4 before the audit log's HGET (the previous version) and XADD
@@ -132,6 +133,8 @@ class ScriptCostIT extends PrivateRedisTest {
             }
             case SET_METADATA -> i -> Scripts.UPDATE_INSTANCE.run(async, ScriptOutputType.MULTI, orders.all(),
                     "orders-" + i % 3, "replace", Json.object(Map.of("call", Integer.toString(i))), "[]");
+            case SET_WEIGHT -> i -> Scripts.UPDATE_INSTANCE.run(async, ScriptOutputType.MULTI, orders.all(),
+                    "orders-" + i % 3, "weight", Integer.toString(i % 2 + 1), "[]"); // 1 or 2: a change every call
             case CONFIG_SET -> i -> setConfig(app, "app", "b=" + i);
             case CONFIG_SET_UNCHANGED -> i -> setConfig(app, "app", "a=" + (HISTORY - 1));
             case CONFIG_REMOVE -> {

@@ -6,6 +6,7 @@ import io.lodestar.core.event.InstanceRegistered;
 import io.lodestar.core.event.InstanceUpdated;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServiceResynced;
+import io.lodestar.core.internal.Validation;
 import io.lodestar.core.model.Namespace;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
@@ -47,6 +48,35 @@ class ServiceSourceTest {
             assertThat(batch.value()).as(type).isEqualTo(new ServiceSnapshot("orders", 5, List.of(one)));
             assertThat(batch.events()).as(type).isEmpty();
         }
+    }
+
+    @Test
+    void aDeregistrationThatSaysItWasAnEvictIsAnnouncedAsEvicted() {
+        ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = apply(held(4, one),
+                new ViewSource.Message(5, Map.of("type", "deregistered", "id", "orders-1", "evicted", true)));
+
+        assertThat(batch.value().instances()).isEmpty();
+        assertThat(batch.events()).containsExactly(new InstanceDeregistered("orders", 5, "orders-1", true));
+    }
+
+    @Test
+    void aDeregistrationWithoutTheEvictedFieldAsAnEarlierVersionWritesItIsAnnouncedAsNotEvicted() {
+        ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = apply(held(4, one),
+                new ViewSource.Message(5, InstanceReader.event("{\"type\":\"deregistered\",\"rev\":5,"
+                        + "\"id\":\"orders-1\",\"digest\":\"9f2c\",\"inc\":\"5f0c\"}")));
+
+        assertThat(batch.events()).containsExactly(new InstanceDeregistered("orders", 5, "orders-1", false));
+    }
+
+    @Test
+    void aDeregistrationWhoseEvictedIsNotABooleanIsMalformedAndLeavesTheBatchAsItWas() {
+        ViewSource.Batch<ServiceSnapshot, ServiceEvent> batch = source.batch("orders", held(4, one));
+
+        assertThatThrownBy(() -> batch.apply(new ViewSource.Message(5, Map.of("type", "deregistered",
+                "id", "orders-1", "evicted", "yes")))).hasMessageContaining("evicted is not a boolean");
+
+        assertThat(batch.value().instances()).containsExactly(one);
+        assertThat(batch.events()).isEmpty();
     }
 
     @Test
@@ -141,6 +171,18 @@ class ServiceSourceTest {
                 Map.entry("orders-3", Sweeper.RECONNECT_ALLOWANCE));
         assertThat(source.withKept("orders", loaded, held, Set.of("orders-2")).instances())
                 .containsExactly(one, two);
+    }
+
+    @Test
+    void theIndexKeepsALostServiceAsLongAsItsLongestLivedInstanceOrTheDefaultTtlWhenItWasNeverRead() {
+        ServiceInstance two = Clients.instance("orders", "orders-2").toBuilder().ttl(Duration.ofSeconds(90)).build();
+        ServiceInstance persistent = Clients.persistent("orders", "orders-3");
+
+        assertThat(ServiceSource.keptFor(new ServiceSnapshot("orders", 9, List.of(one, two, persistent))))
+                .isEqualTo(Sweeper.RECONNECT_ALLOWANCE.plusSeconds(90));
+        assertThat(ServiceSource.keptFor(new ServiceSnapshot("orders", 9, List.of(persistent))))
+                .isEqualTo(Sweeper.RECONNECT_ALLOWANCE);
+        assertThat(ServiceSource.keptFor(null)).isEqualTo(Sweeper.RECONNECT_ALLOWANCE.plus(Validation.DEFAULT_TTL));
     }
 
     @Test

@@ -12,7 +12,7 @@ const $ = (selector) => document.querySelector(selector);
 // ns: the namespace on screen; namespaces: those the user may see, with their role in each (from /api/me);
 // role: the user's role in the namespace on screen (null until a token is accepted); pages: the page of each list
 const state = { ns: null, namespaces: [], service: null, config: null, role: null, known: new Set(),
-  written: new Set(), warned: null, last: null, configs: [], instances: {}, pages: { services: 0, configs: 0 } };
+  written: new Set(), warned: null, last: null, configs: { items: [], offset: 0, total: 0 }, instances: {}, pages: { services: 0, configs: 0 } };
 
 // Every API request names the namespace on screen (the console serves one or several).
 function withNs(url) {
@@ -25,16 +25,20 @@ function paged(list, rows) {
   const pages = Math.max(1, Math.ceil(rows.length / PAGE));
   state.pages[list] = Math.min(state.pages[list], pages - 1);
   const first = state.pages[list] * PAGE;
+  drawPager(list, first, rows.length);
+  return rows.slice(first, first + PAGE);
+}
+
+// The pager of a list whose page starts at row `first` of `total`: for a list paged here or by the console.
+function drawPager(list, first, total) {
   const pager = $('#' + list + '-pager');
-  pager.hidden = rows.length <= PAGE;
+  pager.hidden = total <= PAGE;
   pager.replaceChildren(
     el('button', { class: 'small', 'data-page': 'previous', disabled: first === 0 ? '' : null,
       onclick: () => turn(list, -1) }, '‹'),
-    el('span', { class: 'muted' }, ' ' + (first + 1) + '–' + Math.min(first + PAGE, rows.length) + ' of '
-      + rows.length + ' '),
-    el('button', { class: 'small', 'data-page': 'next', disabled: first + PAGE >= rows.length ? '' : null,
+    el('span', { class: 'muted' }, ' ' + (first + 1) + '–' + Math.min(first + PAGE, total) + ' of ' + total + ' '),
+    el('button', { class: 'small', 'data-page': 'next', disabled: first + PAGE >= total ? '' : null,
       onclick: () => turn(list, 1) }, '›'));
-  return rows.slice(first, first + PAGE);
 }
 
 // A list's rows are replaced only when what they show changed: the state arrives again on every event of any
@@ -49,7 +53,7 @@ function replaceRows(body, data, rows) {
 function turn(list, by) {
   state.pages[list] += by;
   if (list === 'services' && state.last) renderState(state.last);
-  if (list === 'configs') renderConfigs();
+  if (list === 'configs') loadConfigs();
 }
 
 // read < write < admin: write changes (set, create, roll back, status, metadata), admin also removes
@@ -199,6 +203,8 @@ function renderService(s) {
         i.status === 'up' ? 'take out' : 'put in') : null,
       may('write') ? el('button', { class: 'small', 'data-metadata': i.id, onclick: () => editMetadata(i) },
         'metadata') : null,
+      may('write') ? el('button', { class: 'small', 'data-weight': i.id, onclick: () => editWeight(i) }, 'weight')
+        : null,
       may('admin') ? el('button', { class: 'small', 'data-evict': i.id, onclick: () => evict(i.id) }, 'evict')
         : null,
     ].filter((b) => b !== null).flatMap((b) => [b, ' ']);
@@ -210,6 +216,13 @@ function renderService(s) {
   state.known = new Set(s.instances.map((i) => i.id));
   state.instances = s;
   $('#instances tbody').replaceChildren(...rows);
+}
+
+// How an instance of the service on screen left (its new list cannot tell): an operator's evict, a deregister or an
+// expiry, as `watch` says it.
+function renderRemoval(r) {
+  if (r.service !== state.service) return;
+  message(r.id + ' ' + r.change + ' (revision ' + r.revision + ')');
 }
 
 // Renewals move deadlines without an event, so "TTL left" is the one value the page asks for again: every 5 s, for
@@ -269,11 +282,42 @@ function editMetadata(instance) {
   dialog.showModal();
 }
 
+// The weight in a dialog of its own; the server checks the range (0-10000) with the registry's rule and message, so
+// the page does not keep a second copy of it. Not confirmed: the old weight is one edit away.
+function editWeight(instance) {
+  $('#weight-instance').textContent = state.service + '/' + instance.id;
+  $('#weight-value').value = instance.weight;
+  const dialog = $('#weight');
+  $('#weight-cancel').onclick = () => dialog.close();
+  $('#weight-form').onsubmit = async (e) => {
+    e.preventDefault();
+    const weight = $('#weight-value').value;
+    await write('/api/instance/weight?service=' + encodeURIComponent(state.service) + '&id='
+      + encodeURIComponent(instance.id), { weight })
+      .then((changed) => { dialog.close(); message(instance.id + ' now has weight ' + changed.weight, 'ok'); }, () => {});
+  };
+  dialog.showModal();
+}
+
 // ---- configs
 
+// Configs are asked for a page at a time, filtered by the console (it answers the page's rows and their total), so
+// a namespace of thousands of configs costs one page per change. Only the answer to the latest ask is shown (typing
+// in the filter asks again before an earlier answer came back).
 async function loadConfigs() {
+  const asked = (loadConfigs.asked || 0) + 1;
+  loadConfigs.asked = asked;
+  const filter = $('#config-filter').value.trim();
   try {
-    state.configs = await getJson('/api/configs');
+    const page = await getJson('/api/configs?offset=' + state.pages.configs * PAGE + '&limit=' + PAGE
+      + (filter ? '&filter=' + encodeURIComponent(filter) : ''));
+    if (asked !== loadConfigs.asked) return;
+    if (page.items.length === 0 && page.offset > 0) { // the list shrank under the page on screen: its last page
+      state.pages.configs = Math.max(0, Math.ceil(page.total / PAGE) - 1);
+      loadConfigs();
+      return;
+    }
+    state.configs = page;
     renderConfigs();
   } catch (e) {
     if ($('#token').value) message('Configs: ' + e.message, 'error');
@@ -281,7 +325,8 @@ async function loadConfigs() {
 }
 
 function renderConfigs() {
-  const rows = paged('configs', state.configs.filter((c) => kept('#config-filter', c.id)));
+  const rows = state.configs.items;
+  drawPager('configs', state.configs.offset, state.configs.total);
   replaceRows($('#configs tbody'), rows, rows.map((c) => el('tr', {
     class: 'clickable' + (c.id === state.config ? ' selected' : ''),
     'data-config': c.id,
@@ -457,6 +502,7 @@ function auditItem(a) {
 const handlers = {
   state: renderState,
   service: renderService,
+  removed: renderRemoval,
   config: (change) => {
     loadConfigs();
     changesArrived();
@@ -615,7 +661,7 @@ document.addEventListener('DOMContentLoaded', () => {
   });
   $('#config-filter').addEventListener('input', () => {
     state.pages.configs = 0;
-    renderConfigs();
+    loadConfigs();
   });
   if ($('#token').value) {
     useToken();

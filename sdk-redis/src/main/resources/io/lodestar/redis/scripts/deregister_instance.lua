@@ -6,12 +6,15 @@
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
 -- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see publish in common.lua),
 -- KEYS[8] the bucket's due set (see file_due in common.lua)
--- ARGV[1] instance id, ARGV[2] shortest time to keep the tombstone, in ms
--- Returns {revision, removed (1/0), instance count}. Publishes "deregistered" when something was removed.
+-- ARGV[1] instance id, ARGV[2] shortest time to keep the tombstone, in ms, ARGV[3] 'evict' for an operator's evict,
+-- 'deregister' otherwise
+-- Returns {revision, removed (1/0), instance count}. Publishes "deregistered" when something was removed, with
+-- "evicted":true for an evict: the same type, so a client of an earlier version (which ignores the field) still
+-- applies it as the removal it is; a deregister's event is as it was, and a view reads a missing field as false.
 --#include common.lua
 --#include stored.lua
 local instances, deadlines, tombstones = KEYS[1], KEYS[2], KEYS[5]
-local id, keep = ARGV[1], tonumber(ARGV[2])
+local id, keep, evicted = ARGV[1], tonumber(ARGV[2]), ARGV[3] == 'evict'
 local now = now_ms()
 
 -- Everything read before the first write (each read proves its key's type, see common.lua). The count is read
@@ -41,4 +44,4 @@ redis.call('HDEL', instances, id)
 if vanishes then
   file_due(deadlines, filed, deadline, nil, now, true)
 end
-return {publish(stamp, KEYS[4], 'deregistered', id, ''), 1, count - 1}
+return {publish(stamp, KEYS[4], 'deregistered', id, evicted and ',"evicted":true' or ''), 1, count - 1}

@@ -1,9 +1,10 @@
--- update_instance: changes metadata or status of a registered instance, atomically.
+-- update_instance: changes metadata, status or weight of a registered instance, atomically.
 -- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
 -- KEYS[5] tombstones zset (passed to every service write script, unused here), KEYS[6] digest, KEYS[7]
 -- incarnation (see publish in common.lua), KEYS[8] the bucket's due set (see file_due in common.lua)
 -- ARGV[1] instance id, ARGV[2] mode: "replace" (metadata = ARGV[3]), "merge" (put ARGV[3], remove the keys of
---         the JSON array ARGV[4]) or "status" (status = ARGV[3])
+--         the JSON array ARGV[4]), "status" (status = ARGV[3]) or "weight" (weight = ARGV[3], an integer the
+--         caller validated)
 -- Returns {revision, instance JSON (public: without its owner, see with_owner in common.lua)} or {revision, false}
 -- when the instance is not registered (an overdue one is expired and announced first). Publishes "updated" when
 -- what readers see changed; nothing is written otherwise.
@@ -63,6 +64,10 @@ elseif mode == 'merge' then
 elseif mode == 'status' then
   changed = instance.status ~= ARGV[3]
   instance.status = ARGV[3]
+elseif mode == 'weight' then
+  local weight = tonumber(ARGV[3])
+  changed = instance.weight ~= weight
+  instance.weight = weight
 else
   return redis.error_reply('ERR lodestar: unknown update mode ' .. tostring(mode))
 end
