@@ -18,7 +18,8 @@ import java.util.concurrent.Callable;
         "Only those whose id starts with --prefix, if given; the target is --to-namespace, on the same Redis or on",
         "--to-uri: promotion between environments. Each write is a compare-and-set on the version read just before:",
         "a config changed meanwhile is reported as a conflict (exit 2) and left as it is. --dry-run prints what",
-        "would change, and writes nothing."})
+        "would change, and writes nothing. Configs the source lacks stay, unless --prune: then they are removed,",
+        "each only at the version read."})
 final class ConfigCopyCommand implements Callable<Integer> {
     @ParentCommand
     ConfigCommand config;
@@ -38,6 +39,10 @@ final class ConfigCopyCommand implements Callable<Integer> {
             description = "only configs whose id starts with it")
     String prefix;
 
+    @Option(names = "--prune", description = "also remove the target's configs (of --prefix) that the source lacks,"
+            + " each only at the version read just before (a config changed meanwhile is a conflict)")
+    boolean prune;
+
     @Option(names = "--dry-run", description = "print the diff against the target; write nothing")
     boolean dryRun;
 
@@ -56,7 +61,8 @@ final class ConfigCopyCommand implements Callable<Integer> {
         try (LodestarClient reading = root.connect(source); LodestarClient writing = root.connect(target)) {
             List<ConfigTransfer.Item> items = ConfigTransfer.read(reading.config(), reading.directConfig(), prefix);
             String where = "namespace " + to + (toUri != null ? " on " + target.redactedRedisUri() : "");
-            return ConfigTransfer.transfer(root.output(), writing.config(), writing.directConfig(), items, dryRun,
+            return ConfigTransfer.transfer(root.output(), writing.config(), writing.directConfig(), items,
+                    new ConfigTransfer.Options(prefix, prune, dryRun),
                     where);
         }
     }

@@ -18,7 +18,8 @@ import java.util.concurrent.Callable;
 /** {@code lodestar config import}: the configs of an export file into the namespace, compare-and-set. */
 @Command(name = "import", description = {"Write the configs of an export file into the namespace.",
         "Each write is a compare-and-set on the version read just before: a config changed meanwhile is reported as",
-        "a conflict (exit 2) and left as it is. --dry-run prints what would change, and writes nothing."})
+        "a conflict (exit 2) and left as it is. --dry-run prints what would change, and writes nothing.",
+        "Configs the file lacks stay, unless --prune: then they are removed, each only at the version read."})
 final class ConfigImportCommand implements Callable<Integer> {
     @ParentCommand
     ConfigCommand config;
@@ -30,6 +31,10 @@ final class ConfigImportCommand implements Callable<Integer> {
             description = "only configs whose id starts with it")
     String prefix;
 
+    @Option(names = "--prune", description = "also remove the namespace's configs (of --prefix) that the source lacks,"
+            + " each only at the version read just before (a config changed meanwhile is a conflict)")
+    boolean prune;
+
     @Option(names = "--dry-run", description = "print the diff against the namespace; write nothing")
     boolean dryRun;
 
@@ -39,7 +44,8 @@ final class ConfigImportCommand implements Callable<Integer> {
         List<ConfigTransfer.Item> items = ConfigFile.read(read(file), file.equals("-") ? "standard input" : file)
                 .stream().filter(item -> item.id().startsWith(prefix)).toList();
         try (LodestarClient client = root.connectStrict()) {
-            return ConfigTransfer.transfer(root.output(), client.config(), client.directConfig(), items, dryRun,
+            return ConfigTransfer.transfer(root.output(), client.config(), client.directConfig(), items,
+                    new ConfigTransfer.Options(prefix, prune, dryRun),
                     "namespace " + root.namespace);
         }
     }

@@ -12,12 +12,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.LinkedHashMap;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Moving configs between namespaces (export, import, copy): what a source holds, the plan of what a target would
  * become ({@code --dry-run} prints it), and carrying the plan out with compare-and-set. Each write expects the
  * version the plan read from the target, so an edit made in between is a conflict, reported per config, never
- * overwritten. Configs live in different slots, so a transfer is not atomic as a whole: the configs that did not
+ * overwritten. With {@code --prune} the plan also removes the target's configs (of the prefix) that the source
+ * lacks, each with compare-and-remove on the version the plan read. Configs live in different slots, so a transfer is not atomic as a whole: the configs that did not
  * conflict are written, and running it again finishes the rest.
  */
 final class ConfigTransfer {
@@ -36,7 +39,7 @@ final class ConfigTransfer {
 
     /** What one config of the plan does to the target. */
     enum Action {
-        CREATE, UPDATE, UNCHANGED;
+        CREATE, UPDATE, UNCHANGED, REMOVE;
 
         String word() {
             return name().toLowerCase(Locale.ROOT);
@@ -44,14 +47,16 @@ final class ConfigTransfer {
     }
 
     /**
-     * One config of the plan: the item, what it does, the target's version it was planned against (0: absent) and
+     * One config of the plan: the item (for a {@link Action#REMOVE}, an empty one of version 0: the source lacks
+     * it), what it does, the target's version it was planned against (0: absent) and
      * format, and the lines that change.
      */
     record Step(Item item, Action action, long targetVersion, ConfigFormat targetFormat, List<Diff.Line> lines) {
     }
 
-    /** What writing a step did: {@code result} is created, updated, unchanged or conflict; {@code version} the
-     * target's version after it (on a conflict: the version someone else wrote). */
+    /** What writing a step did: {@code result} is created, updated, unchanged, removed or conflict; {@code version}
+     * the target's version after it (a remove takes a version too; on a conflict: the version someone else wrote,
+     * 0 when they removed it). */
     record Outcome(Step step, String result, long version) {
         boolean conflict() {
             return "conflict".equals(result);
@@ -85,8 +90,23 @@ final class ConfigTransfer {
     }
 
     /**
-     * Carries the plan out: each create or update is a compare-and-set on the version the plan read. A conflict
-     * is that config's outcome; the others are still written.
+     * The removals {@code --prune} adds to a plan: the target's configs whose id starts with {@code prefix} and that
+     * {@code items} (the source) lack, in id order, each planned against the version read now.
+     */
+    static List<Step> prune(ConfigService target, ConfigReader targetCurrent, List<Item> items, String prefix) {
+        Set<String> kept = items.stream().map(Item::id).collect(Collectors.toSet());
+        List<Step> steps = new ArrayList<>();
+        for (String id : target.list().stream().filter(id -> id.startsWith(prefix) && !kept.contains(id)).sorted()
+                .toList()) {
+            targetCurrent.get(id).ifPresent(entry -> steps.add(new Step(new Item(id, entry.format(), "", 0, ""),
+                    Action.REMOVE, entry.version(), entry.format(), Diff.lines(entry.content(), ""))));
+        }
+        return steps;
+    }
+
+    /**
+     * Carries the plan out: each create or update is a compare-and-set, each removal a compare-and-remove, on the
+     * version the plan read. A conflict is that config's outcome; the others are still written.
      */
     static List<Outcome> apply(ConfigService target, List<Step> plan) {
         List<Outcome> outcomes = new ArrayList<>();
@@ -97,6 +117,11 @@ final class ConfigTransfer {
             }
             Item item = step.item();
             try {
+                if (step.action() == Action.REMOVE) {
+                    target.compareAndRemove(item.id(), step.targetVersion());
+                    outcomes.add(new Outcome(step, "removed", step.targetVersion() + 1));
+                    continue;
+                }
                 ConfigEntry written = target.compareAndSet(item.id(), item.content(), item.format(),
                         step.targetVersion());
                 outcomes.add(new Outcome(step, step.action() == Action.CREATE ? "created" : "updated",
@@ -140,6 +165,10 @@ final class ConfigTransfer {
         return row;
     }
 
+    /** How import and copy were asked to transfer: the prefix, whether to prune the target, whether to write. */
+    record Options(String prefix, boolean prune, boolean dryRun) {
+    }
+
     /**
      * What import and copy share: plans {@code items} against the target, then prints the plan ({@code dryRun}) or
      * carries it out and prints the outcomes.
@@ -147,8 +176,12 @@ final class ConfigTransfer {
      * @return {@link ExitCodes#OK}, or {@link ExitCodes#CONFLICT} when a config changed in the target meanwhile
      */
     static int transfer(Output out, ConfigService target, ConfigReader targetCurrent, List<Item> items,
-                        boolean dryRun, String targetName) {
-        List<Step> plan = plan(targetCurrent, items);
+                        Options options, String targetName) {
+        List<Step> plan = new ArrayList<>(plan(targetCurrent, items));
+        if (options.prune()) {
+            plan.addAll(prune(target, targetCurrent, items, options.prefix()));
+        }
+        boolean dryRun = options.dryRun();
         if (dryRun) {
             if (out.structured()) {
                 out.value(plan.stream().map(ConfigTransfer::view).toList());
@@ -182,26 +215,32 @@ final class ConfigTransfer {
         StringBuilder text = new StringBuilder();
         int create = 0;
         int update = 0;
+        int remove = 0;
         for (Step step : plan) {
-            if (step.action() == Action.UNCHANGED) {
-                continue;
+            String id = step.item().id();
+            switch (step.action()) {
+                case UNCHANGED -> {
+                    continue;
+                }
+                case CREATE -> create++;
+                case UPDATE -> update++;
+                case REMOVE -> remove++;
             }
-            if (step.action() == Action.CREATE) {
-                create++;
-                text.append("--- ").append(step.item().id()).append(" (absent)\n");
-            } else {
-                update++;
-                text.append("--- ").append(step.item().id()).append(" (version ").append(step.targetVersion())
-                        .append(", ").append(step.targetFormat().name().toLowerCase(Locale.ROOT)).append(")\n");
-            }
-            text.append("+++ ").append(step.item().id()).append(" (source version ").append(step.item().version())
-                    .append(", ").append(step.item().format().name().toLowerCase(Locale.ROOT)).append(")\n");
+            text.append("--- ").append(id).append(step.action() == Action.CREATE ? " (absent)" : " (version "
+                    + step.targetVersion() + ", " + step.targetFormat().name().toLowerCase(Locale.ROOT) + ")")
+                    .append('\n');
+            text.append("+++ ").append(id).append(step.action() == Action.REMOVE ? " (absent from the source: removed)"
+                    : " (source version " + step.item().version() + ", "
+                    + step.item().format().name().toLowerCase(Locale.ROOT) + ")").append('\n');
             step.lines().stream().filter(line -> line.op() != ' ')
                     .forEach(line -> text.append(line).append('\n'));
         }
         text.append("dry run against ").append(target).append(": ").append(create).append(" to create, ")
-                .append(update).append(" to update, ").append(plan.size() - create - update)
-                .append(" unchanged; nothing written");
+                .append(update).append(" to update, ");
+        if (remove > 0) {
+            text.append(remove).append(" to remove, ");
+        }
+        text.append(plan.size() - create - update - remove).append(" unchanged; nothing written");
         return text.toString();
     }
 }

@@ -74,6 +74,7 @@ final class ConsoleApi {
                     .map(ConfigLogCommand::view).toList();
             case "/api/regions" -> regions();
             case "/api/region/service" -> regionService(Http.required(query, "region"), Http.required(query, "id"));
+            case "/api/config/changes" -> ConfigChanges.recent(client.config());
             default -> throw new NotFoundException("page", path, "no such page: " + path);
         };
     }

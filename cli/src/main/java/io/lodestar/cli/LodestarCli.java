@@ -213,7 +213,8 @@ public final class LodestarCli {
                                                    boolean placeholders) {
         return LodestarOptions.builder(redisUri).namespace(namespace).commandTimeout(timeout)
                 .clientName("lodestar-cli").startupMode(mode).configKeys(configKeys())
-                .encryptedConfigPlaceholders(placeholders);
+                .encryptedConfigPlaceholders(placeholders)
+                .recordAppliedConfigs(false); // a tool's view of configs is not an application running them
     }
 
     /** --keyset-file, else $LODESTAR_CONFIG_KEYSET, else none. */

@@ -68,6 +68,13 @@ class ConfigTransferIT {
         return client;
     }
 
+    /** A new namespace holding {@link #CONTENTS}. */
+    private String seededNamespace() {
+        String namespace = namespace();
+        seeded(namespace);
+        return namespace;
+    }
+
     private static ConfigFormat format(String id) {
         return switch (id.substring(id.indexOf('.') + 1)) {
             case "yaml" -> ConfigFormat.YAML;
@@ -211,6 +218,80 @@ class ConfigTransferIT {
         assertThat(to.directConfig().get("app.json").orElseThrow().content()).isEqualTo("{\"edited\": true}");
         assertThat(outcomes).filteredOn(o -> !o.step().item().id().equals("app.json"))
                 .extracting(ConfigTransfer.Outcome::result).containsOnly("created");
+    }
+
+    @Test
+    void withoutPruneAnImportLeavesTheConfigsTheFileLacks() throws Exception {
+        String target = namespace();
+        LodestarClient to = client(redis.uri(), target);
+        to.config().set("app.old", "stale", ConfigFormat.TEXT);
+        Path file = dir.resolve("configs.yaml");
+        assertThat(lodestar(redis.uri(), seededNamespace(), "config", "export", file.toString()).exitCode()).isZero();
+
+        CliJar.Result imported = lodestar(redis.uri(), target, "config", "import", file.toString());
+
+        assertThat(imported.exitCode()).as(imported.toString()).isZero();
+        assertThat(to.directConfig().get("app.old")).isPresent();
+    }
+
+    @Test
+    void pruneRemovesTheTargetsConfigsOfThePrefixThatTheSourceLacksAndNoOthers() throws Exception {
+        // given a target with a config of the prefix the source lacks, and one outside the prefix
+        String target = namespace();
+        LodestarClient to = client(redis.uri(), target);
+        to.config().set("app.old", "stale", ConfigFormat.TEXT);
+        to.config().set("else.kept", "mine", ConfigFormat.TEXT);
+        Path file = dir.resolve("configs.yaml");
+        assertThat(lodestar(redis.uri(), seededNamespace(), "config", "export", file.toString()).exitCode()).isZero();
+
+        // when the file's "app." configs are imported with --prune
+        CliJar.Result imported = lodestar(redis.uri(), target, "config", "import", file.toString(), "--prefix",
+                "app.", "--prune", "-o", "json");
+
+        // then the stale one is removed (its history kept), the one outside the prefix stays
+        assertThat(imported.exitCode()).as(imported.toString()).isZero();
+        Map<String, String> results = new TreeMap<>();
+        imported.json().forEach(row -> results.put(row.get("id").asText(), row.get("result").asText()));
+        assertThat(results).containsEntry("app.old", "removed").doesNotContainKey("else.kept")
+                .doesNotContainKey("other.props");
+        assertThat(to.directConfig().get("app.old")).isEmpty();
+        assertThat(to.config().history("app.old")).extracting(ConfigEntry::content).containsExactly("stale");
+        assertThat(to.directConfig().get("else.kept")).isPresent();
+        assertThat(to.config().list()).contains("app.yaml", "else.kept").doesNotContain("app.old", "other.props");
+    }
+
+    @Test
+    void aPruningDryRunListsTheRemovalsAndRemovesNothing() {
+        String source = seededNamespace();
+        String target = namespace();
+        LodestarClient to = client(redis.uri(), target);
+        to.config().set("app.old", "stale", ConfigFormat.TEXT);
+
+        CliJar.Result dryRun = lodestar(redis.uri(), source, "config", "copy", "--to-namespace", target,
+                "--prune", "--dry-run");
+
+        assertThat(dryRun.exitCode()).as(dryRun.toString()).isZero();
+        assertThat(dryRun.out()).contains("--- app.old (version 1, text)",
+                "+++ app.old (absent from the source: removed)", "- stale",
+                "6 to create, 0 to update, 1 to remove, 0 unchanged; nothing written");
+        assertThat(to.directConfig().get("app.old")).isPresent();
+    }
+
+    @Test
+    void aWriteOfAPrunedConfigBetweenPlanAndRemoveIsAConflictAndIsKept() {
+        // given a prune planned against the target's version 1 of a config the source lacks
+        LodestarClient to = client(redis.uri(), namespace());
+        to.config().set("app.old", "stale", ConfigFormat.TEXT);
+        List<ConfigTransfer.Step> plan = ConfigTransfer.prune(to.config(), to.directConfig(), List.of(), "app.");
+
+        // when someone writes it before the plan is carried out
+        to.config().set("app.old", "revived", ConfigFormat.TEXT);
+        List<ConfigTransfer.Outcome> outcomes = ConfigTransfer.apply(to.config(), plan);
+
+        // then the remove is a conflict naming the version written, and the write stays
+        assertThat(outcomes).extracting(ConfigTransfer.Outcome::result).containsExactly("conflict");
+        assertThat(outcomes.get(0).version()).isEqualTo(2);
+        assertThat(to.directConfig().get("app.old").orElseThrow().content()).isEqualTo("revived");
     }
 
     @Test

@@ -203,6 +203,21 @@ class ConsoleBrowserIT {
     }
 
     @Test
+    void aConfigWriteByAnotherClientAppearsInTheConfigChangesAndTheConfigsOwnTrail() {
+        startConsole(TestRedis.standalone());
+        sdk.config().set("orders/limits", "max-requests: 100\n", ConfigFormat.YAML);
+        openWithToken(READ_TOKEN);
+        awaitElement("#changes li[data-change='orders/limits@1']");
+
+        sdk.config().set("orders/limits", "max-requests: 5\n", ConfigFormat.YAML);
+
+        assertThat(awaitElement("#changes li[data-change='orders/limits@2']").getText())
+                .contains("set", "orders/limits version 2", "lodestar@");
+        awaitElement("#configs tr[data-config='orders/limits']").click();
+        assertThat(awaitElement("#config-log tr[data-version='2']").getText()).contains("set", "1 → 2", "lodestar");
+    }
+
+    @Test
     void withoutATokenThePageShowsNothingAndAsksForOne() {
         startConsole(TestRedis.standalone());
         sdk.config().set("orders/limits", "secret: 42", ConfigFormat.YAML);

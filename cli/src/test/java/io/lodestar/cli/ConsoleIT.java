@@ -593,7 +593,7 @@ class ConsoleIT {
     }
 
     @Test
-    void theConfigViewListsWhoRunsWhichVersion() throws Exception {
+    void theConfigViewListsWhoRunsWhichVersionAndNotTheConsoleWatchingIt() throws Exception {
         // given a client of this JVM that applied the config
         sdk.config().get("orders/limits");
         await().atMost(Duration.ofSeconds(5)).until(() -> !sdk.config().applied("orders/limits").isEmpty());
@@ -602,12 +602,50 @@ class ConsoleIT {
         // when the console shows the config
         HttpResponse<String> answer = get("api/config?id=orders/limits", TOKEN);
 
-        // then its "who runs what" section lists that client with the version it applied
+        // then its "who runs what" section lists that client with the version it applied, and not the console,
+        // whose view of the config (it read it, and follows the namespace) is no application running it: the
+        // console's record, were it sent, would be sent before this read on the console's own connection
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         JsonNode applied = JSON.readTree(answer.body()).get("applied");
-        assertThat(applied.findValuesAsText("pid")).contains(String.valueOf(ProcessHandle.current().pid()));
+        assertThat(applied.findValuesAsText("pid")).containsExactly(String.valueOf(ProcessHandle.current().pid()));
         assertThat(applied.findValuesAsText("version")).containsOnly("1");
         assertThat(applied.findValuesAsText("variant")).containsOnly("main");
+    }
+
+    @Test
+    void aWriteByAnotherClientAppearsInTheNamespacesChangesAndTheConfigsTrail() throws Exception {
+        // given a console, and an application's client (not the console) that writes a config
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+        sdk.config().set("orders/limits", "v2", ConfigFormat.TEXT);
+        sdk.config().set("billing/rates", "vat=0.2", ConfigFormat.TEXT);
+
+        // when the console shows the namespace's recent changes and the config's trail
+        JsonNode changes = JSON.readTree(get("api/config/changes", TOKEN).body());
+        JsonNode trail = JSON.readTree(get("api/config/log?id=orders/limits", TOKEN).body());
+
+        // then both come from Redis, newest first, naming the writer
+        assertThat(changes).extracting(c -> c.get("id").asText() + "@" + c.get("version").asText())
+                .containsExactly("billing/rates@1", "orders/limits@2", "orders/limits@1");
+        assertThat(changes.get(0).get("operation").asText()).isEqualTo("set");
+        assertThat(changes.get(0).get("client").asText()).isEqualTo("lodestar");
+        assertThat(trail).extracting(c -> c.get("version").asLong()).containsExactly(2L, 1L);
+    }
+
+    @Test
+    void theConfigChangesOutliveAConsoleRestart() throws Exception {
+        // given a write made through a console that then stops
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+        assertThat(post("api/config/set?id=orders/limits", TOKEN, SET_V2).statusCode()).isEqualTo(200);
+        console.close();
+
+        // when another console starts
+        console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
+        JsonNode changes = JSON.readTree(get("api/config/changes", TOKEN).body());
+
+        // then it shows that write, by the console's client, beside the one before it
+        assertThat(changes).extracting(c -> c.get("operation").asText() + " " + c.get("version").asText())
+                .containsExactly("cas 2", "set 1");
+        assertThat(changes.get(0).get("client").asText()).isEqualTo("lodestar-cli");
     }
 
     @Test

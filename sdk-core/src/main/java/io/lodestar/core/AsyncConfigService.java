@@ -36,6 +36,11 @@ public interface AsyncConfigService {
     /** @see ConfigService#remove(String) */
     CompletionStage<Boolean> remove(String configId);
 
+    /** @see ConfigService#compareAndRemove(String, long) */
+    default CompletionStage<Void> compareAndRemove(String configId, long expectedVersion) {
+        return unsupported("compareAndRemove");
+    }
+
     /** @see ConfigService#list() */
     CompletionStage<Set<String>> list();
 
@@ -86,7 +91,7 @@ public interface AsyncConfigService {
     }
 
     /**
-     * What the gray-release and audit methods return in an implementation that has none: they were added after
+     * What the gray-release, audit and compare-and-remove methods return in an implementation that has none: they were added after
      * {@code AsyncConfigService} was published, so other implementations still compile.
      */
     private static <T> CompletionStage<T> unsupported(String method) {

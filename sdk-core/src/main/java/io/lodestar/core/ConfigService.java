@@ -58,6 +58,20 @@ public interface ConfigService extends ConfigReader {
     boolean remove(String configId);
 
     /**
+     * Removes the entry only if its current version is {@code expectedVersion} (its history stays, as with
+     * {@link #remove}): the check and the remove are one atomic step, so a write in between is never lost.
+     *
+     * @param configId        the config id
+     * @param expectedVersion the version the caller last read, at least 1
+     * @throws ConflictException when the current version is another one (or there is no current entry: version 0);
+     *     it carries that version, and nothing is removed
+     * @throws UnsupportedOperationException from an implementation that predates it
+     */
+    default void compareAndRemove(String configId, long expectedVersion) {
+        throw unsupported("compareAndRemove");
+    }
+
+    /**
      * An operator action: removes what a {@linkplain #remove removed} config left in Redis (its history and its
      * version counter), so that configs that are gone for good do not accumulate keys. Purged versions cannot be
      * rolled back to; if the config is set again later, it starts over at version 1 (views notice the new

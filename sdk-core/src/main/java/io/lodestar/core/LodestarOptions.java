@@ -91,6 +91,7 @@ public final class LodestarOptions {
     private final @Nullable InstanceIdentity identity;
     private final @Nullable ConfigKeys configKeys;
     private final boolean encryptedConfigPlaceholders;
+    private final boolean recordAppliedConfigs;
     private final @Nullable String region;
     private final Map<String, RemoteRegion> remoteRegions;
     private final int regionFailoverThreshold;
@@ -114,6 +115,7 @@ public final class LodestarOptions {
         this.identity = builder.identity;
         this.configKeys = builder.configKeys;
         this.encryptedConfigPlaceholders = builder.encryptedConfigPlaceholders;
+        this.recordAppliedConfigs = builder.recordAppliedConfigs;
         this.region = builder.region;
         this.remoteRegions = Collections.unmodifiableMap(new LinkedHashMap<>(builder.remoteRegions));
         this.regionFailoverThreshold = builder.regionFailoverThreshold;
@@ -269,6 +271,17 @@ public final class LodestarOptions {
     }
 
     /**
+     * Whether this client records, in Redis, which config versions it applied, for who runs what
+     * ({@link ConfigService#applied(String)}; default true). A tool's read-only view of configs (the CLI, the
+     * console) is not an application running them, and turns it off so that it is not listed.
+     *
+     * @return whether the versions this client's view applies are recorded
+     */
+    public boolean recordAppliedConfigs() {
+        return recordAppliedConfigs;
+    }
+
+    /**
      * @return the home region: the one whose Redis this client registers in and writes to, stamped on every instance
      *     read from it ({@link io.lodestar.core.model.ServiceInstance#region()}); empty when none is named (then
      *     instances carry no region and no remote region may be named)
@@ -323,7 +336,8 @@ public final class LodestarOptions {
                 + ", serviceSnapshotDirectory=" + serviceSnapshotDirectory + ", deregisterOnClose=" + deregisterOnClose
                 + ", clientName=" + clientName + ", tlsTrustedCertificates=" + tlsTrustedCertificates + ", startupMode=" + startupMode
                 + ", preloadServices=" + preloadServices + ", identity=" + identity + ", configKeys=" + configKeys
-                + ", encryptedConfigPlaceholders=" + encryptedConfigPlaceholders + ", region=" + region
+                + ", encryptedConfigPlaceholders=" + encryptedConfigPlaceholders
+                + ", recordAppliedConfigs=" + recordAppliedConfigs + ", region=" + region
                 + ", remoteRegions=" + remoteRegions.values() + ", regionFailoverThreshold=" + regionFailoverThreshold
                 + "]";
     }
@@ -370,6 +384,7 @@ public final class LodestarOptions {
         private @Nullable InstanceIdentity identity;
         private @Nullable ConfigKeys configKeys;
         private boolean encryptedConfigPlaceholders;
+        private boolean recordAppliedConfigs = true;
         private @Nullable String region;
         private final Map<String, RemoteRegion> remoteRegions = new LinkedHashMap<>();
         private final List<String> repeatedRegions = new ArrayList<>();
@@ -527,6 +542,15 @@ public final class LodestarOptions {
          */
         public Builder encryptedConfigPlaceholders(boolean encryptedConfigPlaceholders) {
             this.encryptedConfigPlaceholders = encryptedConfigPlaceholders;
+            return this;
+        }
+
+        /**
+         * @return this builder with the recording of applied config versions on (the default) or off; see
+         *     {@link LodestarOptions#recordAppliedConfigs()}
+         */
+        public Builder recordAppliedConfigs(boolean recordAppliedConfigs) {
+            this.recordAppliedConfigs = recordAppliedConfigs;
             return this;
         }
 

@@ -39,6 +39,7 @@ class LodestarOptionsTest {
         assertThat(options.configSnapshotDirectory()).isEmpty();
         assertThat(options.deregisterOnClose()).isTrue();
         assertThat(options.clientName()).isEqualTo("lodestar");
+        assertThat(options.recordAppliedConfigs()).isTrue();
     }
 
     @Test
@@ -191,7 +192,7 @@ class LodestarOptionsTest {
                     + "commandTimeout=PT5S, sweepInterval=PT5S, reconcileInterval=PT1M, idleViewTimeout=PT10M, "
                     + "viewTopicLimit=100000, configHistoryLimit=20, configSnapshotDirectory=null, serviceSnapshotDirectory=null, deregisterOnClose=true, "
                     + "clientName=lodestar, tlsTrustedCertificates=null, startupMode=FAIL_FAST, preloadServices=[], identity=null, "
-                    + "configKeys=null, encryptedConfigPlaceholders=false, region=null, remoteRegions=[], "
+                    + "configKeys=null, encryptedConfigPlaceholders=false, recordAppliedConfigs=true, region=null, remoteRegions=[], "
                     + "regionFailoverThreshold=1]");
         }
 

@@ -53,12 +53,13 @@ final class AppliedRecords {
     /** Whether the last call failed: the first failure of a run is a warning, the rest debug. */
     private final AtomicBoolean failing = new AtomicBoolean();
     /**
-     * Set by {@link #close} (under the lock), or when Redis refuses this client's writes: nothing is sent after it,
-     * so nothing outlives the client's close.
+     * Set by {@link #close} (under the lock), when Redis refuses this client's writes, or from the start when the
+     * options turn recording off: nothing is sent after it, so nothing outlives the client's close.
      */
     private boolean closed;
 
-    AppliedRecords(RedisBackend backend, Keys keys, String clientName, Duration renewInterval) {
+    AppliedRecords(RedisBackend backend, Keys keys, String clientName, Duration renewInterval, boolean recording) {
+        this.closed = !recording;
         this.backend = backend;
         this.keys = keys;
         this.ttlMillis = renewInterval.toMillis() * TTL_INTERVALS;

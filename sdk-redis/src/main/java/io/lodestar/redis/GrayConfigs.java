@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
  * What this client reads of a config when a gray release runs: the <em>effective</em> entry, the release's content
@@ -110,14 +111,28 @@ final class GrayConfigs {
     /**
      * A listener of a config's effective entry: it follows the entry and the release (both on one serial executor,
      * so its state needs no lock) and hears the entry's own events while no release applies to it, else one
-     * {@link ConfigChanged} (or {@link ConfigRemoved}) each time the effective content or format changes.
+     * {@link ConfigChanged} (or {@link ConfigRemoved}) each time the effective content or format changes. Returns
+     * once the listener is attached to the loaded entry and release.
      */
     Subscription subscribe(String configId, ConfigListener listener, Initial initial, Executor executor) {
-        EffectiveListener effective = new EffectiveListener(configId, listener, initial, new SerialExecutor(executor));
+        Subscription subscription = follow(configId, listener,
+                initial == Initial.DELIVER ? start -> start.ifPresent(listener::onEvent) : start -> { }, executor);
+        awaitLoaded(configId);
+        return subscription;
+    }
+
+    /**
+     * Like {@link #subscribe}, without waiting (for a caller on a view's thread): {@code onStart} is called first,
+     * on the listener's executor, with the effective entry the listener starts from as a {@link ConfigChanged}
+     * (empty when the config does not exist), once both topics are loaded.
+     */
+    Subscription follow(String configId, ConfigListener listener, Consumer<Optional<ConfigChanged>> onStart,
+                        Executor executor) {
+        EffectiveListener effective = new EffectiveListener(configId, listener, onStart, new SerialExecutor(executor));
         listeners.add(effective);
-        Subscription gray = grays.api().subscribeAttached(configId, effective::onGray, effective::grayStarted,
+        Subscription gray = grays.api().subscribe(configId, effective::onGray, effective::grayStarted,
                 effective.serial);
-        Subscription main = entries.api().subscribeAttached(configId, effective::onMain, effective::mainStarted,
+        Subscription main = entries.api().subscribe(configId, effective::onMain, effective::mainStarted,
                 effective.serial);
         return () -> {
             listeners.remove(effective);
@@ -127,37 +142,69 @@ final class GrayConfigs {
         };
     }
 
+    /**
+     * Drops a config's entry and release at once, if nobody listens to them and the config does not exist (see
+     * {@link SyncedView#release}).
+     */
+    void releaseAbsent(String configId) {
+        entries.release(configId, Optional::isEmpty);
+        grays.release(configId, state -> state.release() == null);
+    }
+
+    /** Waits (bounded) until a config's entry and release are loaded; see {@link ViewReads#awaitLoaded(String)}. */
+    void awaitLoaded(String configId) {
+        grays.api().awaitLoaded(configId);
+        entries.api().awaitLoaded(configId);
+    }
+
     private final class EffectiveListener {
         private final String configId;
         private final ConfigListener listener;
-        private final Initial initial;
+        private final Consumer<Optional<ConfigChanged>> onStart;
         private final Executor serial;
         private volatile boolean closed;
         // only touched on the serial executor
         private Optional<ConfigEntry> main = Optional.empty();
         private long version;
         private GrayState gray = GrayState.NONE;
+        private boolean mainLoaded;
+        private boolean grayLoaded;
         private boolean started;
         private Optional<ConfigEntry> delivered = Optional.empty();
 
-        EffectiveListener(String configId, ConfigListener listener, Initial initial, Executor serial) {
+        EffectiveListener(String configId, ConfigListener listener, Consumer<Optional<ConfigChanged>> onStart,
+                          Executor serial) {
             this.configId = configId;
             this.listener = listener;
-            this.initial = initial;
+            this.onStart = onStart;
             this.serial = serial;
         }
 
         void grayStarted(SyncedView.Versioned<GrayState> start) {
-            onGray(start.value());
+            gray = start.value();
+            grayLoaded = true;
+            startIfLoaded();
         }
 
         void mainStarted(SyncedView.Versioned<Optional<ConfigEntry>> start) {
             main = start.value();
             version = start.revision();
-            started = true;
-            delivered = effective(main, gray, identity);
-            if (initial == Initial.DELIVER && delivered.isPresent()) {
-                deliver(new ConfigChanged(configId, version, delivered.get()));
+            mainLoaded = true;
+            startIfLoaded();
+        }
+
+        /**
+         * Starts from the effective entry once both topics are loaded, whichever loads last: starting from the
+         * entry alone would hand a client in the gray set the current content first, and then a change to the gray
+         * content it had all along.
+         */
+        private void startIfLoaded() {
+            if (mainLoaded && grayLoaded && !started) {
+                started = true;
+                delivered = effective(main, gray, identity);
+                if (!closed) {
+                    onStart.accept(delivered.map(entry -> new ConfigChanged(configId, version, entry)));
+                }
             }
         }
 
@@ -171,6 +218,9 @@ final class GrayConfigs {
                 main = Optional.of(back.entry());
             } else {
                 main = Optional.empty();
+            }
+            if (!started) {
+                return; // the start, when the release is loaded, is from this entry
             }
             if (!before && !applies(main, gray, self)) {
                 delivered = main;

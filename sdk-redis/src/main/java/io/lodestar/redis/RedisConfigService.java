@@ -93,7 +93,8 @@ final class RedisConfigService implements ConfigService {
         this.direct = new DirectConfigReader(reads, codec, backend);
         Snapshots<Optional<ConfigEntry>> snapshots = Snapshots.configs(options.configSnapshotDirectory(), namespace,
                 options.redactedRedisUri(), listenerPool);
-        this.applied = new AppliedRecords(backend, keys, options.clientName(), options.sweepInterval());
+        this.applied = new AppliedRecords(backend, keys, options.clientName(), options.sweepInterval(),
+                options.recordAppliedConfigs());
         // Who runs what: each value the entry view takes, and each release the gray view takes, is recorded with the
         // variant this client applies (gray when the release applies to its identity)
         this.entries = new SyncedView<>("config", new ConfigSource(keys, reads, snapshots, this::noteApplied), views);
@@ -219,6 +220,11 @@ final class RedisConfigService implements ConfigService {
     }
 
     @Override
+    public void compareAndRemove(String configId, long expectedVersion) {
+        remove0(configId, expectedVersion).join();
+    }
+
+    @Override
     public Set<String> list() {
         return list0().join();
     }
@@ -287,12 +293,25 @@ final class RedisConfigService implements ConfigService {
     }
 
     private Call<Boolean> remove0(String configId) {
+        return remove0(configId, ANY_VERSION);
+    }
+
+    /** Removes in any case ({@link #ANY_VERSION}), or only at {@code expected} (else a {@link ConflictException}). */
+    private Call<Boolean> remove0(String configId, long expected) {
         return calls.start(() -> "remove config '" + configId + "'", () -> {
-            Validation.requireConfigId(configId);
-            return ConfigScripts.REMOVE_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                    keys.config(configId).all(), withWriter(configId)).thenCompose(reply -> {
-                        boolean removed = Reply.number(reply, 0, ConfigScripts.REMOVE_CONFIG) == 1L;
-                        long version = Reply.number(reply, 1, ConfigScripts.REMOVE_CONFIG);
+            Validation.Collector checks = Validation.collector().configId("configId", configId);
+            if (expected != ANY_VERSION) {
+                checks.range("expectedVersion", expected, 1, Long.MAX_VALUE);
+            }
+            checks.throwIfInvalid();
+            LuaScript script = ConfigScripts.REMOVE_CONFIG;
+            return script.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+                    keys.config(configId).all(), withWriter(configId, Long.toString(expected))).thenCompose(reply -> {
+                        if ("conflict".equals(reply.get(0))) {
+                            throw new ConflictException(configId, expected, Reply.number(reply, 1, script));
+                        }
+                        boolean removed = Reply.number(reply, 0, script) == 1L;
+                        long version = Reply.number(reply, 1, script);
                         if (version == 0) {
                             return CompletableFuture.completedFuture(false); // never existed
                         }
@@ -565,9 +584,10 @@ final class RedisConfigService implements ConfigService {
     // ---------------------------------------------------------------- namespace listeners
 
     /**
-     * A listener of every config of the namespace: it follows each entry's own topic (so it gets each entry's
-     * versions in order, exactly like a per-id listener), and the namespace index tells it about entries created
-     * later, whose state when it starts following them is delivered as a {@link ConfigChanged}. All calls go
+     * A listener of every config of the namespace: it follows each config's effective entry exactly like a per-id
+     * listener (each entry's versions in order, or the gray content in a client a release applies to), and the
+     * namespace index tells it about entries created later, whose effective state when it starts following them is
+     * delivered as a {@link ConfigChanged}. All calls go
      * through one serial executor, so the listener is never called concurrently.
      */
     private final class NamespaceSubscription implements Subscription {
@@ -595,7 +615,7 @@ final class RedisConfigService implements ConfigService {
         void awaitFollowing() {
             try {
                 Set<String> existing = following.get(backend.timeout().toMillis(), TimeUnit.MILLISECONDS);
-                existing.forEach(entries.api()::awaitLoaded);
+                existing.forEach(effective::awaitLoaded);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (ExecutionException | TimeoutException e) {
@@ -607,9 +627,10 @@ final class RedisConfigService implements ConfigService {
             if (closed) {
                 return;
             }
-            Subscription subscription = followed.computeIfAbsent(configId, id -> entries.api().subscribe(id,
-                    this::deliver, created ? start -> start.value().ifPresentOrElse(entry ->
-                            deliver(new ConfigChanged(id, start.revision(), entry)), () -> unfollow(id)) : null));
+            // the effective entry, as per-config listeners get it: a client in a gray set hears the gray content
+            Subscription subscription = followed.computeIfAbsent(configId, id -> effective.follow(id, this::deliver,
+                    created ? start -> start.ifPresentOrElse(this::deliver, () -> unfollow(id)) : start -> { },
+                    listenerPool));
             if (closed) {
                 subscription.close();
             }
@@ -625,7 +646,7 @@ final class RedisConfigService implements ConfigService {
             Subscription subscription = followed.remove(configId);
             if (subscription != null) {
                 subscription.close();
-                entries.release(configId, Optional::isEmpty);
+                effective.releaseAbsent(configId);
             }
         }
 
@@ -684,6 +705,11 @@ final class RedisConfigService implements ConfigService {
         @Override
         public CompletionStage<Boolean> remove(String configId) {
             return remove0(configId).published();
+        }
+
+        @Override
+        public CompletionStage<Void> compareAndRemove(String configId, long expectedVersion) {
+            return remove0(configId, expectedVersion).published().thenApply(removed -> null);
         }
 
         @Override

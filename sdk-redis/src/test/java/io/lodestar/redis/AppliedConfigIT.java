@@ -93,6 +93,29 @@ class AppliedConfigIT {
     }
 
     @Test
+    void aToolThatDoesNotRecordAppliedVersionsIsNotListedWhileAnApplicationIs() {
+        // given a config, and a tool (a console, the CLI) that reads and watches it without recording
+        LodestarClient operator = clients.connect();
+        operator.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        LodestarClient tool = clients.connect(options -> options.clientName("tool").recordAppliedConfigs(false));
+        tool.config().get("app");
+        tool.config().subscribe("app", event -> { });
+        tool.config().subscribeAll(event -> { });
+
+        // when an application reads it after the tool
+        clients.connect(options -> options.clientName("orders-app")).config().get("app");
+
+        // then only the application is listed, also after a renewal of the tool's view
+        assertThat(listed(operator, 1)).extracting(AppliedConfig::clientName).containsExactly("orders-app");
+        operator.config().set("app", "a=2", ConfigFormat.PROPERTIES);
+        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(operator.config().applied("app"))
+                .extracting(AppliedConfig::version).containsExactly(2L));
+        assertThat(tool.config().get("app").orElseThrow().version()).isEqualTo(2);
+        await().during(TTL.dividedBy(2)).atMost(TTL).untilAsserted(() -> assertThat(operator.config().applied("app"))
+                .extracting(AppliedConfig::clientName).containsExactly("orders-app"));
+    }
+
+    @Test
     void aDirectReadAppliesNothing() {
         LodestarClient operator = clients.connect();
         operator.config().set("app", "a=1", ConfigFormat.PROPERTIES);

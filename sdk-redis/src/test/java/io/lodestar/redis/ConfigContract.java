@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -137,6 +138,28 @@ abstract class ConfigContract extends NamespaceTest {
         assertThat(config.history("app")).extracting(ConfigEntry::content).containsExactly("a=1");
         assertThat(config.set("app", "a=2", ConfigFormat.PROPERTIES).version())
                 .as("versions go on after a remove (the remove was version 2)").isEqualTo(3);
+    }
+
+    @Test
+    void compareAndRemoveRemovesOnlyTheVersionItExpectsAndReportsAnyOtherAsAConflict() {
+        ConfigService config = clients.connect().config();
+        config.set("app", "a=1", ConfigFormat.PROPERTIES);
+        config.set("app", "a=2", ConfigFormat.PROPERTIES);
+
+        assertThatThrownBy(() -> config.compareAndRemove("app", 1)).isInstanceOf(ConflictException.class)
+                .hasMessageContaining("expected version 1 but the current version is 2")
+                .satisfies(e -> assertThat(((ConflictException) e).currentVersion()).isEqualTo(2));
+        assertThat(config.get("app")).as("untouched by the conflict").isPresent();
+        config.compareAndRemove("app", 2);
+
+        assertThat(config.get("app")).isEmpty();
+        assertThat(config.list()).doesNotContain("app");
+        assertThatThrownBy(() -> config.compareAndRemove("app", 2)).isInstanceOf(ConflictException.class)
+                .satisfies(e -> assertThat(((ConflictException) e).currentVersion()).isZero());
+        assertThatThrownBy(() -> config.compareAndRemove("app", 0)).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("expectedVersion must be between 1 and");
+        assertThat(config.async().compareAndRemove("app", 3)).failsWithin(Duration.ofSeconds(5))
+                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(ConflictException.class);
     }
 
     @Test

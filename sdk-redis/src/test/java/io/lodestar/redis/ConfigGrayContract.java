@@ -131,6 +131,43 @@ abstract class ConfigGrayContract extends NamespaceTest {
     }
 
     @Test
+    void namespaceListenersHearTheEffectiveContentOneChangeOnEnteringAndOneOnLeavingTheGraySet() {
+        LodestarClient writer = clients.connect();
+        writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        List<ConfigEvent> inside = new CopyOnWriteArrayList<>();
+        List<ConfigEvent> outside = new CopyOnWriteArrayList<>();
+        in("eu-1").config().subscribeAll(inside::add);
+        in("eu-2").config().subscribeAll(outside::add);
+
+        writer.config().startGray("app", "a=gray", ConfigFormat.PROPERTIES, EU_1);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(contents(inside)).containsExactly("a=gray"));
+        writer.config().set("app", "a=2", ConfigFormat.PROPERTIES); // inside keeps the gray content: nothing
+        writer.config().abortGray("app");
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(contents(inside)).containsExactly("a=gray", "a=2"));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(contents(outside)).containsExactly("a=2"));
+        assertThat(inside).extracting(ConfigEvent::version).containsExactly(1L, 2L);
+    }
+
+    @Test
+    void aNamespaceListenerInTheGraySetHearsNothingWhileItsContentStaysGrayAndStillHearsNewConfigs() {
+        LodestarClient writer = clients.connect();
+        writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        writer.config().startGray("app", "a=gray", ConfigFormat.PROPERTIES, EU_1);
+        List<ConfigEvent> inside = new CopyOnWriteArrayList<>();
+        in("eu-1").config().subscribeAll(inside::add);
+
+        writer.config().set("other", "b=1", ConfigFormat.PROPERTIES);
+        writer.config().set("app", "a=2", ConfigFormat.PROPERTIES); // inside keeps the gray content: nothing
+        writer.config().promoteGray("app", -1); // the gray content stays: nothing either
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(inside).extracting(ConfigEvent::configId)
+                .contains("other"));
+        writer.config().set("app", "a=4", ConfigFormat.PROPERTIES);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(contents(inside)).containsExactly("b=1", "a=4"));
+    }
+
+    @Test
     void ofCompareAndSetWritersAndAPromoteExpectingTheSameVersionExactlyOneWins() throws Exception {
         LodestarClient writer = clients.connect();
         writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);

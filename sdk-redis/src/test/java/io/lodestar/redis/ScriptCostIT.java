@@ -142,7 +142,7 @@ class ScriptCostIT extends PrivateRedisTest {
                     join(setConfig(keys().config("app-" + i), "app-" + i, "a=1"));
                 }
                 yield i -> ConfigScripts.REMOVE_CONFIG.run(async, ScriptOutputType.MULTI,
-                        keys().config("app-" + i).all(), "app-" + i, "cost", "test-host");
+                        keys().config("app-" + i).all(), "app-" + i, "-1", "cost", "test-host");
             }
             case CONFIG_ROLLBACK -> i -> ConfigScripts.ROLLBACK_CONFIG.run(async, ScriptOutputType.MULTI, app.all(),
                     "app", Integer.toString(HISTORY - 1 + i), Integer.toString(HISTORY), "cost", "test-host"); // the version before the current

@@ -378,13 +378,14 @@ async function openConfig(id) {
   if (changedId) $('#diff').hidden = true;
   $('#config-delete').hidden = !current || !may('admin');
   $('#config-save').hidden = !may('write');
-  // who runs what: the live clients that applied the config, per version and variant (this console among them)
+  // who runs what: the live clients that applied the config, per version and variant (never this console)
   const behind = current ? view.applied.filter((a) => a.version < current.version).length : 0;
   $('#applied-summary').textContent = view.applied.length === 0 ? 'no live client applied it'
     : (view.applied.length - behind) + ' of ' + view.applied.length + ' live clients run the current version';
   $('#applied tbody').replaceChildren(...view.applied.map((a) => el('tr', { 'data-client': a.client },
     el('td', {}, a.version), el('td', {}, a.variant), el('td', {}, a.name + ' ' + a.client), el('td', {}, a.host),
     el('td', {}, a.pid), el('td', {}, new Date(a.appliedAt).toLocaleString()))));
+  loadConfigLog(id).catch(() => {});
 }
 
 async function showDiff(id, from) {
@@ -460,6 +461,36 @@ function discard() {
   if (state.config) openConfig(state.config);
 }
 
+// ---- config changes: the audit trail every write appends in Redis, whoever wrote (kept across console restarts)
+
+function changeItem(c) {
+  return el('li', { 'data-change': c.id + '@' + c.version },
+    el('span', { class: 'muted' }, new Date(c.at).toLocaleString() + ' '), el('strong', {}, c.operation),
+    ' ' + c.id + ' version ' + c.version + ' by ' + c.client + '@' + c.host);
+}
+
+async function loadChanges() {
+  try {
+    $('#changes').replaceChildren(...(await getJson('/api/config/changes')).map(changeItem));
+  } catch (e) {
+    // the message already asks for the token, or the banner says Redis is unreachable
+  }
+}
+
+// A burst of config events reads the namespace's trails once, half a second after the first.
+let changesTimer = null;
+function changesArrived() {
+  if (!changesTimer) changesTimer = setTimeout(() => { changesTimer = null; loadChanges(); }, 500);
+}
+
+async function loadConfigLog(id) {
+  const log = await getJson('/api/config/log?id=' + encodeURIComponent(id));
+  if (state.config !== id) return;
+  $('#config-log tbody').replaceChildren(...log.map((c) => el('tr', { 'data-version': c.version },
+    el('td', {}, new Date(c.at).toLocaleString()), el('td', {}, c.operation),
+    el('td', {}, c.previous + ' → ' + c.version), el('td', {}, c.client), el('td', {}, c.host))));
+}
+
 // ---- audit
 
 function auditItem(a) {
@@ -475,6 +506,7 @@ const handlers = {
   removed: renderRemoval,
   config: (change) => {
     loadConfigs();
+    changesArrived();
     if (change.id === state.config) openConfig(change.id);
   },
   audit: (entry) => $('#audit').prepend(auditItem(entry)),
@@ -593,6 +625,7 @@ function switchNamespace(name) {
   connect();
   loadConfigs();
   loadAudit();
+  loadChanges();
   if (params.get('ns') === name) { // a link to a service or config of this namespace
     if (params.get('service')) selectService(params.get('service'));
     if (params.get('config')) openConfig(params.get('config')).catch((e) => message(e.message, 'error'));
@@ -608,6 +641,7 @@ async function useToken() {
   watchRegions();
   loadConfigs();
   loadAudit();
+  loadChanges();
   restore();
 }
 
