@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -31,13 +32,16 @@ final class GrayConfigs {
     private final SyncedView<Optional<ConfigEntry>, ConfigEvent> entries;
     private final SyncedView<GrayState, GrayState> grays;
     private final Set<EffectiveListener> listeners = ConcurrentHashMap.newKeySet();
+    /** Whether Redis can be reached now: while it cannot, a release cannot be read (see EffectiveListener). */
+    private final BooleanSupplier connected;
     private volatile InstanceIdentity identity;
 
     GrayConfigs(SyncedView<Optional<ConfigEntry>, ConfigEvent> entries, SyncedView<GrayState, GrayState> grays,
-                InstanceIdentity identity) {
+                InstanceIdentity identity, BooleanSupplier connected) {
         this.entries = entries;
         this.grays = grays;
         this.identity = identity;
+        this.connected = connected;
     }
 
     /**
@@ -181,8 +185,12 @@ final class GrayConfigs {
         }
 
         void grayStarted(SyncedView.Versioned<GrayState> start) {
-            gray = start.value();
             grayLoaded = true;
+            if (started) { // started from the entry alone: the release's content now, if it changes anything
+                onGray(start.value());
+                return;
+            }
+            gray = start.value();
             startIfLoaded();
         }
 
@@ -196,10 +204,12 @@ final class GrayConfigs {
         /**
          * Starts from the effective entry once both topics are loaded, whichever loads last: starting from the
          * entry alone would hand a client in the gray set the current content first, and then a change to the gray
-         * content it had all along.
+         * content it had all along. Unless no release can apply (no identity), or none can be read (Redis cannot be
+         * reached, the entry perhaps served from a snapshot): then from the entry alone, as {@code get} answers, and
+         * the release's content, if it applies, is one change once it loads.
          */
         private void startIfLoaded() {
-            if (mainLoaded && grayLoaded && !started) {
+            if (mainLoaded && !started && (grayLoaded || identity == null || !connected.getAsBoolean())) {
                 started = true;
                 delivered = effective(main, gray, identity);
                 if (!closed) {

@@ -107,7 +107,7 @@ final class RedisConfigService implements ConfigService {
             }
         });
         this.grays = new SyncedView<>("config gray", graySource, views);
-        this.effective = new GrayConfigs(entries, grays, options.identity().orElse(null));
+        this.effective = new GrayConfigs(entries, grays, options.identity().orElse(null), backend::isConnected);
         this.writer = new String[] {options.clientName(), localHost()};
     }
 
