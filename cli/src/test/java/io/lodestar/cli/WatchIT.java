@@ -135,7 +135,9 @@ class WatchIT {
                     + " pseudo-terminal (Debian package bsdutils)");
             List<String> command = new ArrayList<>(List.of("--uri", redisUri, "--namespace", namespace));
             command.addAll(List.of(args));
-            String line = CliJar.shellLine(CliJar.command(command));
+            // Ctrl-C must reach the JVM as it does from a terminal, also when the build runs in the background
+            // (a shell's background jobs start with SIGINT ignored, which the JVM would inherit and keep)
+            String line = "env --default-signal=INT " + CliJar.shellLine(CliJar.command(command));
             ProcessBuilder builder = new ProcessBuilder(script.toString(), "-qfec", line, "/dev/null")
                     .redirectErrorStream(true);
             builder.environment().put("TERM", "xterm-256color");
