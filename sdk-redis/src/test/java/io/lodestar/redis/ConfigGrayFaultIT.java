@@ -30,12 +30,7 @@ class ConfigGrayFaultIT extends PrivateRedisTest {
     @Test
     void aClientWithAnIdentityStillStartsFromTheSnapshotWhileRedisIsDown(@TempDir Path snapshots) {
         LodestarClient first = clients.connect(options -> options.configSnapshotDirectory(snapshots));
-        ConfigEntry lastGood = first.config().set("app", "a=1", ConfigFormat.PROPERTIES);
-        first.config().get("app");
-        Snapshots<Optional<ConfigEntry>> files = Snapshots.configs(Optional.of(snapshots), clients.namespace(),
-                LodestarOptions.builder(redis.uri()).build().redactedRedisUri(), Runnable::run);
-        await().atMost(CONVERGENCE).until(() -> Optional.ofNullable(files.read("app"))
-                .flatMap(SyncedView.Versioned::value).equals(Optional.of(lastGood)));
+        ConfigEntry lastGood = snapshotted(first, snapshots);
         first.close();
         redis.kill();
 
@@ -49,12 +44,7 @@ class ConfigGrayFaultIT extends PrivateRedisTest {
     void listenersOfAClientStartedOfflineHearTheSnapshotAndThenTheGrayContentThatAppliesToIt(@TempDir Path snapshots) {
         // given a snapshot of a config, and Redis down when the app starts again
         LodestarClient first = clients.connect(options -> options.configSnapshotDirectory(snapshots));
-        ConfigEntry lastGood = first.config().set("app", "a=1", ConfigFormat.PROPERTIES);
-        first.config().get("app");
-        Snapshots<Optional<ConfigEntry>> files = Snapshots.configs(Optional.of(snapshots), clients.namespace(),
-                LodestarOptions.builder(redis.uri()).build().redactedRedisUri(), Runnable::run);
-        await().atMost(CONVERGENCE).until(() -> Optional.ofNullable(files.read("app"))
-                .flatMap(SyncedView.Versioned::value).equals(Optional.of(lastGood)));
+        ConfigEntry lastGood = snapshotted(first, snapshots);
         first.config().startGray("app", "a=gray", ConfigFormat.PROPERTIES, GrayRule.metadata("zone", "eu-1"));
         RedisAdmin.run(redis, "SAVE");
         first.close();
@@ -76,5 +66,16 @@ class ConfigGrayFaultIT extends PrivateRedisTest {
                 changed -> assertThat(changed.entry().contentHash()).isNotEqualTo(lastGood.contentHash()));
         assertThat(restarted.config().get("app").map(ConfigEntry::contentHash))
                 .contains(((ConfigChanged) heard.get(1)).entry().contentHash());
+    }
+
+    /** Writes config "app" through {@code client} and waits until its snapshot file holds it. */
+    private ConfigEntry snapshotted(LodestarClient client, Path snapshots) {
+        ConfigEntry written = client.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        client.config().get("app");
+        Snapshots<Optional<ConfigEntry>> files = Snapshots.configs(Optional.of(snapshots), clients.namespace(),
+                LodestarOptions.builder(redis.uri()).build().redactedRedisUri(), Runnable::run);
+        await().atMost(CONVERGENCE).until(() -> Optional.ofNullable(files.read("app"))
+                .flatMap(SyncedView.Versioned::value).equals(Optional.of(written)));
+        return written;
     }
 }
