@@ -343,10 +343,14 @@ public final class FleetHarness {
         long connectedClients = 0;
         for (Node node : nodes) {
             Map<String, int[]> here = new TreeMap<>();
+            Map<String, Integer> lodestarByCommand = new TreeMap<>(); // which connection is which: its last command
             for (String line : node.sync().clientList().split("\n")) {
                 String name = field(line, "name");
                 String flags = field(line, "flags");
                 boolean pubSub = flags != null && flags.contains("P");
+                if (FleetMember.CLIENT_NAME.equals(name)) {
+                    lodestarByCommand.merge((pubSub ? "pubsub " : "") + field(line, "cmd"), 1, Integer::sum);
+                }
                 for (Map<String, int[]> counted : List.of(byName, here)) {
                     int[] counts = counted.computeIfAbsent(name == null || name.isEmpty() ? "(none)" : name,
                             k -> new int[2]);
@@ -366,6 +370,7 @@ public final class FleetHarness {
             Map<String, Object> names = new LinkedHashMap<>();
             here.forEach((name, c) -> names.put(name, c[0]));
             counts.put("connectionsByName", names);
+            counts.put("lodestarConnectionsByLastCommand", new LinkedHashMap<>(lodestarByCommand));
             perNode.add(counts);
         }
         int[] lodestar = byName.getOrDefault(FleetMember.CLIENT_NAME, new int[2]);
@@ -423,6 +428,7 @@ public final class FleetHarness {
     private void fanOut() throws Exception {
         String padding = "x".repeat(300); // about the size of Lodestar's "updated" event of one instance
         double[][] cpuByNode = new double[2][nodes.size()]; // lodestar, raw: per master, net of the idle rate below
+        int[][] eventsByNode = new int[2][nodes.size()]; // measured events of each kind at each master
         // What Redis burns with nobody writing (its cron, the clients' own background reads), subtracted from every
         // block so the per-event figures are the events' own.
         double[] idleBefore = cpuMillis();
@@ -449,6 +455,7 @@ public final class FleetHarness {
                     LockSupport.parkNanos(next - System.nanoTime());
                     next = Math.max(next + TimeUnit.MILLISECONDS.toNanos(intervalMs), System.nanoTime());
                     int s = seq[kind]++;
+                    eventsByNode[kind][shardOfService[s % services]] += measured ? 1 : 0;
                     String service = FleetMember.service(s % services);
                     String stamp = Long.toString(PropagationListener.now());
                     if (kind == 0) {
@@ -531,6 +538,10 @@ public final class FleetHarness {
                 node.put("redisIdleCpuPercent", idlePerMs[n] * 100);
                 node.put("redisCpuUsPerEventLodestar", cpuByNode[0][n] * 1000 / writes);
                 node.put("redisCpuUsPerEventRaw", cpuByNode[1][n] * 1000 / writes);
+                node.put("eventsLodestar", eventsByNode[0][n]);
+                node.put("eventsRaw", eventsByNode[1][n]);
+                node.put("redisCpuUsPerOwnEventLodestar", cpuByNode[0][n] * 1000 / Math.max(1, eventsByNode[0][n]));
+                node.put("redisCpuUsPerOwnEventRaw", cpuByNode[1][n] * 1000 / Math.max(1, eventsByNode[1][n]));
                 perNode.add(node);
             }
             fanOut.put("perNode", perNode);
@@ -561,15 +572,17 @@ public final class FleetHarness {
                 ? "—" : String.format(Locale.ROOT, "%.2f×", (Double) fanOut.get("p99Ratio")), resyncs,
                 idleCpuPerMs * 100));
         if (cluster != null) {
-            summary.append("Redis CPU per event, per master (every event goes to the master of its service's shard;"
-                    + " averaged over all events, so a master's share follows its services):\n\n| Master | Services "
-                    + "| Lodestar µs/event | raw µs/event | Idle % of a core |\n|---|--:|--:|--:|--:|\n");
+            summary.append("Redis CPU per master (every event goes to the master of its service's shard): per event "
+                    + "of all, and per event of its own shard (the cost of one event at its master).\n\n| Master | "
+                    + "Services | Lodestar µs/event | raw µs/event | Lodestar µs/own event | raw µs/own event | "
+                    + "Idle % of a core |\n|---|--:|--:|--:|--:|--:|--:|\n");
             @SuppressWarnings("unchecked")
             List<Integer> perShard = (List<Integer>) settings.get("servicesPerShard");
             for (int n = 0; n < nodes.size(); n++) {
-                summary.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f |%n", nodes.get(n).name(),
-                        perShard.get(n), cpuByNode[0][n] * 1000 / writes, cpuByNode[1][n] * 1000 / writes,
-                        idlePerMs[n] * 100));
+                summary.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f |%n",
+                        nodes.get(n).name(), perShard.get(n), cpuByNode[0][n] * 1000 / writes,
+                        cpuByNode[1][n] * 1000 / writes, cpuByNode[0][n] * 1000 / Math.max(1, eventsByNode[0][n]),
+                        cpuByNode[1][n] * 1000 / Math.max(1, eventsByNode[1][n]), idlePerMs[n] * 100));
             }
             summary.append('\n');
         }
@@ -839,8 +852,10 @@ public final class FleetHarness {
         }
         for (Child child : children) {
             try {
-                if (!child.process().waitFor(15, TimeUnit.SECONDS)) {
-                    child.process().destroyForcibly();
+                // closing a cluster client takes longer than a standalone one: 15 s and 0.1 s per client
+                if (!child.process().waitFor(15_000 + 100L * child.clients(), TimeUnit.MILLISECONDS)) {
+                    System.err.println("fleet JVM " + child.index() + " did not exit in time: killing it");
+                    child.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS); // gone before Redis goes
                 }
             } catch (InterruptedException e) {
                 child.process().destroyForcibly();

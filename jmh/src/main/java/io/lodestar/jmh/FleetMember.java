@@ -234,9 +234,12 @@ public final class FleetMember {
         if (rawClusterClient != null) {
             rawClusterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
+        long closing = System.nanoTime();
         for (LodestarClient client : lodestarClients) {
             client.close();
         }
+        System.err.printf("fleet JVM %d: closed %d clients in %d ms%n", jvm, clients,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closing));
         scheduler.shutdownNow();
         executor.shutdownNow();
         resources.shutdown(0, 2, TimeUnit.SECONDS);
