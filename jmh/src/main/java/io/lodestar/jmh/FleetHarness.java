@@ -214,6 +214,7 @@ public final class FleetHarness {
         } catch (Exception e) {
             e.printStackTrace();
             status = 1;
+            harness.writeFailed(e);
         }
         System.exit(status); // runs the hook: children and Redis go
     }
@@ -641,13 +642,13 @@ public final class FleetHarness {
             return;
         }
         Map<String, Object> phases = new LinkedHashMap<>();
+        results.put("restart", phases); // filled as the masters restart: a failed run keeps the phases done
         for (int n = 0; n < nodes.size(); n++) {
             int master = n;
             int service = IntStream.range(0, services).filter(s -> shardOfService[s] == master)
                     .findFirst().orElse(0); // the first service of this master's shard (service 0 if it holds none)
             phases.put("node" + n, restart(n, service));
         }
-        results.put("restart", phases);
         summary.append("Restart of the cluster, one master after the other (raw connections closed first; per master: "
                 + "SAVE, kill, start with its data, the kit waits until the cluster is healthy again; then the writer "
                 + "changes a service of that master's shard). Fresh: not stale and the service shows the change; ms "
@@ -840,6 +841,19 @@ public final class FleetHarness {
         Files.writeString(out.resolve("summary.md"), text);
         System.out.println(text);
         System.err.println("Results: " + out.toAbsolutePath());
+    }
+
+    /** What a failed run measured before it failed, in fleet.json (the summary holds the finished sections). */
+    private void writeFailed(Exception failure) {
+        settings.put("failed", failure.toString());
+        settings.put("finished", Instant.now().toString());
+        settings.put("loadavgEnd", load());
+        summary.append("**The run failed**: ").append(failure).append("\n\n");
+        try {
+            write();
+        } catch (IOException | RuntimeException e) {
+            System.err.println("Cannot write the results of the failed run: " + e);
+        }
     }
 
     private synchronized void tearDown() {
