@@ -5,6 +5,7 @@
 #   jmh/fleet.sh [clients [jvms]] [harness options]
 #   jmh/fleet.sh small [harness options]     # a quick check: 100 clients in 2 JVMs, 50 + 100 events
 #   jmh/fleet.sh 200 2 --cluster             # the same on the test kit's local 3-master cluster, per-master figures
+#   jmh/fleet.sh 1000 2 --cluster --child-jvm-args "-Xmx2500m"   # a cluster client holds ~1.3 MB of heap
 #
 # Defaults: 1,000 clients in 2 JVMs, 20 services each, 100 warm-up and 400 measured events of each kind, one event
 # every 50 ms (about 50 s of writes), then the restart. Harness options: --services N --writes N --warmup N
