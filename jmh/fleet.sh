@@ -4,12 +4,15 @@
 #
 #   jmh/fleet.sh [clients [jvms]] [harness options]
 #   jmh/fleet.sh small [harness options]     # a quick check: 100 clients in 2 JVMs, 50 + 100 events
+#   jmh/fleet.sh 200 2 --cluster             # the same on the test kit's local 3-master cluster, per-master figures
+#   jmh/fleet.sh 1000 2 --cluster --child-jvm-args "-Xmx2500m"   # a cluster client holds ~1.3 MB of heap
 #
 # Defaults: 1,000 clients in 2 JVMs, 20 services each, 100 warm-up and 400 measured events of each kind, one event
 # every 50 ms (about 50 s of writes), then the restart. Harness options: --services N --writes N --warmup N
-# --block N --interval-ms N --fresh-timeout-ms N --no-restart --child-jvm-args "-Xmx1g".
+# --block N --interval-ms N --fresh-timeout-ms N --no-restart --cluster --child-jvm-args "-Xmx1g".
 # Writes summary.md (also printed), fleet.json and run.txt to docs/benchmarks/fleet/<date>-<commit>-<clients>x<jvms>/
-# (--out DIR elsewhere). Redis: a private server from the test kit, or LODESTAR_REDIS_URI (no restart then).
+# (with -cluster appended for --cluster; --out DIR elsewhere). Redis: a private server from the test kit, or
+# LODESTAR_REDIS_URI (no restart then); with --cluster always the kit's private 3-master cluster (a rolling restart).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +28,11 @@ fi
 
 jar=$(jmh/jar.sh)
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-out="docs/benchmarks/fleet/$(date -u +%F)-$commit-${clients}x${jvms}"
+suffix=""
+for arg in "$@"; do
+  if [[ $arg == --cluster ]]; then suffix="-cluster"; fi
+done
+out="docs/benchmarks/fleet/$(date -u +%F)-$commit-${clients}x${jvms}$suffix"
 mkdir -p "$out"
 {
   echo "started: $(date -u +%FT%TZ)"

@@ -3,10 +3,12 @@ package io.lodestar.jmh;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.resource.ClientResources;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
 import io.lodestar.redis.RedisLodestar;
+import io.lodestar.test.RedisCluster;
 import io.lodestar.test.RedisServer;
 import io.lodestar.test.TestRedis;
 import org.HdrHistogram.Histogram;
@@ -29,12 +31,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
 
 /**
  * A fleet of Lodestar clients watching the same services (issue 33, "A thousand clients watching"): {@code --clients}
@@ -59,8 +63,15 @@ import java.util.concurrent.locks.LockSupport;
  *       stale and service 0 shows the change: each JVM polls every 5 ms), Redis' CPU sampled every 100 ms, and
  *       every command the crowd sent after the restart ({@code INFO commandstats}, which the restart zeroes).</li>
  * </ol>
- * Redis: a private server from the test kit, or {@code LODESTAR_REDIS_URI} (no restart then). Every wait is bounded;
- * the child JVMs and the server are stopped on exit, also after a failure. Run by {@code jmh/fleet.sh}; writes
+ * Redis: a private server from the test kit, or {@code LODESTAR_REDIS_URI} (no restart then), or with
+ * {@code --cluster} the kit's private 3-master cluster (no replicas). On the cluster the clients and the raw baseline
+ * use the cluster URI; services spread over the shards by the bucket of their keys (the raw channels share their
+ * service's hash tag), the writer publishes each raw message at the master owning its channel, and every figure
+ * read from Redis is read per master: connections, CPU per event, and the restart, which restarts each master in
+ * turn as a rolling restart with persistence does ({@code SAVE}, kill, start with its data, the kit waiting until the
+ * cluster is healthy), then changes a service of that master's shard and measures as above, every master's
+ * {@code INFO commandstats} and CPU included. Every wait is bounded;
+ * the child JVMs and the servers are stopped on exit, also after a failure. Run by {@code jmh/fleet.sh}; writes
  * {@code summary.md} (also printed) and {@code fleet.json} (every setting and figure, histograms as percentiles) to
  * {@code --out}.
  */
@@ -86,12 +97,35 @@ public final class FleetHarness {
     private final String namespace = "fleet-"
             + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
 
+    private final boolean clusterMode;
+    /** The masters the harness reads and publishes through: the one server, or the cluster's three. */
+    private final List<Node> nodes = new ArrayList<>();
     private RedisServer server;
+    private RedisCluster cluster;
     private String uri;
     private ClientResources resources;
-    private RedisClient controlClient;
-    private StatefulRedisConnection<String, String> control;
+    /** The shard (master) of each service's keys and raw channel; all 0 on a standalone server. */
+    private int[] shardOfService;
     private LodestarClient writer;
+
+    /** A Redis master the harness reads and publishes through, on a connection of its own. */
+    private record Node(String name, RedisServer server, RedisClient client,
+                        StatefulRedisConnection<String, String> connection) {
+        static Node connect(String name, RedisServer server, String uri, ClientResources resources) {
+            RedisClient client = RedisClient.create(resources, uri);
+            return new Node(name, server, client, client.connect());
+        }
+
+        RedisCommands<String, String> sync() {
+            return connection.sync();
+        }
+
+        /** A fresh connection after a restart: the old one would wait out its own reconnect delay. */
+        Node reconnected() {
+            connection.close();
+            return new Node(name, server, client, client.connect());
+        }
+    }
 
     /** One child JVM and the lines it printed. */
     private record Child(int index, int clients, Process process, Writer in, BlockingQueue<String> lines) {
@@ -131,12 +165,14 @@ public final class FleetHarness {
         intervalMs = positive(options, "interval-ms", "50");
         freshTimeoutMs = positive(options, "fresh-timeout-ms", "60000");
         restart = !options.containsKey("no-restart");
+        clusterMode = options.containsKey("cluster");
         String jvmArgs = options.getOrDefault("child-jvm-args", "-Xmx1g").trim();
         childJvmArgs = jvmArgs.isEmpty() ? List.of() : Arrays.asList(jvmArgs.split("\\s+"));
         out = Path.of(options.getOrDefault("out", "jmh/target/fleet"));
         if (jvms > clients) {
             throw new IllegalArgumentException("--jvms must be at most --clients (" + clients + "), but was " + jvms);
         }
+        settings.put("cluster", clusterMode);
         settings.put("clients", clients);
         settings.put("jvms", jvms);
         settings.put("services", services);
@@ -164,11 +200,11 @@ public final class FleetHarness {
 
     /**
      * @param args {@code --clients N --jvms N --services N --writes N --warmup N --block N --interval-ms N
-     *             --fresh-timeout-ms N --no-restart --child-jvm-args "..." --out DIR --commit ID}
+     *             --fresh-timeout-ms N --no-restart --cluster --child-jvm-args "..." --out DIR --commit ID}
      * @throws Exception when the run fails
      */
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = Fixtures.options(args, Set.of("no-restart"));
+        Map<String, String> options = Fixtures.options(args, Set.of("no-restart", "cluster"));
         FleetHarness harness = new FleetHarness(options);
         Thread cleanUp = new Thread(harness::tearDown, "fleet-teardown");
         Runtime.getRuntime().addShutdownHook(cleanUp); // also on Ctrl-C or a failure
@@ -178,6 +214,7 @@ public final class FleetHarness {
         } catch (Exception e) {
             e.printStackTrace();
             status = 1;
+            harness.writeFailed(e);
         }
         System.exit(status); // runs the hook: children and Redis go
     }
@@ -189,7 +226,7 @@ public final class FleetHarness {
         setUp();
         footprint();
         fanOut();
-        if (restart && server != null) {
+        if (restart && (server != null || cluster != null)) {
             restart();
         } else {
             summary.append("Restart: skipped (").append(server == null ? "LODESTAR_REDIS_URI is not restartable"
@@ -203,19 +240,35 @@ public final class FleetHarness {
     // ---------------------------------------------------------------- set-up
 
     private void startRedis() {
+        resources = FleetMember.resources();
         String given = System.getProperty(BenchRedis.URI_VARIABLE, System.getenv(BenchRedis.URI_VARIABLE));
-        if (given != null && !given.isBlank()) {
+        shardOfService = new int[services];
+        if (clusterMode) {
+            cluster = TestRedis.startCluster();
+            uri = cluster.uri();
+            settings.put("redis", "private 3-master cluster from the test kit (no replicas)");
+            for (int n = 0; n < cluster.masters().size(); n++) {
+                RedisServer master = cluster.masters().get(n);
+                nodes.add(Node.connect("node " + n, master, master.uri(), resources));
+            }
+            int[] perShard = new int[nodes.size()];
+            for (int s = 0; s < services; s++) {
+                shardOfService[s] = cluster.shardOf(SlotHash.getSlot(FleetMember.rawChannel(namespace, s)));
+                perShard[shardOfService[s]]++;
+            }
+            settings.put("shardOfService", Arrays.stream(shardOfService).boxed().toList());
+            settings.put("servicesPerShard", Arrays.stream(perShard).boxed().toList());
+        } else if (given != null && !given.isBlank()) {
             uri = given;
             settings.put("redis", "LODESTAR_REDIS_URI");
+            nodes.add(Node.connect("redis", null, uri, resources));
         } else {
             server = TestRedis.startStandalone();
             uri = server.uri();
             settings.put("redis", "private server from the test kit");
+            nodes.add(Node.connect("redis", server, uri, resources));
         }
-        resources = FleetMember.resources();
-        controlClient = RedisClient.create(resources, uri);
-        control = controlClient.connect();
-        settings.put("redisVersion", ScaleRedis.infoField(control.sync().info("server"), "redis_version"));
+        settings.put("redisVersion", ScaleRedis.infoField(nodes.get(0).sync().info("server"), "redis_version"));
     }
 
     private void setUp() throws Exception {
@@ -224,6 +277,13 @@ public final class FleetHarness {
         for (int s = 0; s < services; s++) {
             for (int i = 0; i < 2; i++) {
                 writer.registry().register(Fixtures.instance(FleetMember.service(s), i));
+            }
+            // the raw channel's shard is the service's only while the harness lays out tags as docs/redis.md does
+            String instances = "lodestar:" + FleetMember.serviceTag(namespace, FleetMember.service(s)) + ":"
+                    + FleetMember.service(s) + ":instances";
+            if (nodes.get(shardOfService[s]).sync().exists(instances) != 1) {
+                throw new IllegalStateException(instances + " is not on " + nodes.get(shardOfService[s]).name()
+                        + ": the key layout is no longer the one FleetMember.serviceTag assumes");
             }
         }
         long startupMs = 60_000 + 300L * clients;
@@ -279,21 +339,45 @@ public final class FleetHarness {
     // ---------------------------------------------------------------- footprint
 
     private void footprint() {
-        Map<String, int[]> byName = new TreeMap<>(); // name -> {connections, pub/sub}
-        for (String line : control.sync().clientList().split("\n")) {
-            String name = field(line, "name");
-            String flags = field(line, "flags");
-            int[] counts = byName.computeIfAbsent(name == null || name.isEmpty() ? "(none)" : name, k -> new int[2]);
-            counts[0]++;
-            if (flags != null && flags.contains("P")) {
-                counts[1]++;
+        Map<String, int[]> byName = new TreeMap<>(); // name -> {connections, pub/sub}, over every master
+        List<Map<String, Object>> perNode = new ArrayList<>();
+        long connectedClients = 0;
+        for (Node node : nodes) {
+            Map<String, int[]> here = new TreeMap<>();
+            Map<String, Integer> lodestarByCommand = new TreeMap<>(); // which connection is which: its last command
+            for (String line : node.sync().clientList().split("\n")) {
+                String name = field(line, "name");
+                String flags = field(line, "flags");
+                boolean pubSub = flags != null && flags.contains("P");
+                if (FleetMember.CLIENT_NAME.equals(name)) {
+                    lodestarByCommand.merge((pubSub ? "pubsub " : "") + field(line, "cmd"), 1, Integer::sum);
+                }
+                for (Map<String, int[]> counted : List.of(byName, here)) {
+                    int[] counts = counted.computeIfAbsent(name == null || name.isEmpty() ? "(none)" : name,
+                            k -> new int[2]);
+                    counts[0]++;
+                    counts[1] += pubSub ? 1 : 0;
+                }
             }
+            long connected = Long.parseLong(ScaleRedis.infoField(node.sync().info("clients"), "connected_clients"));
+            connectedClients += connected;
+            int[] lodestar = here.getOrDefault(FleetMember.CLIENT_NAME, new int[2]);
+            Map<String, Object> counts = new LinkedHashMap<>();
+            counts.put("node", node.name());
+            counts.put("connectedClients", connected);
+            counts.put("lodestarConnections", lodestar[0]);
+            counts.put("lodestarPubSubConnections", lodestar[1]);
+            counts.put("rawConnections", here.getOrDefault(FleetMember.RAW_NAME, new int[2])[0]);
+            Map<String, Object> names = new LinkedHashMap<>();
+            here.forEach((name, c) -> names.put(name, c[0]));
+            counts.put("connectionsByName", names);
+            counts.put("lodestarConnectionsByLastCommand", new LinkedHashMap<>(lodestarByCommand));
+            perNode.add(counts);
         }
         int[] lodestar = byName.getOrDefault(FleetMember.CLIENT_NAME, new int[2]);
         int[] raw = byName.getOrDefault(FleetMember.RAW_NAME, new int[2]);
-        String infoClients = control.sync().info("clients");
         Map<String, Object> footprint = new LinkedHashMap<>();
-        footprint.put("connectedClients", Long.parseLong(ScaleRedis.infoField(infoClients, "connected_clients")));
+        footprint.put("connectedClients", connectedClients);
         footprint.put("lodestarConnections", lodestar[0]);
         footprint.put("lodestarPubSubConnections", lodestar[1]);
         footprint.put("rawConnections", raw[0]);
@@ -302,6 +386,9 @@ public final class FleetHarness {
         Map<String, Object> names = new LinkedHashMap<>();
         byName.forEach((name, counts) -> names.put(name, counts[0]));
         footprint.put("connectionsByName", names);
+        if (cluster != null) {
+            footprint.put("perNode", perNode);
+        }
         results.put("footprint", footprint);
 
         summary.append(String.format(Locale.ROOT, "### Fleet: %d clients in %d JVMs, %d services each%n%n", clients,
@@ -321,20 +408,40 @@ public final class FleetHarness {
                     (Double) jvm.get("rawHeapPerConnectionBytes") / 1024, jvm.get("rawThreads")));
         }
         summary.append('\n');
+        if (cluster != null) {
+            summary.append(String.format(Locale.ROOT, "Per master (services per shard: %s): connections per client "
+                    + "and shard.%n%n| Master | Lodestar per client | pub/sub | command | raw per client | "
+                    + "`connected_clients` |%n|---|--:|--:|--:|--:|--:|%n", settings.get("servicesPerShard")));
+            for (Map<String, Object> node : perNode) {
+                int all = (Integer) node.get("lodestarConnections");
+                int pubSub = (Integer) node.get("lodestarPubSubConnections");
+                summary.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.2f | %d |%n",
+                        node.get("node"), (double) all / clients, (double) pubSub / clients,
+                        (double) (all - pubSub) / clients, (double) (Integer) node.get("rawConnections") / clients,
+                        node.get("connectedClients")));
+            }
+            summary.append('\n');
+        }
     }
 
     // ---------------------------------------------------------------- fan-out
 
     private void fanOut() throws Exception {
-        RedisCommands<String, String> redis = control.sync();
         String padding = "x".repeat(300); // about the size of Lodestar's "updated" event of one instance
-        double[] cpuMs = new double[2]; // lodestar, raw: net of the idle rate below
+        double[][] cpuByNode = new double[2][nodes.size()]; // lodestar, raw: per master, net of the idle rate below
+        int[][] eventsByNode = new int[2][nodes.size()]; // measured events of each kind at each master
         // What Redis burns with nobody writing (its cron, the clients' own background reads), subtracted from every
         // block so the per-event figures are the events' own.
-        double idleBefore = cpuMillis(redis);
+        double[] idleBefore = cpuMillis();
         long idleStart = System.nanoTime();
         LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(3));
-        double idleCpuPerMs = (cpuMillis(redis) - idleBefore) / ((System.nanoTime() - idleStart) / 1e6);
+        double[] idleAfter = cpuMillis();
+        double idleMs = (System.nanoTime() - idleStart) / 1e6;
+        double[] idlePerMs = new double[nodes.size()];
+        for (int n = 0; n < nodes.size(); n++) {
+            idlePerMs[n] = (idleAfter[n] - idleBefore[n]) / idleMs;
+        }
+        double idleCpuPerMs = Arrays.stream(idlePerMs).sum();
         int[] seq = new int[2];
         int total = warmup + writes;
         System.err.printf("Writing: %d warm-up and %d measured events of each kind, one every %d ms (about %d s)%n",
@@ -343,30 +450,35 @@ public final class FleetHarness {
         while (seq[0] < total || seq[1] < total) {
             for (int kind = 0; kind < 2; kind++) {
                 boolean measured = seq[kind] >= warmup;
-                double cpuBefore = measured ? cpuMillis(redis) : 0;
+                double[] cpuBefore = measured ? cpuMillis() : null;
                 long blockStart = System.nanoTime();
                 for (int b = 0; b < block && seq[kind] < total; b++) {
                     LockSupport.parkNanos(next - System.nanoTime());
                     next = Math.max(next + TimeUnit.MILLISECONDS.toNanos(intervalMs), System.nanoTime());
                     int s = seq[kind]++;
+                    eventsByNode[kind][shardOfService[s % services]] += measured ? 1 : 0;
                     String service = FleetMember.service(s % services);
                     String stamp = Long.toString(PropagationListener.now());
                     if (kind == 0) {
                         writer.registry().updateMetadata(service, Fixtures.instance(service, 0).instanceId(),
                                 Map.of("seq", Integer.toString(s), "t", stamp), Set.of());
-                    } else {
-                        redis.spublish(FleetMember.rawChannel(namespace, s % services), s + " " + stamp + " "
-                                + padding);
+                    } else { // at the master owning the channel's slot
+                        nodes.get(shardOfService[s % services]).sync().spublish(
+                                FleetMember.rawChannel(namespace, s % services), s + " " + stamp + " " + padding);
                     }
                 }
                 if (measured) {
                     LockSupport.parkNanos(next - System.nanoTime()); // the block's last fan-out is in
                     next = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(intervalMs);
-                    cpuMs[kind] += cpuMillis(redis) - cpuBefore
-                            - idleCpuPerMs * (System.nanoTime() - blockStart) / 1e6;
+                    double[] cpuAfter = cpuMillis();
+                    double blockMs = (System.nanoTime() - blockStart) / 1e6;
+                    for (int n = 0; n < nodes.size(); n++) {
+                        cpuByNode[kind][n] += cpuAfter[n] - cpuBefore[n] - idlePerMs[n] * blockMs;
+                    }
                 }
             }
         }
+        double[] cpuMs = {Arrays.stream(cpuByNode[0]).sum(), Arrays.stream(cpuByNode[1]).sum()};
         Histogram lodestar = new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
         Histogram raw = new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
         Map<String, Object> perJvm = new LinkedHashMap<>();
@@ -419,6 +531,22 @@ public final class FleetHarness {
         fanOut.put("p99Ratio", raw.getValueAtPercentile(99) > 0
                 ? (double) lodestar.getValueAtPercentile(99) / raw.getValueAtPercentile(99) : null);
         fanOut.put("perJvm", perJvm);
+        if (cluster != null) {
+            List<Map<String, Object>> perNode = new ArrayList<>();
+            for (int n = 0; n < nodes.size(); n++) {
+                Map<String, Object> node = new LinkedHashMap<>();
+                node.put("node", nodes.get(n).name());
+                node.put("redisIdleCpuPercent", idlePerMs[n] * 100);
+                node.put("redisCpuUsPerEventLodestar", cpuByNode[0][n] * 1000 / writes);
+                node.put("redisCpuUsPerEventRaw", cpuByNode[1][n] * 1000 / writes);
+                node.put("eventsLodestar", eventsByNode[0][n]);
+                node.put("eventsRaw", eventsByNode[1][n]);
+                node.put("redisCpuUsPerOwnEventLodestar", cpuByNode[0][n] * 1000 / Math.max(1, eventsByNode[0][n]));
+                node.put("redisCpuUsPerOwnEventRaw", cpuByNode[1][n] * 1000 / Math.max(1, eventsByNode[1][n]));
+                perNode.add(node);
+            }
+            fanOut.put("perNode", perNode);
+        }
         results.put("fanOut", fanOut);
 
         summary.append(String.format(Locale.ROOT, "Fan-out: %d measured events of each kind (after %d warm-up), one "
@@ -444,6 +572,21 @@ public final class FleetHarness {
                 + "for 3 s before the writes) and includes the writer's script.%n%n", fanOut.get("p99Ratio") == null
                 ? "—" : String.format(Locale.ROOT, "%.2f×", (Double) fanOut.get("p99Ratio")), resyncs,
                 idleCpuPerMs * 100));
+        if (cluster != null) {
+            summary.append("Redis CPU per master (every event goes to the master of its service's shard): per event "
+                    + "of all, and per event of its own shard (the cost of one event at its master).\n\n| Master | "
+                    + "Services | Lodestar µs/event | raw µs/event | Lodestar µs/own event | raw µs/own event | "
+                    + "Idle % of a core |\n|---|--:|--:|--:|--:|--:|--:|\n");
+            @SuppressWarnings("unchecked")
+            List<Integer> perShard = (List<Integer>) settings.get("servicesPerShard");
+            for (int n = 0; n < nodes.size(); n++) {
+                summary.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f |%n",
+                        nodes.get(n).name(), perShard.get(n), cpuByNode[0][n] * 1000 / writes,
+                        cpuByNode[1][n] * 1000 / writes, cpuByNode[0][n] * 1000 / Math.max(1, eventsByNode[0][n]),
+                        cpuByNode[1][n] * 1000 / Math.max(1, eventsByNode[1][n]), idlePerMs[n] * 100));
+            }
+            summary.append('\n');
+        }
     }
 
     private void row(String name, Histogram h, long heard, int min, double cpuMs) {
@@ -469,7 +612,6 @@ public final class FleetHarness {
     // ---------------------------------------------------------------- restart
 
     private void restart() throws Exception {
-        String epoch = Long.toString(System.currentTimeMillis());
         // Only Lodestar's crowd meets the restart: the raw connections would reconnect on the same I/O threads.
         for (Child child : children) {
             child.send("CLOSERAW");
@@ -477,30 +619,120 @@ public final class FleetHarness {
         for (Child child : children) {
             child.await("RAWCLOSED", 60_000);
         }
-        control.sync().save(); // the restarted server loads this: a restart with the data kept
-        System.err.println("Restarting Redis with " + clients + " clients connected");
+        if (cluster == null) {
+            Map<String, Object> restarted = restart(0, 0);
+            results.put("restart", restarted);
+            summary.append(String.format(Locale.ROOT, "Restart (raw connections closed, SAVE, kill, start with the "
+                            + "data, the writer changes service 0): Redis answered %.0f ms after the kill; the write "
+                            + "went in %.0f ms later. "
+                            + "Clients fresh: %d of %d; ms after Redis answered: p50 %s, p99 %s, max %s "
+                            + "(goal ≤ 3000). "
+                            + "Redis CPU peak %.0f %% of a core (%d ms samples).%n%n",
+                    restarted.get("restartMs"), restarted.get("writtenAfterUpMs"), restarted.get("clientsFresh"),
+                    clients, restarted.get("freshAfterUpMsP50"), restarted.get("freshAfterUpMsP99"),
+                    restarted.get("freshAfterUpMsMax"), restarted.get("redisCpuPeakPercentOfOneCore"),
+                    CPU_SAMPLE_MS));
+            summary.append("Commands Redis ran after the restart (all clients, this harness' own included):\n\n"
+                    + "| Command | Calls | Per client |\n|---|--:|--:|\n");
+            @SuppressWarnings("unchecked")
+            Map<String, Long> commands = (Map<String, Long>) restarted.get("commandsSinceRestart");
+            commands.forEach((name, calls) -> summary.append(String.format(Locale.ROOT, "| %s | %d | %.2f |%n",
+                    name, calls, (double) calls / clients)));
+            summary.append('\n');
+            return;
+        }
+        Map<String, Object> phases = new LinkedHashMap<>();
+        results.put("restart", phases); // filled as the masters restart: a failed run keeps the phases done
+        for (int n = 0; n < nodes.size(); n++) {
+            int master = n;
+            int service = IntStream.range(0, services).filter(s -> shardOfService[s] == master)
+                    .findFirst().orElse(0); // the first service of this master's shard (service 0 if it holds none)
+            phases.put("node" + n, restart(n, service));
+        }
+        summary.append("Restart of the cluster, one master after the other (raw connections closed first; per master: "
+                + "SAVE, kill, start with its data, the kit waits until the cluster is healthy again; then the writer "
+                + "changes a service of that master's shard). Fresh: not stale and the service shows the change; ms "
+                + "after the cluster was healthy again (goal ≤ 3000). CPU peak per master, % of a core, "
+                + CPU_SAMPLE_MS + " ms samples.\n\n| Master restarted | Service written (its shard) | Healthy after "
+                + "kill, ms | Write after, ms | Clients fresh | p50 | p99 | Max | CPU peak per master |\n"
+                + "|---|---|--:|--:|--:|--:|--:|--:|---|\n");
+        phases.forEach((key, value) -> {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> phase = (Map<String, Object>) value;
+            summary.append(String.format(Locale.ROOT,
+                    "| %s | %s (%s) | %.0f | %.0f | %d of %d | %s | %s | %s | %s |%n", phase.get("node"),
+                    FleetMember.service((Integer) phase.get("service")),
+                    shardOfService[(Integer) phase.get("service")], phase.get("restartMs"),
+                    phase.get("writtenAfterUpMs"), phase.get("clientsFresh"), clients,
+                    phase.get("freshAfterUpMsP50"), phase.get("freshAfterUpMsP99"), phase.get("freshAfterUpMsMax"),
+                    phase.get("redisCpuPeakPercentByNode")));
+        });
+        summary.append('\n');
+        phases.forEach((key, value) -> {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> phase = (Map<String, Object>) value;
+            @SuppressWarnings("unchecked")
+            Map<String, Map<String, Long>> byNode = (Map<String, Map<String, Long>>) phase.get("commandsByNode");
+            Set<String> names = new TreeSet<>();
+            byNode.values().forEach(commands -> names.addAll(commands.keySet()));
+            summary.append("Commands per client from the restart of ").append(phase.get("node"))
+                    .append(" until every client was fresh, per master (the restarted one since its start; this "
+                            + "harness' own included):\n\n| Command |");
+            byNode.keySet().forEach(node -> summary.append(' ').append(node).append(" |"));
+            summary.append("\n|---|").append("--:|".repeat(byNode.size())).append('\n');
+            for (String name : names) {
+                summary.append("| ").append(name).append(" |");
+                byNode.values().forEach(commands -> summary.append(String.format(Locale.ROOT, " %.2f |",
+                        (double) commands.getOrDefault(name, 0L) / clients)));
+                summary.append('\n');
+            }
+            summary.append('\n');
+        });
+    }
+
+    /**
+     * Restarts one master with its data ({@code SAVE}, kill, start; a cluster master through the kit, which returns
+     * once the cluster is healthy), then changes service {@code service} and waits until every client is fresh.
+     * Redis' CPU is sampled on every master meanwhile, and every master's commands counted until the end.
+     */
+    private Map<String, Object> restart(int index, int service) throws Exception {
+        String epoch = Long.toString(System.currentTimeMillis());
+        Node node = nodes.get(index);
+        List<RedisStats> before = new ArrayList<>();
+        for (Node n : nodes) {
+            before.add(RedisStats.read(n.sync()));
+        }
+        node.sync().save(); // the restarted server loads this: a restart with the data kept
+        System.err.println("Restarting " + node.name() + " with " + clients + " clients connected");
         long killedAt = PropagationListener.now();
-        server.restart();
+        node.server().restart();
         long upAt = PropagationListener.now();
-        // a fresh control connection: the old one would wait out its own reconnect delay
-        control.close();
-        control = controlClient.connect();
-        RedisCommands<String, String> redis = control.sync();
+        nodes.set(index, node.reconnected());
+        before.set(index, new RedisStats(Map.of(), 0)); // the restart zeroed its statistics
         AtomicBoolean sampling = new AtomicBoolean(true);
-        List<double[]> samples = new ArrayList<>(); // {ms since up, cpu ms used in the interval}
-        StatefulRedisConnection<String, String> sampler = controlClient.connect();
+        List<List<List<Double>>> samples = new ArrayList<>(); // per master: {ms since up, % of one core used}
+        List<StatefulRedisConnection<String, String>> samplers = new ArrayList<>();
+        for (Node n : nodes) {
+            samples.add(new ArrayList<>());
+            samplers.add(n.client().connect());
+        }
         Thread cpuSampler = new Thread(() -> {
-            double last = cpuMillis(sampler.sync());
+            double[] last = new double[samplers.size()];
+            for (int n = 0; n < last.length; n++) {
+                last[n] = cpuMillis(samplers.get(n).sync());
+            }
             long lastAt = System.nanoTime();
             while (sampling.get()) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(CPU_SAMPLE_MS));
-                double now = cpuMillis(sampler.sync());
                 long at = System.nanoTime();
-                synchronized (samples) {
-                    samples.add(new double[]{(PropagationListener.now() - upAt) / 1e6,
-                            (now - last) * 1e9 / (at - lastAt) / 10}); // percent of one core
+                for (int n = 0; n < last.length; n++) {
+                    double now = cpuMillis(samplers.get(n).sync());
+                    synchronized (samples) {
+                        samples.get(n).add(List.of((PropagationListener.now() - upAt) / 1e6,
+                                (now - last[n]) * 1e9 / (at - lastAt) / 10)); // percent of one core
+                    }
+                    last[n] = now;
                 }
-                last = now;
                 lastAt = at;
             }
         }, "fleet-cpu-sampler");
@@ -508,10 +740,10 @@ public final class FleetHarness {
         cpuSampler.start();
         long writtenAt = 0;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        String service = FleetMember.service(0);
+        String serviceId = FleetMember.service(service);
         while (writtenAt == 0) {
             try {
-                writer.registry().updateMetadata(service, Fixtures.instance(service, 0).instanceId(),
+                writer.registry().updateMetadata(serviceId, Fixtures.instance(serviceId, 0).instanceId(),
                         Map.of("epoch", epoch, "seq", "-1"), Set.of());
                 writtenAt = PropagationListener.now();
             } catch (RuntimeException e) {
@@ -522,7 +754,7 @@ public final class FleetHarness {
             }
         }
         for (Child child : children) {
-            child.send("FRESH " + epoch + " " + upAt + " " + freshTimeoutMs);
+            child.send("FRESH " + epoch + " " + upAt + " " + freshTimeoutMs + " " + service);
         }
         List<Long> freshMs = new ArrayList<>();
         long notFresh = 0;
@@ -536,26 +768,32 @@ public final class FleetHarness {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2 * CPU_SAMPLE_MS)); // the last interval's CPU
         sampling.set(false);
         cpuSampler.join(5_000);
-        sampler.close();
-        Map<String, Long> commands = new TreeMap<>();
-        for (String line : redis.info("commandstats").split("\r?\n")) {
-            if (line.startsWith("cmdstat_")) {
-                String name = line.substring("cmdstat_".length(), line.indexOf(':'));
-                String calls = ScaleRedis.infoField(line.substring(line.indexOf(':') + 1).replace(',', '\n')
-                        .replace('=', ':'), "calls");
-                commands.put(name, Long.parseLong(calls));
+        samplers.forEach(StatefulRedisConnection::close);
+        Map<String, Map<String, Long>> commandsByNode = new LinkedHashMap<>();
+        for (int n = 0; n < nodes.size(); n++) {
+            RedisStats after = RedisStats.read(nodes.get(n).sync());
+            Map<String, Long> commands = new TreeMap<>();
+            for (Map.Entry<String, long[]> command : after.commands().entrySet()) {
+                long calls = command.getValue()[0]
+                        - before.get(n).commands().getOrDefault(command.getKey(), new long[2])[0];
+                if (calls > 0) {
+                    commands.put(command.getKey(), calls);
+                }
             }
+            commandsByNode.put(nodes.get(n).name(), commands);
         }
         freshMs.sort(null);
-        double peak = 0;
-        List<List<Double>> cpu = new ArrayList<>();
+        List<Double> peaks = new ArrayList<>();
         synchronized (samples) {
-            for (double[] s : samples) {
-                peak = Math.max(peak, s[1]);
-                cpu.add(List.of(s[0], s[1]));
+            for (List<List<Double>> ofNode : samples) {
+                peaks.add(ofNode.stream().mapToDouble(s -> s.get(1)).max().orElse(0));
             }
         }
         Map<String, Object> restarted = new LinkedHashMap<>();
+        if (cluster != null) {
+            restarted.put("node", node.name());
+            restarted.put("service", service);
+        }
         restarted.put("restartMs", (upAt - killedAt) / 1e6);
         restarted.put("writtenAfterUpMs", (writtenAt - upAt) / 1e6);
         restarted.put("clientsFresh", freshMs.size());
@@ -563,23 +801,21 @@ public final class FleetHarness {
         restarted.put("freshAfterUpMsP50", at(freshMs, 0.50));
         restarted.put("freshAfterUpMsP99", at(freshMs, 0.99));
         restarted.put("freshAfterUpMsMax", freshMs.isEmpty() ? null : freshMs.get(freshMs.size() - 1));
-        restarted.put("redisCpuPeakPercentOfOneCore", peak);
-        restarted.put("redisCpuSamples", cpu);
-        restarted.put("commandsSinceRestart", commands);
-        results.put("restart", restarted);
-
-        summary.append(String.format(Locale.ROOT, "Restart (raw connections closed, SAVE, kill, start with the data,"
-                        + " the writer changes service 0): Redis answered %.0f ms after the kill; the write went in"
-                        + " %.0f ms later. "
-                        + "Clients fresh: %d of %d; ms after Redis answered: p50 %s, p99 %s, max %s (goal ≤ 3000). "
-                        + "Redis CPU peak %.0f %% of a core (%d ms samples).%n%n",
-                (upAt - killedAt) / 1e6, (writtenAt - upAt) / 1e6, freshMs.size(), clients, at(freshMs, 0.5),
-                at(freshMs, 0.99), restarted.get("freshAfterUpMsMax"), peak, CPU_SAMPLE_MS));
-        summary.append("Commands Redis ran after the restart (all clients, this harness' own included):\n\n"
-                + "| Command | Calls | Per client |\n|---|--:|--:|\n");
-        commands.forEach((name, calls) -> summary.append(String.format(Locale.ROOT, "| %s | %d | %.2f |%n", name,
-                calls, (double) calls / clients)));
-        summary.append('\n');
+        restarted.put("redisCpuPeakPercentOfOneCore", peaks.stream().mapToDouble(Double::doubleValue).max()
+                .orElse(0));
+        if (cluster == null) {
+            restarted.put("redisCpuSamples", samples.get(0));
+            restarted.put("commandsSinceRestart", commandsByNode.values().iterator().next());
+        } else {
+            restarted.put("redisCpuPeakPercentByNode", peaks.stream().map(p -> Math.round(p)).toList());
+            Map<String, Object> samplesByNode = new LinkedHashMap<>();
+            for (int n = 0; n < nodes.size(); n++) {
+                samplesByNode.put(nodes.get(n).name(), samples.get(n));
+            }
+            restarted.put("redisCpuSamplesByNode", samplesByNode);
+            restarted.put("commandsByNode", commandsByNode);
+        }
+        return restarted;
     }
 
     private static Long at(List<Long> sorted, double quantile) {
@@ -607,6 +843,19 @@ public final class FleetHarness {
         System.err.println("Results: " + out.toAbsolutePath());
     }
 
+    /** What a failed run measured before it failed, in fleet.json (the summary holds the finished sections). */
+    private void writeFailed(Exception failure) {
+        settings.put("failed", failure.toString());
+        settings.put("finished", Instant.now().toString());
+        settings.put("loadavgEnd", load());
+        summary.append("**The run failed**: ").append(failure).append("\n\n");
+        try {
+            write();
+        } catch (IOException | RuntimeException e) {
+            System.err.println("Cannot write the results of the failed run: " + e);
+        }
+    }
+
     private synchronized void tearDown() {
         for (Child child : children) {
             try {
@@ -617,8 +866,10 @@ public final class FleetHarness {
         }
         for (Child child : children) {
             try {
-                if (!child.process().waitFor(15, TimeUnit.SECONDS)) {
-                    child.process().destroyForcibly();
+                // closing a cluster client takes longer than a standalone one: 15 s and 0.1 s per client
+                if (!child.process().waitFor(15_000 + 100L * child.clients(), TimeUnit.MILLISECONDS)) {
+                    System.err.println("fleet JVM " + child.index() + " did not exit in time: killing it");
+                    child.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS); // gone before Redis goes
                 }
             } catch (InterruptedException e) {
                 child.process().destroyForcibly();
@@ -629,10 +880,10 @@ public final class FleetHarness {
             writer.close();
             writer = null;
         }
-        if (controlClient != null) {
-            controlClient.shutdown();
-            controlClient = null;
+        for (Node node : nodes) {
+            node.client().shutdown();
         }
+        nodes.clear();
         if (resources != null) {
             resources.shutdown();
             resources = null;
@@ -641,6 +892,19 @@ public final class FleetHarness {
             server.close();
             server = null;
         }
+        if (cluster != null) {
+            cluster.close();
+            cluster = null;
+        }
+    }
+
+    /** Every master's used CPU (ms), in the order of {@link #nodes}. */
+    private double[] cpuMillis() {
+        double[] ms = new double[nodes.size()];
+        for (int n = 0; n < nodes.size(); n++) {
+            ms[n] = cpuMillis(nodes.get(n).sync());
+        }
+        return ms;
     }
 
     private static double cpuMillis(RedisCommands<String, String> redis) {

@@ -2,6 +2,11 @@ package io.lodestar.jmh;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
@@ -40,6 +45,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 
 /**
@@ -52,15 +58,20 @@ import java.util.zip.DataFormatException;
  * the raw message, with its sequence number ({@code seq}); a listener records {@code now - t} when {@code seq} is at
  * least {@code warmup}. Every client counts what it heard, so a client that missed an event shows.
  *
+ * <p>On a cluster ({@code redis-cluster://} URI) each raw connection is Lettuce's cluster PubSub connection, one
+ * {@code SSUBSCRIBE} per channel sent on the node connection of the master that owns the channel's slot, as the SDK
+ * routes its own; a raw channel shares the hash tag of its service's keys ({@link #rawChannel}), so it lives on the
+ * same shard as the service.
+ *
  * <p>Arguments: Redis URI, namespace, JVM index, clients, services, warm-up writes. Prints {@code READY} with the
  * heap (after GC) and thread counts before the clients, with the Lodestar clients, and with the raw connections too,
  * after a line {@code THREADS} with the live threads by name (digits as {@code N}) once the Lodestar clients run.
  * On stdin: {@code REPORT <lodestarEvents> <rawEvents>} waits (at most 10 s) until every client heard that many
  * measured events of each kind, then prints the histograms and counts; {@code CLOSERAW} closes the raw connections
- * (so only Lodestar's clients meet a restart) and prints {@code RAWCLOSED}; {@code FRESH <epoch> <since> <timeoutMs>}
- * polls every client (every 5 ms, bounded) until its view is not stale and service 0 shows an instance with metadata
- * {@code epoch=<epoch>}, and prints when each client got there, in ms after {@code <since>} (epoch nanoseconds);
- * end of input closes everything and exits.
+ * (so only Lodestar's clients meet a restart) and prints {@code RAWCLOSED}; {@code FRESH <epoch> <since> <timeoutMs>
+ * <service>} polls every client (every 5 ms, bounded) until its view is not stale and service number
+ * {@code <service>} shows an instance with metadata {@code epoch=<epoch>}, and prints when each client got there,
+ * in ms after {@code <since>} (epoch nanoseconds); end of input closes everything and exits.
  */
 public final class FleetMember {
     static final String CLIENT_NAME = "fleet-lodestar";
@@ -114,8 +125,24 @@ public final class FleetMember {
         return String.format("fleet-%02d", index);
     }
 
+    /**
+     * The raw channel of service {@code index}: under the hash tag of the service's own keys ({@code {ns:svc:bucket}},
+     * the layout of docs/redis.md, whose bucket is the CRC-32 of the service id modulo 128), so on a cluster it lives
+     * on the same shard as the service's events channel.
+     */
     static String rawChannel(String namespace, int index) {
-        return "fleet-raw:{" + namespace + "}:" + index;
+        return "fleet-raw:" + serviceTag(namespace, service(index)) + ":" + index;
+    }
+
+    /** {@code {ns:svc:bucket}}: the hash tag of a service's keys (Keys.bucket in sdk-redis, not public). */
+    static String serviceTag(String namespace, String serviceId) {
+        CRC32 crc = new CRC32();
+        crc.update(serviceId.getBytes(StandardCharsets.UTF_8));
+        return "{" + namespace + ":svc:" + crc.getValue() % 128 + "}";
+    }
+
+    static boolean isCluster(String uri) {
+        return uri.startsWith("redis-cluster://");
     }
 
     private void run(String uri, String namespace, int jvm, int clients, int services) throws Exception {
@@ -142,29 +169,42 @@ public final class FleetMember {
         long[] withLodestar = heapAndThreads();
         OUT.println("THREADS " + threadsByName());
 
-        RedisClient rawClient = RedisClient.create(resources, RedisURI.builder(RedisURI.create(uri))
-                .withClientName(RAW_NAME).build());
         String[] channels = new String[services];
         for (int s = 0; s < services; s++) {
             channels[s] = rawChannel(namespace, s);
         }
+        boolean cluster = isCluster(uri);
+        RedisClient rawClient = cluster ? null : RedisClient.create(resources,
+                RedisURI.builder(RedisURI.create(uri)).withClientName(RAW_NAME).build());
+        RedisClusterClient rawClusterClient = cluster ? RedisClusterClient.create(resources, seeds(uri)) : null;
         List<StatefulRedisPubSubConnection<String, String>> rawConnections = new ArrayList<>(clients);
         for (int c = 0; c < clients; c++) {
-            StatefulRedisPubSubConnection<String, String> connection = rawClient.connectPubSub();
             int client = c;
-            connection.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void smessage(String channel, String message) {
-                    long now = PropagationListener.now();
-                    String[] words = message.split(" ", 3); // seq, stamp, padding to an event's size
-                    if (Long.parseLong(words[0]) >= warmup) {
-                        record(raw, now - Long.parseLong(words[1]));
-                        heardRaw.incrementAndGet(client);
+            if (cluster) {
+                StatefulRedisClusterPubSubConnection<String, String> connection = rawClusterClient.connectPubSub();
+                connection.setNodeMessagePropagation(true);
+                connection.addListener(new RedisClusterPubSubAdapter<>() {
+                    @Override
+                    public void smessage(RedisClusterNode node, String channel, String message) {
+                        heardRaw(client, message);
                     }
+                });
+                for (String channel : channels) { // one SSUBSCRIBE per channel, at the master owning its slot
+                    RedisClusterNode owner = connection.getPartitions().getPartitionBySlot(SlotHash.getSlot(channel));
+                    connection.getConnection(owner.getNodeId()).sync().ssubscribe(channel);
                 }
-            });
-            connection.sync().ssubscribe(channels);
-            rawConnections.add(connection);
+                rawConnections.add(connection);
+            } else {
+                StatefulRedisPubSubConnection<String, String> connection = rawClient.connectPubSub();
+                connection.addListener(new RedisPubSubAdapter<>() {
+                    @Override
+                    public void smessage(String channel, String message) {
+                        heardRaw(client, message);
+                    }
+                });
+                connection.sync().ssubscribe(channels);
+                rawConnections.add(connection);
+            }
         }
         long[] withRaw = heapAndThreads();
         OUT.printf("READY %d %d %d %d %d %d%n", base[0], base[1], withLodestar[0], withLodestar[1], withRaw[0],
@@ -181,21 +221,47 @@ public final class FleetMember {
                     OUT.println("RAWCLOSED");
                 }
                 case "FRESH" -> fresh(lodestarClients, words[1], Long.parseLong(words[2]),
-                        Long.parseLong(words[3]));
+                        Long.parseLong(words[3]), service(Integer.parseInt(words[4])));
                 default -> throw new IllegalArgumentException("Unknown command " + line);
             }
         }
         for (StatefulRedisPubSubConnection<String, String> connection : rawConnections) {
             connection.close();
         }
-        rawClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        if (rawClient != null) {
+            rawClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+        if (rawClusterClient != null) {
+            rawClusterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+        long closing = System.nanoTime();
         for (LodestarClient client : lodestarClients) {
             client.close();
         }
+        System.err.printf("fleet JVM %d: closed %d clients in %d ms%n", jvm, clients,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closing));
         scheduler.shutdownNow();
         executor.shutdownNow();
         resources.shutdown(0, 2, TimeUnit.SECONDS);
         System.err.printf("fleet JVM %d: closed%n", jvm);
+    }
+
+    /** The seed nodes of a {@code redis-cluster://h:p,h:p} URI, each naming its connections {@link #RAW_NAME}. */
+    private static List<RedisURI> seeds(String uri) {
+        List<RedisURI> seeds = new ArrayList<>();
+        for (String hostPort : uri.substring("redis-cluster://".length()).split(",")) {
+            seeds.add(RedisURI.builder(RedisURI.create("redis://" + hostPort)).withClientName(RAW_NAME).build());
+        }
+        return seeds;
+    }
+
+    private void heardRaw(int client, String message) {
+        long now = PropagationListener.now();
+        String[] words = message.split(" ", 3); // seq, stamp, padding to an event's size
+        if (Long.parseLong(words[0]) >= warmup) {
+            record(raw, now - Long.parseLong(words[1]));
+            heardRaw.incrementAndGet(client);
+        }
     }
 
     private ServiceListener listener(int client) {
@@ -258,11 +324,10 @@ public final class FleetMember {
                 min(heardRaw), resyncs.get(), heardLodestar.length());
     }
 
-    private void fresh(List<LodestarClient> clients, String epoch, long since, long timeoutMs) {
+    private void fresh(List<LodestarClient> clients, String epoch, long since, long timeoutMs, String service) {
         long[] freshAt = new long[clients.size()];
         int left = clients.size();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        String service = service(0);
         while (left > 0 && System.nanoTime() < deadline) {
             for (int c = 0; c < clients.size(); c++) {
                 if (freshAt[c] != 0) {
