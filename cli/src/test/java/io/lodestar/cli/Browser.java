@@ -1,13 +1,16 @@
 package io.lodestar.cli;
 
 import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -41,6 +44,20 @@ final class Browser {
         ChromeDriver chrome = new ChromeDriver(service, options);
         chrome.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30)).scriptTimeout(Duration.ofSeconds(10));
         return chrome;
+    }
+
+    /**
+     * Saves what {@code chrome} shows as target/{@code file}, and also where the system property {@code docsProperty}
+     * names (a screenshot in docs/ is taken again with it); returns the saved file's size.
+     */
+    static long screenshot(ChromeDriver chrome, String file, String docsProperty) throws IOException {
+        Path shot = chrome.getScreenshotAs(OutputType.FILE).toPath();
+        Path target = Files.copy(shot, Path.of("target", file), StandardCopyOption.REPLACE_EXISTING);
+        String docs = System.getProperty(docsProperty);
+        if (docs != null && !docs.isBlank()) {
+            Files.copy(target, Path.of(docs), StandardCopyOption.REPLACE_EXISTING);
+        }
+        return Files.size(target);
     }
 
     private static Optional<Path> find(String variable, String... names) {

@@ -20,14 +20,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -663,12 +660,6 @@ class ConsoleBrowserIT {
 
     /** target/console.png; also docs/console.png when -Dlodestar.screenshot names it. */
     private void screenshot() throws IOException {
-        Path shot = chrome.getScreenshotAs(OutputType.FILE).toPath();
-        Path target = Files.copy(shot, Path.of("target", "console.png"), StandardCopyOption.REPLACE_EXISTING);
-        String docs = System.getProperty("lodestar.screenshot");
-        if (docs != null && !docs.isBlank()) {
-            Files.copy(target, Path.of(docs), StandardCopyOption.REPLACE_EXISTING);
-        }
-        assertThat(Files.size(target)).isPositive();
+        assertThat(Browser.screenshot(chrome, "console.png", "lodestar.screenshot")).isPositive();
     }
 }

@@ -11,14 +11,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.UUID;
 
@@ -119,12 +115,6 @@ class ConsoleRegionsBrowserIT {
 
     /** target/console-regions.png; also the file -Dlodestar.regions-screenshot names (docs/console-regions.png). */
     private void screenshot() throws IOException {
-        Path shot = chrome.getScreenshotAs(OutputType.FILE).toPath();
-        Path target = Files.copy(shot, Path.of("target", "console-regions.png"), StandardCopyOption.REPLACE_EXISTING);
-        String docs = System.getProperty("lodestar.regions-screenshot");
-        if (docs != null && !docs.isBlank()) {
-            Files.copy(target, Path.of(docs), StandardCopyOption.REPLACE_EXISTING);
-        }
-        assertThat(Files.size(target)).isPositive();
+        assertThat(Browser.screenshot(chrome, "console-regions.png", "lodestar.regions-screenshot")).isPositive();
     }
 }
