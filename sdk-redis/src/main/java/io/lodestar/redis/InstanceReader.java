@@ -45,6 +45,8 @@ final class InstanceReader {
     private int at;
     /** Whether short strings go through {@link #symbol}: not an event's values (ids, digests: each one new). */
     private boolean interning = true;
+    /** Whether the string {@link #stringEnd} consumed last has an escape in it (else it is read as it stands). */
+    private boolean escaped;
 
     InstanceReader(String json) {
         this.json = json;
@@ -402,8 +404,12 @@ final class InstanceReader {
         return ++at;
     }
 
-    /** Consumes the content and the closing quote; returns where the content ends (escapes still in it). */
+    /**
+     * Consumes the content and the closing quote; returns where the content ends (escapes still in it, and
+     * {@link #escaped} says whether there are any).
+     */
     private int stringEnd() {
+        escaped = false;
         while (at < json.length()) {
             char c = json.charAt(at);
             if (c == '"') {
@@ -412,7 +418,12 @@ final class InstanceReader {
             if (c < 0x20) {
                 throw malformed("an escaped control character");
             }
-            at += c == '\\' ? 2 : 1;
+            if (c == '\\') {
+                escaped = true;
+                at += 2;
+            } else {
+                at++;
+            }
         }
         throw malformed("the end of a string");
     }
@@ -422,11 +433,12 @@ final class InstanceReader {
         return end - start == name.length() && json.startsWith(name, start);
     }
 
+    /** The content {@code [start, end)} of the string {@link #stringEnd} consumed last, its escapes resolved. */
     private String unescape(int start, int end) {
-        int escape = json.indexOf('\\', start);
-        if (escape < 0 || escape >= end) {
+        if (!escaped) {
             return interning ? symbol(start, end) : json.substring(start, end);
         }
+        int escape = json.indexOf('\\', start);
         StringBuilder out = new StringBuilder(end - start).append(json, start, escape);
         int i = escape;
         while (i < end) {
