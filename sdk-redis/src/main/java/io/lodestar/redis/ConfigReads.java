@@ -159,7 +159,7 @@ final class ConfigReads {
     /** The ids of the configs that exist, sorted and unmodifiable, at the index revision. */
     CompletionStage<SyncedView.Versioned<Set<String>>> index() {
         Keys.IndexKeys index = keys.configs();
-        return ConfigScripts.READ_CONFIG_INDEX.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
+        return Scripts.READ_INDEX.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                 index.forRead()).thenApply(reply -> {
                     Set<String> ids = new TreeSet<>();
                     for (int i = 2; i < reply.size(); i++) {

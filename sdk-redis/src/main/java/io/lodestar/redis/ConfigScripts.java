@@ -1,6 +1,6 @@
 package io.lodestar.redis;
 
-/** The Lua scripts of the config service, loaded from resources once per JVM (the registry's are in Scripts). */
+/** The Lua scripts of the config service, loaded from resources once per JVM (the registry's, and the two both use for the namespace index, are in Scripts). */
 final class ConfigScripts {
     static final LuaScript SET_CONFIG = LuaScript.load("set_config");
     static final LuaScript REMOVE_CONFIG = LuaScript.load("remove_config");
@@ -9,7 +9,6 @@ final class ConfigScripts {
     static final LuaScript READ_CONFIG_SINCE = LuaScript.load("read_config_since");
     static final LuaScript READ_CONFIG_HISTORY = LuaScript.load("read_config_history");
     static final LuaScript INDEX_CONFIG = LuaScript.load("index_config");
-    static final LuaScript READ_CONFIG_INDEX = LuaScript.load("read_config_index");
     static final LuaScript PURGE_CONFIG = LuaScript.load("purge_config");
     static final LuaScript START_GRAY = LuaScript.load("start_gray");
     static final LuaScript UPDATE_GRAY = LuaScript.load("update_gray");

@@ -12,6 +12,7 @@ final class Scripts {
     static final LuaScript READ_SERVICES = LuaScript.load("read_services");
     static final LuaScript READ_SERVICE_PAGE = LuaScript.load("read_service_page");
     static final LuaScript INDEX_SERVICE = LuaScript.load("index_service");
+    /** Shared by both namespace indexes (services, configs), as the next one. */
     static final LuaScript READ_INDEX = LuaScript.load("read_index");
     static final LuaScript READ_LEASES = LuaScript.load("read_leases");
     static final LuaScript PURGE_SERVICE = LuaScript.load("purge_service");
