@@ -10,7 +10,6 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
@@ -29,7 +28,6 @@ import io.lodestar.redis.internal.time.Clock;
 import io.netty.util.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.Disposable;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -99,6 +97,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
     /** At most one topology refresh per this interval because commands failed to reach a node. */
     private static final Duration FAILURE_REFRESH_INTERVAL = Duration.ofMillis(250);
+    /** A client acts on failed reconnects at most once per this interval (see {@link #heard}). */
+    private static final Duration RECONNECT_FAILED_COALESCE = Duration.ofMillis(10);
 
     private final AbstractRedisClient client;
     // Null (commands: a stand-in that fails every command) until the first connection succeeds, then set once.
@@ -140,8 +140,10 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private final OutageEvidence outages = new OutageEvidence();
     /** What an outage writes to the log: a WARN when it begins, an INFO when it ends, per connection kind. */
     private final OutageLog outageLog;
-    /** Hears Lettuce's failed reconnects and topology changes (see {@link #heard}); disposed on close. */
-    private final Disposable lettuceEvents;
+    /** Hears Lettuce's failed reconnects and topology changes (see {@link #heard}); closed on close. */
+    private final SharedEventBus.Hearing lettuceEvents;
+    /** When {@link #heard} last acted on a failed reconnect (read and written on the bus's delivery thread only). */
+    private long reconnectFailedHandledNanos;
 
     private RedisBackend(LodestarOptions options, ClientResources resources, boolean ownsResources) {
         this.ownResources = ownsResources ? resources : null;
@@ -158,11 +160,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         this.standaloneSubscriptions = cluster ? null : new StandaloneSubscriptions(barrier, this::connectedPubSub,
                 timeout);
         client.addListener(new StateListener());
-        this.lettuceEvents = client.getResources().eventBus().get()
-                .filter(event -> event instanceof ReconnectFailedEvent || event instanceof ClusterTopologyChangedEvent)
-                // fails only when the resources' event executors are shut down (closing): nothing left to hear
-                .subscribe(this::heard, stopped -> log.debug("No longer hearing the events of {}: {}", where,
-                        stopped.toString()));
+        this.lettuceEvents = SharedEventBus.listen(client.getResources().eventBus(), this::heard);
         this.heartbeat = new Heartbeat<>(timeout, clock, new HeartbeatTarget(), () -> closed);
         this.commands = OfflineStart.offlineCommands(where);
         try {
@@ -170,13 +168,13 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         } catch (RuntimeException e) {
             String reason = ClientSettings.describe(e);
             if (ClientSettings.isAccessDenied(reason)) {
-                lettuceEvents.dispose();
+                lettuceEvents.close();
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
                 throw new AccessDeniedException("Redis at " + where + " refused the credentials of the URI (check"
                         + " the user name and password; see docs/redis.md for the ACL Lodestar needs): " + reason, e);
             }
             if (options.startupMode() == StartupMode.FAIL_FAST) {
-                lettuceEvents.dispose();
+                lettuceEvents.close();
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
                 throw new UnavailableException("Cannot connect to Redis at " + where + ": " + reason
                         + " (set startupMode OFFLINE to start without Redis and connect in the background)", e);
@@ -372,14 +370,23 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
 
     /**
      * An event of Lettuce's (on the resources' event bus, shared with other clients when the resources are the
-     * caller's: harmless, each event only makes this client look again). A topology that changed (any refresh saw
-     * it: a write's, a failed reconnect's, Lettuce's own, a re-homing round's) may name the new owner of orphaned
-     * subscriptions: they are re-homed at once, not at the next round (up to 250 ms later), so the views follow a
-     * promotion as soon as the writes do.
+     * caller's, through one {@link SharedEventBus} subscription for all of them: each event only makes this client
+     * look again). A topology that changed (any refresh saw it: a write's, a failed reconnect's, Lettuce's own, a
+     * re-homing round's) may name the new owner of orphaned subscriptions: they are re-homed at once, not at the
+     * next round (up to 250 ms later), so the views follow a promotion as soon as the writes do.
      */
     private void heard(Event event) {
         if (event instanceof ReconnectFailedEvent) {
-            reconnectFailed();
+            // The bus names no client in its events, so every client sharing the resources hears every failed
+            // reconnect: one with nothing lost ignores it at the cost of a look at its few connections, and one
+            // with something lost acts at most once per RECONNECT_FAILED_COALESCE (a restart makes each of a
+            // JVM's connections fail a dozen times, heard by each of its clients). The outage stays as seen: its
+            // beginning is the lost connection's, and the evidence of it goes on while failures do.
+            long now = clock.nanoTime();
+            if (hasLostConnection() && now - reconnectFailedHandledNanos >= RECONNECT_FAILED_COALESCE.toNanos()) {
+                reconnectFailedHandledNanos = now;
+                reconnectFailed();
+            }
         } else if (cluster) {
             clusterSubscriptions.retrySoon();
         }
@@ -392,6 +399,15 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * kept an owner from renewing. With a caller's shared resources, another client's failed reconnect counts too
      * while one of this client's connections is lost: harmless, an outage only makes the sweep spare more.
      */
+    private boolean hasLostConnection() {
+        for (NodeState state : connections.values()) {
+            if (!state.connected()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void reconnectFailed() {
         outageLog.reconnectFailed();
         Set<String> serving = cluster ? slotOwners() : null;
@@ -564,7 +580,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         if (connecting != null) {
             connecting.close();
         }
-        lettuceEvents.dispose();
+        lettuceEvents.close();
         try {
             if (pubSub != null) {
                 pubSub.close();
