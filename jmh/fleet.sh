@@ -33,6 +33,10 @@ for arg in "$@"; do
   if [[ $arg == --cluster ]]; then suffix="-cluster"; fi
 done
 out="docs/benchmarks/fleet/$(date -u +%F)-$commit-${clients}x${jvms}$suffix"
+args=("$@")
+for ((i = 0; i + 1 < ${#args[@]}; i++)); do
+  if [[ ${args[i]} == --out ]]; then out=${args[i + 1]}; fi # run.txt goes where the harness writes
+done
 mkdir -p "$out"
 {
   echo "started: $(date -u +%FT%TZ)"
