@@ -86,7 +86,21 @@ public final class LodestarCli {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        withoutFlightRecorderEvents();
         System.exit(run(args));
+    }
+
+    /**
+     * Lettuce and Netty record their events for Java Flight Recorder when it is there, and making those event classes
+     * costs a one-shot command about a tenth of its start (issue 34); nobody records a CLI run. A {@code -D} of the
+     * user's ({@code LODESTAR_JAVA_OPTS}) still wins. Before any Lettuce or Netty class reads them.
+     */
+    private static void withoutFlightRecorderEvents() {
+        for (String property : List.of("io.lettuce.core.jfr", "io.netty.jfr.enabled")) {
+            if (System.getProperty(property) == null) {
+                System.setProperty(property, "false");
+            }
+        }
     }
 
     /** Runs one command line; returns its exit code (see {@link ExitCodes}). */
