@@ -29,8 +29,7 @@ import java.util.Map;
  * ({@link ConfigWhoCommand}), {@code export}, {@code import} and {@code copy} ({@link ConfigTransfer}).
  */
 @Command(name = "config", description = "Read and change config entries (versioned, with history).",
-        subcommands = {GrayCommand.class, ConfigLogCommand.class, ReencryptCommand.class, ConfigWhoCommand.class,
-                ConfigExportCommand.class, ConfigImportCommand.class, ConfigCopyCommand.class},
+        addMethodSubcommands = false, // the subcommands are in CommandTree, built as far as a command line needs
         synopsisSubcommandLabel = "(get | set | rm | list | history | diff | rollback | gray | log | reencrypt | who"
                 + " | export | import | copy)")
 final class ConfigCommand {

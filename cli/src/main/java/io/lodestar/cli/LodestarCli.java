@@ -38,7 +38,7 @@ import java.util.Map;
  */
 @Command(name = "lodestar", mixinStandardHelpOptions = true, versionProvider = LodestarCli.Version.class,
         description = "Operator tools for Lodestar: the registry and configs of a namespace, on Redis.",
-        subcommands = {ConfigCommand.class, WatchCommand.class, ConsoleCommand.class, RegionsCommand.class},
+        addMethodSubcommands = false, // the subcommands are in CommandTree, built as far as a command line needs
         exitCodeOnInvalidInput = ExitCodes.USAGE, exitCodeOnExecutionException = ExitCodes.SOFTWARE,
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:not found (service, instance, config or version)",
@@ -86,17 +86,44 @@ public final class LodestarCli {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        withoutFlightRecorderEvents();
         System.exit(run(args));
+    }
+
+    /**
+     * Lettuce and Netty record their events for Java Flight Recorder when it is there, and making those event classes
+     * costs a one-shot command about a tenth of its start (issue 34); nobody records a CLI run. A {@code -D} of the
+     * user's ({@code LODESTAR_JAVA_OPTS}) still wins. Before any Lettuce or Netty class reads them.
+     */
+    private static void withoutFlightRecorderEvents() {
+        for (String property : List.of("io.lettuce.core.jfr", "io.netty.jfr.enabled")) {
+            if (System.getProperty(property) == null) {
+                System.setProperty(property, "false");
+            }
+        }
     }
 
     /** Runs one command line; returns its exit code (see {@link ExitCodes}). */
     static int run(String... args) {
-        CommandLine cli = commandLine();
-        return cli.execute(args);
+        return commandLine(args).execute(args);
     }
 
-    static CommandLine commandLine() {
-        CommandLine cli = new CommandLine(new LodestarCli());
+    /**
+     * The command tree that runs these arguments: the branch down to the command they name when that branch takes
+     * them as a command to run, else the whole tree (help, the version, usage errors; see {@link CommandTree}).
+     */
+    static CommandLine commandLine(String... args) {
+        List<String> path = CommandTree.path(args);
+        if (!path.isEmpty()) {
+            CommandLine branch = configured(CommandTree.build(new LodestarCli(), path));
+            if (CommandTree.runs(branch, args)) {
+                return branch;
+            }
+        }
+        return configured(CommandTree.build(new LodestarCli(), List.of()));
+    }
+
+    private static CommandLine configured(CommandLine cli) {
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionStrategy(parseResult -> {
             LodestarCli root = cli.getCommand();

@@ -8,6 +8,7 @@ import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.RedisServer;
 import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The distribution as an operator installs it: the {@code .tar.gz} built by {@code package}, unpacked, its
- * {@code bin/lodestar} run against a real Redis, with its class-data-sharing archive in a directory of the test's.
+ * {@code bin/lodestar} run against a real Redis, with its class-data archive in a directory of the test's: a
+ * class-data-sharing archive on a JVM before 25 (the one running the build, when it is one), an ahead-of-time cache
+ * on a JDK 25 or later ({@code -Dlodestar.test.aotJava}, set by the cli pom when it finds one).
  */
 class DistributionIT {
     @TempDir
@@ -63,10 +66,18 @@ class DistributionIT {
         sdk.close();
     }
 
-    /** Runs the launcher (or a link to it) as a shell would, with the Redis URI and namespace in the environment. */
+    /**
+     * Runs the launcher (or a link to it) as a shell would, on the JVM running the tests, with the Redis URI and
+     * namespace in the environment.
+     */
     private CliJar.Result lodestar(Path command, Map<String, String> env, String stdin, String... args) {
+        return lodestar(Path.of(System.getProperty("java.home")), command, env, stdin, args);
+    }
+
+    private CliJar.Result lodestar(Path javaHome, Path command, Map<String, String> env, String stdin,
+                                   String... args) {
         Map<String, String> all = new HashMap<>(env);
-        all.put("JAVA_HOME", System.getProperty("java.home"));
+        all.put("JAVA_HOME", javaHome.toString());
         all.put("LODESTAR_CDS_DIR", cds.toString());
         all.put("LODESTAR_REDIS_URI", redis.uri());
         all.put("LODESTAR_NAMESPACE", namespace);
@@ -121,8 +132,19 @@ class DistributionIT {
         assertThat(result.out()).isEqualTo("limit: 5\n");
     }
 
+    /** A JDK 25 or later, where the launcher keeps an ahead-of-time cache; the test is skipped when there is none. */
+    private static Path aotJava() {
+        String home = System.getProperty("lodestar.test.aotJava", "");
+        Assumptions.assumeTrue(!home.isBlank() && Files.isExecutable(Path.of(home, "bin", "java")), "No JDK 25 or"
+                + " later found (-Dlodestar.test.aotJava, set by the cli pom from $JAVA25_HOME or"
+                + " /usr/lib/jvm/temurin-25-jdk-amd64): the ahead-of-time cache cannot be tested here");
+        return Path.of(home);
+    }
+
     @Test
-    void theFirstSuccessfulCommandLeavesAClassDataArchiveThatTheNextOneUses() throws IOException {
+    void beforeJava25TheFirstSuccessfulCommandLeavesAClassDataArchiveThatTheNextOneUses() throws IOException {
+        Assumptions.assumeTrue(Runtime.version().feature() < 25, "the JVM running the tests is "
+                + Runtime.version() + ": the launcher keeps an ahead-of-time cache there (tested below)");
         CliJar.Result first = lodestar("services");
         List<String> archives = cdsFiles();
         // -Xshare:on: the JVM refuses to start when it cannot use the archive (another JVM, another class path)
@@ -132,6 +154,60 @@ class DistributionIT {
         assertThat(archives).singleElement().asString().matches("cds-[0-9]+\\.jsa");
         assertThat(next.exitCode()).as(next.toString()).isZero();
         assertThat(next.err()).isEmpty();
+    }
+
+    @Test
+    void onJava25TheFirstSuccessfulCommandLeavesAnAheadOfTimeCacheThatTheNextOneUses() throws IOException {
+        Path java25 = aotJava();
+        sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080)
+                .ttl(Duration.ofSeconds(30)).build());
+
+        CliJar.Result first = lodestar(java25, launcher, Map.of(), "", "-o", "json", "services");
+        List<String> caches = cdsFiles();
+        // -XX:AOTMode=on: the JVM refuses to start when it cannot use the cache (another JVM, another class path)
+        CliJar.Result next = lodestar(java25, launcher, Map.of("LODESTAR_JAVA_OPTS", "-XX:AOTMode=on"), "", "-o",
+                "json", "services");
+
+        assertThat(first.exitCode()).as(first.toString()).isZero();
+        assertThat(caches).singleElement().asString().matches("aot-[0-9]+\\.aot");
+        assertThat(next.exitCode()).as(next.toString()).isZero();
+        assertThat(next.err()).isEmpty();
+        // what the JVMs that record and build the cache print stays out of the command's output
+        assertThat(first.out()).isEqualTo(next.out());
+        assertThat(first.err()).isEmpty();
+        assertThat(first.json().get(0).get("service").asText()).isEqualTo("orders");
+    }
+
+    @Test
+    void onJava25AFailedCommandLeavesNoCache() throws IOException {
+        Path java25 = aotJava();
+
+        CliJar.Result missing = lodestar(java25, launcher, Map.of(), "", "config", "get", "orders/nothing");
+
+        assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(cdsFiles()).isEmpty();
+    }
+
+    @Test
+    void onJava25TheVersionAndHelpMakeNoCache() throws IOException {
+        Path java25 = aotJava();
+
+        CliJar.Result version = lodestar(java25, launcher, Map.of(), "", "--version");
+        CliJar.Result help = lodestar(java25, launcher, Map.of(), "", "--help");
+
+        assertThat(version.exitCode()).as(version.toString()).isZero();
+        assertThat(help.exitCode()).as(help.toString()).isZero();
+        assertThat(cdsFiles()).isEmpty();
+    }
+
+    @Test
+    void onJava25WithTheArchiveTurnedOffNothingIsWritten() throws IOException {
+        Path java25 = aotJava();
+
+        CliJar.Result result = lodestar(java25, launcher, Map.of("LODESTAR_CDS", "off"), "", "services");
+
+        assertThat(result.exitCode()).as(result.toString()).isZero();
+        assertThat(cdsFiles()).isEmpty();
     }
 
     @Test
