@@ -151,12 +151,7 @@ final class ClientSettings {
                         .build());
                 return clusterClient;
             }
-            RedisURI redisUri = RedisURI.create(uri);
-            if (redisUri.getClientName() == null) {
-                redisUri.setClientName(options.clientName());
-            }
-            redisUri.setTimeout(timeout); // bounds the handshake (HELLO, AUTH): a frozen Redis accepts, then hangs
-            RedisClient standalone = RedisClient.create(resources, redisUri);
+            RedisClient standalone = RedisClient.create(resources, standaloneUri(options));
             standalone.setOptions(ClientOptions.builder()
                     .socketOptions(socket).timeoutOptions(timeouts).protocolVersion(PROTOCOL).sslOptions(ssl)
                     .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
@@ -168,6 +163,22 @@ final class ClientSettings {
         } catch (RuntimeException e) {
             throw new UnavailableException("Cannot connect to Redis at " + where + ": " + describe(e), e);
         }
+    }
+
+    /**
+     * The URI of a standalone or Sentinel client's connections: the options' URI, named after the client unless it
+     * names itself, with the command timeout bounding the handshake (HELLO, AUTH: a frozen Redis accepts, then
+     * hangs).
+     *
+     * @throws IllegalArgumentException when the URI is not one Lettuce takes
+     */
+    static RedisURI standaloneUri(LodestarOptions options) {
+        RedisURI redisUri = RedisURI.create(options.redisUri());
+        if (redisUri.getClientName() == null) {
+            redisUri.setClientName(options.clientName());
+        }
+        redisUri.setTimeout(options.commandTimeout());
+        return redisUri;
     }
 
     /**

@@ -6,6 +6,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -104,7 +105,12 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     // Null (commands: a stand-in that fails every command) until the first connection succeeds, then set once.
     private volatile StatefulConnection<String, String> commandConnection;
     private volatile RedisClusterAsyncCommands<String, String> commands;
+    /** Standalone and Sentinel: null until a view first subscribes (see {@link #standalonePubSub}). */
     private volatile StatefulRedisPubSubConnection<String, String> pubSub;
+    /** Standalone and Sentinel: the URI the PubSub connection opens with (null on a cluster). */
+    private final RedisURI pubSubUri;
+    /** Standalone and Sentinel: the PubSub connection being opened, or null; guarded by this. */
+    private CompletableFuture<StatefulRedisPubSubConnection<String, String>> pubSubOpening;
     private volatile OfflineStart offlineStart;
     private volatile boolean closed;
     private final boolean cluster;
@@ -152,13 +158,14 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         this.timeout = options.commandTimeout();
         this.cluster = ClientSettings.isCluster(options.redisUri());
         this.client = ClientSettings.create(options, resources);
+        this.pubSubUri = cluster ? null : ClientSettings.standaloneUri(options); // create() checked that it parses
         this.clock = Clock.system(client.getResources().eventExecutorGroup());
         this.failureRefreshes = new RefreshThrottle(clock, FAILURE_REFRESH_INTERVAL);
         this.outageLog = new OutageLog(clock, where);
         this.clusterSubscriptions = cluster ? new ClusterSubscriptions(new ClusterHost(), barrier, clock, timeout,
                 where, () -> closed) : null;
-        this.standaloneSubscriptions = cluster ? null : new StandaloneSubscriptions(barrier, this::connectedPubSub,
-                timeout);
+        this.standaloneSubscriptions = cluster ? null : new StandaloneSubscriptions(barrier, this::standalonePubSub,
+                () -> pubSub, timeout);
         client.addListener(new StateListener());
         this.lettuceEvents = SharedEventBus.listen(client.getResources().eventBus(), this::heard);
         this.heartbeat = new Heartbeat<>(timeout, clock, new HeartbeatTarget(), () -> closed);
@@ -204,11 +211,15 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         }
     }
 
-    /** Opens the command and PubSub connections; blocking, bounded by the connect timeout. */
+    /**
+     * Opens the command connection, and on a cluster the PubSub connection; blocking, bounded by the connect timeout.
+     * Standalone and Sentinel, the PubSub connection opens when a view first subscribes ({@link #standalonePubSub}):
+     * a client that never watches (a CLI command, a job that only registers or reads directly) holds one connection.
+     */
     private void open() {
         StatefulConnection<String, String> connection;
         RedisClusterAsyncCommands<String, String> async;
-        StatefulRedisPubSubConnection<String, String> subscriber;
+        StatefulRedisPubSubConnection<String, String> subscriber = null;
         if (client instanceof RedisClusterClient clusterClient) {
             StatefulRedisClusterConnection<String, String> clusterConnection = clusterClient.connect(StringCodec.UTF8);
             connection = clusterConnection;
@@ -234,31 +245,15 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                 throw e;
             }
         } else {
-            RedisClient standalone = (RedisClient) client;
-            var standaloneConnection = standalone.connect(StringCodec.UTF8);
+            var standaloneConnection = ((RedisClient) client).connect(StringCodec.UTF8);
             connection = standaloneConnection;
             async = standaloneConnection.async();
-            try {
-                subscriber = standalone.connectPubSub(StringCodec.UTF8);
-                subscriber.addListener(new RedisPubSubAdapter<>() {
-                    @Override
-                    public void smessage(String channel, String message) {
-                        messageHandler.accept(channel, message);
-                    }
-
-                    @Override
-                    public void ssubscribed(String channel, long count) {
-                        standaloneSubscriptions.confirmed(channel);
-                    }
-                });
-            } catch (RuntimeException e) {
-                connection.close();
-                throw e;
-            }
         }
         synchronized (this) {
             if (closed) {
-                subscriber.close();
+                if (subscriber != null) {
+                    subscriber.close();
+                }
                 connection.close();
                 return;
             }
@@ -268,9 +263,74 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         }
         if (!cluster) {
             heartbeat.watch(connection);
-            heartbeat.watch(subscriber);
         }
         heartbeat.start();
+    }
+
+    /**
+     * Standalone and Sentinel: the PubSub connection, opened without blocking when a view first subscribes (the
+     * subscribe waits for it, bounded by the connect timeout). A failed opening fails that subscribe, which the view
+     * retries as any other; the next subscribe opens anew. Before the command connection ever succeeded (an offline
+     * start) there is none to open: Redis was not reachable.
+     */
+    private CompletionStage<StatefulRedisPubSubConnection<String, String>> standalonePubSub() {
+        StatefulRedisPubSubConnection<String, String> subscriber = pubSub;
+        if (subscriber != null) {
+            return CompletableFuture.completedFuture(subscriber);
+        }
+        synchronized (this) {
+            if (closed) {
+                return CompletableFuture.failedFuture(closedException());
+            }
+            if (pubSub != null) {
+                return CompletableFuture.completedFuture(pubSub);
+            }
+            if (commandConnection == null) {
+                return CompletableFuture.failedFuture(notConnectedYet());
+            }
+            if (pubSubOpening == null) {
+                CompletableFuture<StatefulRedisPubSubConnection<String, String>> opening = ((RedisClient) client)
+                        .connectPubSubAsync(StringCodec.UTF8, pubSubUri).toCompletableFuture()
+                        .handle((connection, failure) -> adoptPubSub(connection, failure));
+                pubSubOpening = opening;
+            }
+            return pubSubOpening;
+        }
+    }
+
+    /** The PubSub connection just opened (or why it did not): listened to, watched, and kept; or forgotten. */
+    private StatefulRedisPubSubConnection<String, String> adoptPubSub(
+            StatefulRedisPubSubConnection<String, String> connection, Throwable failure) {
+        synchronized (this) {
+            pubSubOpening = null;
+            if (failure != null) {
+                throw new UnavailableException("Cannot open the PubSub connection to Redis at " + where + ": "
+                        + ClientSettings.describe(Errors.unwrap(failure)), Errors.unwrap(failure));
+            }
+            if (closed) {
+                connection.closeAsync();
+                throw closedException();
+            }
+            connection.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void smessage(String channel, String message) {
+                    messageHandler.accept(channel, message);
+                }
+
+                @Override
+                public void ssubscribed(String channel, long count) {
+                    standaloneSubscriptions.confirmed(channel);
+                }
+            });
+            pubSub = connection;
+        }
+        heartbeat.watch(connection);
+        return connection;
+    }
+
+    private UnavailableException notConnectedYet() {
+        return new UnavailableException("Not connected to Redis at " + where + ": it could not be reached since"
+                + " this client started (retrying in the background)");
     }
 
     /** Offline start: connects with backoff until it succeeds or the backend is closed; then reports connected. */
@@ -348,7 +408,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
-     * Whether events can flow: standalone, both connections are up; on a cluster, every subscription is in place
+     * Whether events can flow: standalone, the command connection is up and so is the PubSub connection once a view
+     * opened it; on a cluster, every subscription is in place
      * at a reachable node (the cluster connections' default node says nothing about the others, and commands
      * route per node anyway).
      */
@@ -356,11 +417,14 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     public boolean isConnected() {
         StatefulConnection<String, String> connection = commandConnection;
         StatefulRedisPubSubConnection<String, String> subscriber = pubSub;
-        if (connection == null || subscriber == null) {
+        if (connection == null) {
             return false;
         }
-        return cluster ? clusterSubscriptions.inPlace()
-                : connection.isOpen() && subscriber.isOpen() && !heartbeat.silent();
+        if (cluster) {
+            return subscriber != null && clusterSubscriptions.inPlace();
+        }
+        // no PubSub connection yet: no view subscribed, so none can miss an event
+        return connection.isOpen() && (subscriber == null || subscriber.isOpen()) && !heartbeat.silent();
     }
 
     /** What this client saw of Redis being unreachable (renewals add to it; see Sweeper). */
@@ -524,14 +588,19 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         return cluster ? clusterSubscriptions.unsubscribe(channel) : standaloneSubscriptions.unsubscribe(channel);
     }
 
-    /** The PubSub connection (standalone; on a cluster the one that routes to the nodes); package-private for tests. */
+    /**
+     * The PubSub connection (standalone: opened now if no view opened it yet, waiting at most the command timeout;
+     * on a cluster the one that routes to the nodes); package-private for tests.
+     */
     StatefulRedisPubSubConnection<String, String> connectedPubSub() {
         StatefulRedisPubSubConnection<String, String> subscriber = pubSub;
-        if (subscriber == null) {
-            throw new UnavailableException("Not connected to Redis at " + where + ": it could not be reached since"
-                    + " this client started (retrying in the background)");
+        if (subscriber != null) {
+            return subscriber;
         }
-        return subscriber;
+        if (cluster) {
+            throw notConnectedYet();
+        }
+        return Await.join(standalonePubSub(), "Opening the PubSub connection", this);
     }
 
 

@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  */
 final class StandaloneSubscriptions {
     private final PingBarrier barrier;
-    private final Supplier<StatefulRedisPubSubConnection<String, String>> pubSub;
+    private final Supplier<CompletionStage<StatefulRedisPubSubConnection<String, String>>> pubSub;
+    private final Supplier<StatefulRedisPubSubConnection<String, String>> opened;
     private final Duration timeout;
     /** The channels Redis confirmed on the PubSub connection since it last connected; a channel taken out first. */
     private final Set<String> confirmed = ConcurrentHashMap.newKeySet();
@@ -36,13 +37,16 @@ final class StandaloneSubscriptions {
     private volatile CompletableFuture<?> renewed = CompletableFuture.completedFuture(null);
 
     /**
-     * @param pubSub  the PubSub connection (fails when there is none yet)
+     * @param pubSub  the PubSub connection, opened if there is none yet (fails when it cannot be)
+     * @param opened  the PubSub connection if one was opened, else null (nothing was ever subscribed)
      * @param timeout how long a subscribe waits for a lost connection to be back before it is tried anyway
      */
-    StandaloneSubscriptions(PingBarrier barrier, Supplier<StatefulRedisPubSubConnection<String, String>> pubSub,
-                            Duration timeout) {
+    StandaloneSubscriptions(PingBarrier barrier,
+                            Supplier<CompletionStage<StatefulRedisPubSubConnection<String, String>>> pubSub,
+                            Supplier<StatefulRedisPubSubConnection<String, String>> opened, Duration timeout) {
         this.barrier = barrier;
         this.pubSub = pubSub;
+        this.opened = opened;
         this.timeout = timeout;
     }
 
@@ -71,13 +75,16 @@ final class StandaloneSubscriptions {
                 .handle((renewal, notRenewed) -> null).thenCompose(ignored -> {
             List<String> missing = channels.stream().filter(channel -> !confirmed.contains(channel)).toList();
             return missing.isEmpty() ? CompletableFuture.completedFuture(null)
-                    : barrier.subscribe(pubSub.get(), missing);
+                    : pubSub.get().thenCompose(connection -> barrier.subscribe(connection, missing));
         });
     }
 
     CompletionStage<Void> unsubscribe(String channel) {
         confirmed.remove(channel); // before the SUNSUBSCRIBE: a subscribe from now on must send its own
-        return CompletableFuture.completedFuture(null)
-                .thenCompose(ignored -> pubSub.get().async().sunsubscribe(channel));
+        StatefulRedisPubSubConnection<String, String> connection = opened.get();
+        if (connection == null) {
+            return CompletableFuture.completedFuture(null); // none opened: nothing was ever subscribed
+        }
+        return connection.async().sunsubscribe(channel);
     }
 }

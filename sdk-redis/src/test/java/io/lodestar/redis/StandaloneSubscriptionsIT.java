@@ -27,7 +27,8 @@ class StandaloneSubscriptionsIT {
     void connect() {
         client = RedisClient.create(TestRedis.standalone().uri());
         connection = client.connectPubSub();
-        subscriptions = new StandaloneSubscriptions(barrier, () -> connection, TIMEOUT);
+        subscriptions = new StandaloneSubscriptions(barrier, () -> CompletableFuture.completedFuture(connection),
+                () -> connection, TIMEOUT);
     }
 
     @AfterEach
