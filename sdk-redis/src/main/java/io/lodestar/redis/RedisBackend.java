@@ -102,7 +102,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private static final Duration RECONNECT_FAILED_COALESCE = Duration.ofMillis(10);
 
     private final AbstractRedisClient client;
-    // Null (commands: a stand-in that fails every command) until the first connection succeeds, then set once.
+    // Null until the first connection succeeds, then set once; after an offline start, commands is a stand-in that
+    // fails every command until then.
     private volatile StatefulConnection<String, String> commandConnection;
     private volatile RedisClusterAsyncCommands<String, String> commands;
     /** Standalone and Sentinel: null until a view first subscribes (see {@link #standalonePubSub}). */
@@ -169,7 +170,6 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         client.addListener(new StateListener());
         this.lettuceEvents = SharedEventBus.listen(client.getResources().eventBus(), this::heard);
         this.heartbeat = new Heartbeat<>(timeout, clock, new HeartbeatTarget(), () -> closed);
-        this.commands = OfflineStart.offlineCommands(where);
         try {
             openOnceMoreIfCutShort();
         } catch (RuntimeException e) {
@@ -189,6 +189,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             log.warn("Cannot connect to Redis at {} ({}); starting offline: reads serve what the snapshot directory"
                     + " holds, writes fail until a connection succeeds (retried in the background)", where, reason);
             outages.seen(System.nanoTime());
+            // made only here: a JDK proxy of Lettuce's command interface costs about 60 ms of a client's start
+            this.commands = OfflineStart.offlineCommands(where);
             connectInBackground();
         }
     }
