@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  */
 final class ConsoleEvents implements AutoCloseable {
     /** One line per event: an SSE {@code data:} field ends at a line break. */
-    private static final ObjectWriter SSE_JSON = Output.JSON.writer().without(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectWriter SSE_JSON = Output.Mappers.JSON.writer().without(SerializationFeature.INDENT_OUTPUT);
 
     private final Supplier<Map<String, Object>> state;
     private final BooleanSupplier stale;

@@ -51,7 +51,7 @@ final class Http {
             throw new IllegalArgumentException("Content-Type must be application/json");
         }
         try (InputStream in = exchange.getRequestBody()) {
-            return Output.JSON.readTree(in.readNBytes(MAX_BODY));
+            return Output.Mappers.JSON.readTree(in.readNBytes(MAX_BODY));
         }
     }
 
@@ -119,7 +119,7 @@ final class Http {
     }
 
     static void reply(HttpExchange exchange, int status, Object body) throws IOException {
-        byte[] bytes = Output.JSON.writeValueAsBytes(body);
+        byte[] bytes = Output.Mappers.JSON.writeValueAsBytes(body);
         exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
         exchange.sendResponseHeaders(status, bytes.length);

@@ -127,7 +127,9 @@ public final class LodestarCli {
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionStrategy(parseResult -> {
             LodestarCli root = cli.getCommand();
-            Logging.configure(root.verbose);
+            List<CommandLine> invoked = parseResult.asCommandLineList();
+            Object leaf = invoked.get(invoked.size() - 1).getCommand();
+            Logging.configure(root.verbose, leaf instanceof WatchCommand || leaf instanceof ConsoleCommand);
             return new CommandLine.RunLast().execute(parseResult);
         });
         // Every subcommand's usage errors exit with 64 (picocli's own default is 2, our "conflict").

@@ -142,7 +142,7 @@ final class Users {
         String text = Tokens.readOwnerOnly(file, "the users file");
         JsonNode root;
         try {
-            root = Output.YAML.readTree(text);
+            root = Output.Mappers.YAML.readTree(text);
         } catch (IOException e) {
             throw new ExitCodes.UsageException("the users file " + file + " must be YAML: "
                     + e.getMessage().lines().findFirst().orElse(""));

@@ -180,8 +180,8 @@ class ConsoleSubscriptionsIT {
                     if (line.startsWith("event: ")) {
                         event = line.substring(7);
                     } else if (line.startsWith("data: ")) {
-                        events.add(Output.JSON.createObjectNode().put("event", event)
-                                .set("data", Output.JSON.readTree(line.substring(6))));
+                        events.add(Output.Mappers.JSON.createObjectNode().put("event", event)
+                                .set("data", Output.Mappers.JSON.readTree(line.substring(6))));
                     }
                 }
             } catch (IOException closed) {
