@@ -14,6 +14,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -30,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The {@code lodestar} jar against a real Redis: what it prints (tables for people, JSON and YAML that parse) and
  * the exit codes scripts rely on. Each test has its own namespace; the state is prepared and checked with the SDK.
+ * The tests run two at a time (see junit-platform.properties): they share nothing but the Redis.
  */
 class CliIT {
     private final RedisServer redis = TestRedis.standalone();
@@ -62,6 +65,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void servicesListsWhatOtherClientsRegistered() {
         register("orders", "orders-1", 8080, "eu-1");
         register("orders", "orders-2", 8081, "eu-2");
@@ -79,6 +83,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void instancesPrintsATableWithEveryColumn() {
         register("orders", "orders-1", 8080, "eu-1");
 
@@ -93,6 +98,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void instancesAsJsonCarryMetadataTtlAndTheServiceRevision() {
         register("orders", "orders-1", 8080, "eu-1");
         long revision = sdk.directDiscovery().getSnapshot("orders").revision();
@@ -115,6 +121,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void yamlOutputParses() throws IOException {
         register("orders", "orders-1", 8080, "eu-1");
 
@@ -126,6 +133,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void anUnknownServiceExitsWith1() {
         CliJar.Result result = lodestar("instances", "nobody");
 
@@ -134,6 +142,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void configSetReadsStandardInputAndGetPrintsTheContent() {
         CliJar.Result set = lodestarWithInput("max-requests: 100\n", "config", "set", "orders/limits", "-f", "yaml");
         CliJar.Result get = lodestar("config", "get", "orders/limits");
@@ -148,6 +157,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void configSetReadsAFileAndTakesItsFormatFromTheName(@TempDir Path dir) throws IOException {
         Path file = Files.writeString(dir.resolve("limits.properties"), "max=5\n");
 
@@ -159,6 +169,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aBadValueIsAStructuredUsageErrorWhenJsonWasAskedFor() {
         CliJar.Result result = lodestar("-o", "json", "status", "orders", "orders-1", "sideways");
 
@@ -172,6 +183,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void anUnknownOptionIsAStructuredUsageErrorWhenJsonWasAskedFor() {
         CliJar.Result result = lodestar("services", "--bogus", "--output=json");
 
@@ -182,6 +194,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void setWithAStaleIfVersionExitsWith2AndChangesNothing() {
         sdk.config().set("orders/limits", "v1", ConfigFormat.TEXT);
         sdk.config().set("orders/limits", "v2", ConfigFormat.TEXT);
@@ -203,6 +216,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void historyListsVersionsNewestFirstAndDiffComparesTwo() {
         sdk.config().set("orders/limits", "a: 1\nb: 2\n", ConfigFormat.YAML);
         sdk.config().set("orders/limits", "a: 1\nb: 3\n", ConfigFormat.YAML);
@@ -220,6 +234,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void rollbackMakesAnOldVersionCurrentAsANewVersion() {
         sdk.config().set("orders/limits", "good", ConfigFormat.TEXT);
         sdk.config().set("orders/limits", "bad", ConfigFormat.TEXT);
@@ -237,6 +252,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void rollbackWithoutYesIsRefusedWhenStandardInputIsNotATerminal() {
         sdk.config().set("orders/limits", "good", ConfigFormat.TEXT);
         sdk.config().set("orders/limits", "bad", ConfigFormat.TEXT);
@@ -250,6 +266,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void rmRemovesAConfigAndAMissingOneExitsWith1() {
         sdk.config().set("orders/limits", "v1", ConfigFormat.TEXT);
 
@@ -265,6 +282,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void evictRemovesAnInstanceAndAnUnknownOneExitsWith1() {
         register("orders", "orders-1", 8080, "eu-1");
         register("orders", "orders-2", 8081, "eu-1");
@@ -279,6 +297,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void statusTakesAnInstanceOutOfService() {
         register("orders", "orders-1", 8080, "eu-1");
 
@@ -293,6 +312,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void namespacesAreApart() {
         sdk.config().set("orders/limits", "v1", ConfigFormat.TEXT);
 
@@ -304,6 +324,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theUriAndNamespaceComeFromTheEnvironment() {
         sdk.config().set("orders/limits", "from-env", ConfigFormat.TEXT);
 
@@ -315,6 +336,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void anUnreachableRedisExitsWith3() throws IOException {
         CliJar.Result result = CliJar.run(Map.of(), "", "--uri", "redis://127.0.0.1:" + closedPort(),
                 "--timeout", "2s", "services");
@@ -324,6 +346,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void usageErrorsExitWith64() {
         assertThat(lodestar("services", "--bogus").exitCode()).isEqualTo(64);
         assertThat(lodestar("status", "orders", "orders-1", "sleeping").exitCode()).isEqualTo(64);
@@ -333,6 +356,7 @@ class CliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aPasswordIsNeverEchoedNotEvenWhenVerbose() throws IOException {
         String secret = "s3cret-" + UUID.randomUUID();
         String refused = "redis://admin:" + secret + "@127.0.0.1:" + closedPort();

@@ -12,7 +12,9 @@ import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.redis.RedisLodestar;
 import io.lodestar.test.RedisServer;
 import io.lodestar.test.TestRedis;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 import java.io.IOException;
@@ -43,25 +46,42 @@ class ConsoleBrowserIT {
     private static final String TOKEN = "test-token-" + UUID.randomUUID();
     private static final String READ_TOKEN = "read-token-" + UUID.randomUUID();
 
+    /**
+     * One browser for the class: starting Chromium costs about as much as a test. Each test still opens its own
+     * console in a new tab (the previous test's tab is closed), so nothing a page keeps carries over to the
+     * next test: not its state, not its token (kept per tab, in sessionStorage).
+     */
+    private static ChromeDriver chrome;
     private final String namespace = "console-" + UUID.randomUUID().toString().substring(0, 8);
     private final String other = namespace + "-b";
-    private ChromeDriver chrome;
     private RedisServer redis;
     private LodestarClient sdk;
     private ConsoleProcess console;
     @TempDir
     Path dir;
 
-    @BeforeEach
-    void openBrowser() {
+    @BeforeAll
+    static void openBrowser() {
         chrome = Browser.start();
+    }
+
+    @AfterAll
+    static void closeBrowser() {
+        if (chrome != null) {
+            chrome.quit();
+        }
+    }
+
+    @BeforeEach
+    void openNewTab() {
+        String previous = chrome.getWindowHandle();
+        String tab = chrome.switchTo().newWindow(WindowType.TAB).getWindowHandle();
+        chrome.switchTo().window(previous).close();
+        chrome.switchTo().window(tab);
     }
 
     @AfterEach
     void closeAll() {
-        if (chrome != null) {
-            chrome.quit();
-        }
         if (console != null) {
             console.close();
         }

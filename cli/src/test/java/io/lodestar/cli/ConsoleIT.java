@@ -16,6 +16,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -48,7 +50,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The console's HTTP API and its safety rules, without a browser: the real jar against a real Redis.
+ * The console's HTTP API and its safety rules, without a browser: the real jar against a real Redis. The tests run
+ * two at a time (see junit-platform.properties): each starts its own console on a free port, for its own namespace,
+ * with its own files, and reads only that console's output.
  */
 class ConsoleIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -113,6 +117,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void bindsToLoopbackAndPrintsAWriteTokenThatWorks() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace);
 
@@ -138,6 +143,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void readOnlyRefusesEveryWriteAndPrintsNoToken() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--read-only", "--token", "a-token-given");
 
@@ -150,6 +156,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aRequestForAnotherHostIsRefused() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
 
@@ -159,6 +166,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void readingAConfigNeedsAToken() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
 
@@ -175,6 +183,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theWriteTokenAlsoReads() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
 
@@ -185,6 +194,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aReadTokenFromTheEnvironmentReadsButDoesNotWrite() throws Exception {
         console = new ConsoleProcess(Map.of("LODESTAR_CONSOLE_READ_TOKEN", READ_TOKEN), redis.uri(), namespace,
                 "--token", TOKEN);
@@ -201,6 +211,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void boundBeyondLoopbackItStillRefusesAnotherHost() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN, "--bind", "0.0.0.0",
                 "--insecure-plain-http");
@@ -212,6 +223,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void boundBeyondLoopbackItAnswersToTheNamesItWasGiven() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN, "--bind", "0.0.0.0",
                 "--insecure-plain-http", "--allow-host", "Console.Example");
@@ -226,6 +238,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aRequestFromAPageOfAnotherSiteIsRefused() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
 
@@ -242,6 +255,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aTokenFromTheEnvironmentWritesAndIsNeverPrinted() throws Exception {
         console = new ConsoleProcess(Map.of("LODESTAR_CONSOLE_TOKEN", "token-from-the-environment"), redis.uri(),
                 namespace);
@@ -255,6 +269,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aTokenFileOnlyItsOwnerMayReadWorks(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("console.token"), "token-from-a-file\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
@@ -268,6 +283,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aTokenFileOthersMayReadIsRefused(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("console.token"), "token-from-a-file\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
@@ -292,6 +308,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void eachUserMayDoWhatTheirRoleInTheNamespaceAllows(@TempDir Path dir) throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
 
@@ -312,6 +329,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aUserRemovedFromTheUsersFileIsRefusedWithinSecondsWithoutARestart(@TempDir Path dir) throws Exception {
         // given a console whose users file lets bob write
         Path file = users(dir);
@@ -330,6 +348,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theAuditLogNamesTheUserTheTokenBelongsTo(@TempDir Path dir) throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
 
@@ -350,6 +369,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aUserWithoutARoleInTheNamespaceSeesNothingOfIt(@TempDir Path dir) throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
 
@@ -363,6 +383,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void thePageAsksWhoItsTokenNamesAndWhatTheyMayDo(@TempDir Path dir) throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
 
@@ -375,6 +396,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void oneConsoleServesSeveralNamespacesEachUserSeeingTheirs(@TempDir Path dir) throws Exception {
         String other = namespace + "-b";
         try (LodestarClient otherSdk = RedisLodestar.create(LodestarOptions.builder(redis.uri()).namespace(other)
@@ -411,6 +433,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void usersAndASharedTokenTogetherAreRefused(@TempDir Path dir) throws Exception {
         CliJar.Result result = CliJar.run(Map.of("LODESTAR_CONSOLE_TOKEN", "shared-token-1"), "", "--uri",
                 redis.uri(), "--namespace", namespace, "console", "--port", "0", "--users", users(dir).toString());
@@ -421,6 +444,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void beyondLoopbackWithoutTlsItRefusesToStart() {
         CliJar.Result result = CliJar.run(Map.of(), "", "--uri", redis.uri(), "--namespace", namespace, "console",
                 "--port", "0", "--token", TOKEN, "--bind", "0.0.0.0");
@@ -431,6 +455,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void withACertificateItServesHttpsOnly(@TempDir Path dir) throws Exception {
         TestCertificate certificate = TestCertificate.create(dir, "ec");
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN, "--bind", "0.0.0.0",
@@ -457,6 +482,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aKeyOthersMayReadIsRefused(@TempDir Path dir) throws Exception {
         TestCertificate certificate = TestCertificate.create(dir, "rsa:2048");
         Files.setPosixFilePermissions(certificate.key(), PosixFilePermissions.fromString("rw-r--r--"));
@@ -471,6 +497,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void anInstancesMetadataIsChangedInOneUpdate(@TempDir Path dir) throws Exception {
         sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080)
                 .metadata("zone", "eu-1").metadata("canary", "true").build());
@@ -485,6 +512,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void metadataThatIsNotStringsIsABadRequest(@TempDir Path dir) throws Exception {
         sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080).build());
         console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
@@ -498,6 +526,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aWriterChangesAnInstancesWeightAReaderMayNotAndTheAuditLogSaysWho(@TempDir Path dir) throws Exception {
         sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080).build());
         console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
@@ -519,6 +548,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aWeightThatIsNoNumberOrOutOfRangeIsABadRequestNamingTheRule(@TempDir Path dir) throws Exception {
         sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080).build());
         console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
@@ -538,6 +568,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theWeightOfAnUnknownInstanceIsNotFound() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
 
@@ -549,6 +580,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void creatingAConfigThatExistsIsAConflict(@TempDir Path dir) throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--users", users(dir).toString());
 
@@ -563,6 +595,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aServiceWithoutInstancesIsNotFound() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
 
@@ -573,6 +606,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aConfigThatNeverExistedIsNotFound() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
 
@@ -583,6 +617,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aRemovedConfigIsShownWithItsHistory() throws Exception {
         sdk.config().remove("orders/limits");
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
@@ -595,6 +630,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theConfigViewListsWhoRunsWhichVersionAndNotTheConsoleWatchingIt() throws Exception {
         // given a client of this JVM that applied the config
         sdk.config().get("orders/limits");
@@ -615,6 +651,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aWriteByAnotherClientAppearsInTheNamespacesChangesAndTheConfigsTrail() throws Exception {
         // given a console, and an application's client (not the console) that writes a config
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
@@ -639,6 +676,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theConfigChangesOutliveAConsoleRestart() throws Exception {
         // given a write made through a console that then stops
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
@@ -656,6 +694,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void anUnknownFormatIsABadRequestThatNamesTheFormats() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
 
@@ -668,6 +707,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void anUnknownStatusIsABadRequest() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
         sdk.registry().register(ServiceInstance.builder("orders", "orders-1").host("10.0.0.7").port(8080).build());
@@ -681,6 +721,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aRequestCannotForgeAnAuditLine() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
         String forged = "\r\n2026-01-01T00:00:00Z AUDIT who=admin@127.0.0.1 action=config.set target=orders/limits"
@@ -701,6 +742,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void anEventStreamThatStopsReadingIsDroppedAndHoldsUpNoOther() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
         // events of about 160 KB each (40 instances, 4 KB of metadata each): some dozens fill the stalled
@@ -756,6 +798,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theEventStreamPushesARegistration() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
         HttpResponse<InputStream> stream = http.send(HttpRequest.newBuilder(URI.create(console.url() + "api/events"))
@@ -802,6 +845,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aServicesInstancesComeAPageAtATimeWithTheirTotal() throws Exception {
         registerLargeService();
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
@@ -817,6 +861,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theLastPageOfAServiceHoldsWhatIsLeft() throws Exception {
         registerLargeService();
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
@@ -832,6 +877,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theServicesAndConfigsListsComeAPageAtATimeFilteredAsAsked() throws Exception {
         for (String id : new String[] {"billing/limits", "orders/flags", "payments/limits"}) {
             sdk.config().set(id, "v1", ConfigFormat.TEXT); // beside orders/limits
@@ -855,6 +901,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aBadPagingParameterIsRefusedWithA400NamingTheParameterItsValueAndTheRule() throws Exception {
         console = new ConsoleProcess(redis.uri(), namespace, "--token", TOKEN);
         Map<String, String> refusals = Map.of(
@@ -873,6 +920,7 @@ class ConsoleIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void anEncryptedConfigShowsAsItsKeysPlaceholderWithoutTheKeys(@TempDir Path dir) throws Exception {
         TestKeysets keyset = TestKeysets.fresh();
         try (LodestarClient writer = RedisLodestar.create(LodestarOptions.builder(redis.uri()).namespace(namespace)

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code lodestar register}, {@code deregister} and {@code purge}: the jar against a real Redis, as {@link CliIT}
  * runs it (standard input is a pipe, not a terminal, so a destructive command needs {@code --yes}), and in a
  * pseudo-terminal for the question it asks there. Each test has its own namespace; the state is prepared and
- * checked with the SDK.
+ * checked with the SDK. The tests run two at a time (see junit-platform.properties): they share nothing but the Redis.
  */
 class RegistryCliIT {
     private final RedisServer redis = TestRedis.standalone();
@@ -70,6 +72,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void registerMakesAPersistentInstanceThatOutlivesTheCommand() {
         CliJar.Result result = lodestar("register", "postgres", "pg-1", "--host", "db.internal", "--port", "5432",
                 "--weight", "20", "--metadata", "zone=eu-1", "--metadata", "role=primary", "--secure",
@@ -90,6 +93,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void registerAsJsonPrintsTheInstanceAsRegistered() {
         CliJar.Result result = lodestar("register", "postgres", "pg-1", "--host", "db.internal", "--port", "5432",
                 "-o", "json");
@@ -110,6 +114,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void registerNamesEveryBadFieldItsValueAndTheRuleAndRegistersNothing() {
         CliJar.Result result = lodestar("register", "postgres", "pg-1", "--host", "db.internal", "--port", "70000",
                 "--weight", "-1", "--metadata", "zone");
@@ -128,6 +133,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void registerRefusesAMetadataKeyGivenTwice() {
         CliJar.Result result = lodestar("register", "postgres", "pg-1", "--host", "db.internal", "--port", "5432",
                 "--metadata", "zone=eu-1", "--metadata", "zone=eu-2");
@@ -137,6 +143,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aBadRegistrationIsAStructuredUsageErrorWhenJsonWasAskedFor() {
         CliJar.Result result = lodestar("-o", "json", "register", "postgres", "pg-1", "--host", "db.internal",
                 "--port", "0");
@@ -150,6 +157,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void registerWithoutAHostIsAUsageError() {
         CliJar.Result result = lodestar("register", "postgres", "pg-1", "--port", "5432");
 
@@ -158,6 +166,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void weightChangesAnInstancesWeightAndSaysSo() {
         registerPersistent("postgres", "pg-1");
 
@@ -170,6 +179,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void weightAsJsonPrintsTheInstanceAfterTheChange() {
         registerPersistent("postgres", "pg-1");
 
@@ -181,6 +191,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void weightOfAnUnknownInstanceExitsWith1() {
         registerPersistent("postgres", "pg-1");
 
@@ -194,6 +205,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aWeightOutsideTheRangeIsAUsageErrorNamingTheRuleAndChangesNothing() {
         registerPersistent("postgres", "pg-1");
 
@@ -211,6 +223,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void deregisterWithYesRemovesTheInstance() {
         registerPersistent("postgres", "pg-1");
         registerPersistent("postgres", "pg-2");
@@ -224,6 +237,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void deregisterAsJsonSaysWhatWasRemoved() {
         registerPersistent("postgres", "pg-1");
 
@@ -236,6 +250,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void deregisterOfAnUnknownInstanceExitsWith1LikeEvict() {
         registerPersistent("postgres", "pg-1");
 
@@ -249,6 +264,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void deregisterOfABadIdNamesTheFieldAndTheRule() {
         CliJar.Result result = lodestar("deregister", "postgres", "pg 1", "--yes", "-o", "json");
 
@@ -257,6 +273,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void deregisterWithoutYesIsRefusedWhenStandardInputIsNotATerminal() {
         registerPersistent("postgres", "pg-1");
 
@@ -273,6 +290,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void onATerminalDeregisterAsksAndYesGoesAhead() {
         registerPersistent("postgres", "pg-1");
 
@@ -285,6 +303,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void onATerminalAnythingButYesChangesNothing() {
         registerPersistent("postgres", "pg-1");
 
@@ -296,6 +315,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void purgeRemovesWhatARemovedServiceLeftSoItStartsOverAtRevision1() {
         registerPersistent("postgres", "pg-1");
         registerPersistent("postgres", "pg-2");
@@ -311,6 +331,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void purgeAsJsonSaysWhatWasPurged() {
         registerPersistent("postgres", "pg-1");
         sdk.registry().deregister("postgres", "pg-1");
@@ -323,6 +344,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void purgeOfAServiceThatLeftNothingExitsWith1() {
         CliJar.Result result = lodestar("purge", "nobody", "--yes");
         CliJar.Result json = lodestar("purge", "nobody", "--yes", "-o", "json");
@@ -333,6 +355,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void purgeOfAServiceWithInstancesIsAConflictAndRemovesNothing() {
         registerPersistent("postgres", "pg-1");
 
@@ -346,6 +369,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void purgeOfABadIdNamesTheFieldAndTheRule() {
         CliJar.Result result = lodestar("purge", "bad service", "--yes");
 
@@ -354,6 +378,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void purgeWithoutYesIsRefusedWhenStandardInputIsNotATerminal() {
         registerPersistent("postgres", "pg-1");
         sdk.registry().deregister("postgres", "pg-1");
@@ -369,6 +394,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void evictWithoutYesIsRefusedWhenStandardInputIsNotATerminal() {
         registerPersistent("postgres", "pg-1");
 
@@ -381,6 +407,7 @@ class RegistryCliIT {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void onATerminalEvictAsksAndYesGoesAhead() {
         registerPersistent("postgres", "pg-1");
 

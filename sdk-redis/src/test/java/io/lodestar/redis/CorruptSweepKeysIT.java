@@ -3,6 +3,8 @@ package io.lodestar.redis;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.test.TestRedis;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -19,7 +21,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Every key the sweep keeps for itself, written as another type by another program, stops at most its own concern
  * for at most one interval: the script that finds it replaces it, says so, and the crashed owner's instance still
- * expires within TTL + a sweep interval (and the interval the repair may cost).
+ * expires within TTL + a sweep interval (and the interval the repair may cost). The cases run at the same time (see
+ * junit-platform.properties): each corrupts and sweeps only its own namespace's keys, and waits out a TTL.
  */
 class CorruptSweepKeysIT extends NamespaceTest {
     private static final Duration TTL = Duration.ofSeconds(1);
@@ -53,6 +56,7 @@ class CorruptSweepKeysIT extends NamespaceTest {
     }
 
     @ParameterizedTest(name = "{0} as a {1}")
+    @Execution(ExecutionMode.CONCURRENT)
     @MethodSource("everySweepKeyAsEveryOtherType")
     void aSweepKeyOfAnotherTypeIsReplacedAndExpiryGoesOn(SweepKey kind, String type) {
         // given a crashed owner's instance, and the key written as another type after it registered

@@ -17,6 +17,11 @@ import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.core.model.ServiceSnapshot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,6 +44,7 @@ import static org.awaitility.Awaitility.await;
  * Discovery when Redis loses its data (a restart without persistence, here the test kit's restart, which starts an
  * empty server): views keep serving the instances Redis lost until their owners registered them again, an instance
  * whose owner died still leaves within its bound, and an app started while Redis is down serves its snapshots.
+ * Each test has a Redis of its own; the two that wait out the outage grace (10 s) run beside the others.
  */
 class DataLossIT extends PrivateRedisTest {
     private static final Duration TTL = Duration.ofSeconds(1);
@@ -89,6 +95,8 @@ class DataLossIT extends PrivateRedisTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = Resources.SYSTEM_ERR, mode = ResourceAccessMode.READ)
     void anInstanceWhoseOwnerDiedDuringTheOutageLeavesWithinTheGraceAndItsTtl() {
         // given two owners and a client that watches their instances
         LodestarClient survivor = clients.connect();
@@ -122,6 +130,8 @@ class DataLossIT extends PrivateRedisTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = Resources.SYSTEM_ERR, mode = ResourceAccessMode.READ)
     void aServiceWhoseEveryOwnerDiedDuringTheOutageLeavesTheServiceListWhenItsInstancesDo() {
         // given a service whose only owner is about to die, and a client that lists services and reads its instances
         LodestarClient survivor = clients.connect();
@@ -234,6 +244,7 @@ class DataLossIT extends PrivateRedisTest {
     }
 
     @Test
+    @ResourceLock(Resources.SYSTEM_ERR)
     void anAppStartedWhileRedisIsDownNeverServesASnapshotOfAnotherRedisOrATruncatedOne(@TempDir Path snapshots)
             throws IOException {
         // given a snapshot of orders truncated by a crash of the disk, and one of payments read from another Redis

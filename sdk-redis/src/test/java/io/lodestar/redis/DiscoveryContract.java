@@ -16,6 +16,10 @@ import io.lodestar.core.model.InstanceStatus;
 import io.lodestar.core.model.ServiceInstance;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,10 +37,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** What registry and discovery promise, on any deployment; subclasses say which Redis. */
+/**
+ * What registry and discovery promise, on any deployment; subclasses say which Redis. The tests run at the same
+ * time (see junit-platform.properties): each has its own namespace and its own clients, and no test reads, counts
+ * or kills anything outside its namespace, so none can see another; most of them wait for a TTL or an idle timeout.
+ */
 abstract class DiscoveryContract extends NamespaceTest {
+    /**
+     * Held alone by the two tests that write thousands of instances, and shared by every other test: those never run
+     * beside one of the two, whose load could delay a renewal past the fraction of a second a TTL of 1 s leaves it.
+     */
+    private static final String THOUSANDS_OF_INSTANCES = "DiscoveryContract: thousands of instances";
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void registeredInstanceIsInOwnViewAsSoonAsRegisterReturns() {
         LodestarClient client = clients.connect();
         assertThat(client.discovery().getInstances("orders")).isEmpty();
@@ -52,6 +67,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void deregisteredInstanceLeavesOwnViewAsSoonAsDeregisterReturns() {
         LodestarClient client = clients.connect();
         client.registry().register(instance("orders", "orders-1"));
@@ -67,6 +84,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void anotherClientsViewAndListenerSeeEveryChangeInRevisionOrder() {
         LodestarClient writer = clients.connect();
         LodestarClient reader = clients.connect();
@@ -91,6 +110,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void aDirectReadLeavesOutAnOverdueInstanceTheSweepHasNotRemovedWhileAViewKeepsIt() {
         // given a live instance and one whose owner stopped renewing it (TTL 1 s), and no client that sweeps
         UnaryOperator<LodestarOptions.Builder> noSweep = options -> options.sweepInterval(Duration.ofDays(1));
@@ -110,6 +131,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(THOUSANDS_OF_INSTANCES)
     void aDirectReadOfMoreThanAPageLeavesOutOverdueInstancesEvenWhenMoreThanAPageOfThemAreOverdue() {
         // given a service of more than a page: persistent instances, and more than a page of instances whose owner
         // stops renewing them, and no client that sweeps
@@ -131,6 +154,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(THOUSANDS_OF_INSTANCES)
     void aDirectReadOfMoreThanAPageLeavesOutTheOneOverdueInstanceWhicheverPageHoldsIt() {
         // given more than a page of persistent instances and one whose owner stops renewing it, no client sweeping
         UnaryOperator<LodestarOptions.Builder> noSweep = options -> options.sweepInterval(Duration.ofDays(1));
@@ -162,6 +187,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void metadataCanBeReplacedMergedAndStatusChanged() {
         LodestarClient client = clients.connect();
         client.registry().register(ServiceInstance.builder("orders", "orders-1").host("h").port(1)
@@ -184,6 +211,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void updatingAnUnknownInstanceNamesIt() {
         LodestarClient client = clients.connect();
 
@@ -195,6 +224,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void badInputIsRejectedWithFieldValueAndRule() {
         LodestarClient client = clients.connect();
 
@@ -214,6 +245,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void asyncRegistryCompletesWithTheSameResults() {
         LodestarClient client = clients.connect();
 
@@ -227,6 +260,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void servicesAppearWithTheirFirstInstanceAndLeaveWithTheirLast() {
         LodestarClient writer = clients.connect();
         LodestarClient reader = clients.connect();
@@ -252,6 +287,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void aLateReportOfAnInstanceCannotListAServiceAgainAfterItsLastInstanceLeft() {
         RedisLodestarClient client = (RedisLodestarClient) clients.connect();
         Registration registration = client.registry().register(instance("orders", "orders-1"));
@@ -269,6 +306,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void aHeldServiceIsReadAsTheSameImmutableListUntilItChanges() {
         LodestarClient client = clients.connect();
         client.registry().register(instance("orders", "orders-1"));
@@ -283,6 +322,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void anInstanceWhoseRenewalsStopDisappearsFromEveryViewWithinTtlPlusSweepInterval() {
         LodestarClient owner = clients.connect(options -> options.deregisterOnClose(false));
         LodestarClient reader = clients.connect();
@@ -303,6 +344,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void aRenewedInstanceStaysPastItsTtlWithoutAnyEvent() {
         LodestarClient owner = clients.connect();
         LodestarClient reader = clients.connect();
@@ -321,6 +364,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void aRenewalByAClientThatDoesNotHoldTheLeaseExtendsTheInstanceByItsOwnTtl() {
         LodestarClient owner = clients.connect(options -> options.deregisterOnClose(false));
         LodestarClient other = clients.connect();
@@ -337,6 +382,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void anotherClientsDeregistrationSticks() {
         LodestarClient owner = clients.connect();
         LodestarClient other = clients.connect();
@@ -353,6 +400,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void anotherClientsListenerHearsAnEvictAsADeregistrationThatSaysItWasEvicted() {
         // given an instance and a client listening to its service
         LodestarClient owner = clients.connect();
@@ -375,6 +424,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void anEvictedInstanceStaysEvictedUntilItsOwnerRegistersItAnew() {
         LodestarClient owner = clients.connect();
         LodestarClient operator = clients.connect();
@@ -393,6 +444,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void aDeregisterRacingARegisterNeverLeavesAnInstanceThatIsRenewed() {
         LodestarClient client = clients.connect();
         for (int i = 0; i < 10; i++) {
@@ -410,6 +463,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void closingTheClientDeregistersWhatItRegistered() {
         LodestarClient owner = clients.connect();
         LodestarClient reader = clients.connect();
@@ -424,6 +479,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void aDirectReadNeverReturnsAnInstancePastItsDeadlineEvenBeforeTheSweep() {
         LodestarClient owner = clients.connect(options -> options.deregisterOnClose(false)
                 .sweepInterval(Duration.ofHours(1)));
@@ -439,6 +496,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void namespacesNeverSeeEachOthersServices() {
         LodestarClient here = clients.connect();
         try (Clients elsewhere = new Clients(redisUri())) {
@@ -455,6 +514,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void aServiceNobodyReadsIsDroppedFromTheViewAfterTheIdleTimeout() {
         LodestarClient writer = clients.connect();
         RedisLodestarClient reader = (RedisLodestarClient) clients.connect(options ->
@@ -473,6 +534,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void aServiceReadOftenIsKeptPastTheIdleTimeoutWithoutReloading() {
         // given a view with a short idle timeout holding a service
         LodestarClient writer = clients.connect();
@@ -496,6 +559,8 @@ abstract class DiscoveryContract extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(value = THOUSANDS_OF_INSTANCES, mode = ResourceAccessMode.READ)
     void aServiceWithAListenerIsKeptPastTheIdleTimeout() {
         LodestarClient writer = clients.connect();
         RedisLodestarClient reader = (RedisLodestarClient) clients.connect(options ->

@@ -11,6 +11,8 @@ import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.model.Namespace;
 import io.lodestar.core.model.ServiceInstance;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,13 +29,15 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Convergence under faults, on a private Redis this test may kill: whatever happens to connections, events or
- * the server, every view ends up equal to what Redis holds, within a bounded time.
+ * the server, every view ends up equal to what Redis holds, within a bounded time. The tests run at the same time
+ * (see junit-platform.properties): each kills, restarts and disconnects only its own Redis.
  */
 class DiscoveryFaultIT extends PrivateRedisTest {
     private static final Duration CONVERGENCE = Duration.ofSeconds(10);
 
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void viewsConvergeAfterTheirPubSubConnectionsAreKilledWhileOthersWrite() {
         LodestarClient writer = clients.connect();
         List<LodestarClient> readers = List.of(clients.connect(), clients.connect(), clients.connect());
@@ -53,6 +57,7 @@ class DiscoveryFaultIT extends PrivateRedisTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void manyWritersAndViewsConvergeDespiteKilledConnections() {
         List<LodestarClient> writers = List.of(clients.connect(), clients.connect(), clients.connect());
         List<LodestarClient> readers = List.of(clients.connect(), clients.connect());
@@ -91,6 +96,7 @@ class DiscoveryFaultIT extends PrivateRedisTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aRevisionGapMakesTheViewRereadTheService() {
         LodestarClient writer = clients.connect();
         LodestarClient reader = clients.connect(options -> options.reconcileInterval(Duration.ofHours(1)));
@@ -106,6 +112,7 @@ class DiscoveryFaultIT extends PrivateRedisTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void thePeriodicReconcileRepairsAViewThatMissedTheLastEvent() {
         LodestarClient writer = clients.connect();
         LodestarClient reader = clients.connect(options -> options.reconcileInterval(Duration.ofSeconds(2)));
@@ -119,6 +126,7 @@ class DiscoveryFaultIT extends PrivateRedisTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aListenerHearsOfAnExpiryOnlyForAnInstanceItHoldsAndOfAResyncOnlyWhenSomethingChanged() {
         // nobody sweeps or reconciles until the test says so
         LodestarClient owner = clients.connect(options -> options.deregisterOnClose(false)
@@ -147,6 +155,7 @@ class DiscoveryFaultIT extends PrivateRedisTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void whileRedisIsDownReadsServeTheLastViewAndSayItIsStaleAndWritesFailFast() {
         LodestarClient client = clients.connect();
         client.registry().register(instance("orders", "orders-1"));
@@ -179,6 +188,7 @@ class DiscoveryFaultIT extends PrivateRedisTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void whileRedisIsDownEveryAsyncRegistryCallFailsWithUnavailableExceptionNotALettuceOne() {
         LodestarClient client = clients.connect();
         for (int i = 1; i <= 3; i++) {
@@ -196,6 +206,7 @@ class DiscoveryFaultIT extends PrivateRedisTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void everyAsyncRegistryCallSucceedsAfterRedisForgotTheScripts() {
         LodestarClient client = clients.connect();
         for (int i = 1; i <= 3; i++) {
@@ -212,6 +223,7 @@ class DiscoveryFaultIT extends PrivateRedisTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void afterARedisRestartLosesAllDataEveryViewMatchesWhatRedisHoldsAgain() {
         LodestarClient owner = clients.connect();
         LodestarClient reader = clients.connect();
@@ -236,6 +248,7 @@ class DiscoveryFaultIT extends PrivateRedisTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void scriptsAreReloadedTransparentlyAfterRedisForgetsThem() {
         LodestarClient client = clients.connect();
         client.registry().register(instance("orders", "orders-1"));

@@ -19,7 +19,9 @@ import java.util.Map;
 /**
  * What the tests' logger (slf4j-simple, which writes to whatever {@link System#err} is when it logs) printed while
  * the capture was open; still printed to the console too. Tests in a module run one at a time, so the lines are
- * this test's, and its threads'.
+ * this test's, and its threads': where a class runs some of its tests at the same time
+ * ({@code @Execution(CONCURRENT)}, see junit-platform.properties), they hold {@code Resources.SYSTEM_ERR} to read
+ * and the test that captures holds it to write, so it never runs beside them.
  */
 final class LogCapture implements AutoCloseable {
     private final PrintStream original = System.err;

@@ -7,6 +7,8 @@ import io.lodestar.core.event.InstanceExpired;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.event.ServiceResynced;
 import io.lodestar.core.model.ServiceInstance;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -26,6 +28,8 @@ import static org.awaitility.Awaitility.await;
  * Nothing in the grace may depend on how long the outage was: the 60 s outage is five times the grace (reconnect
  * allowance + TTL), the 20 s one already longer than it.
  * Views never reconcile by themselves here, so only the outage rules can keep them right.
+ * Both outages run at the same time (see junit-platform.properties): each has its own Redis, its own clients and its
+ * own ACL user, and the test is almost all waiting, so running them together changes nothing either of them sees.
  */
 class OutageIT extends PrivateRedisTest {
     private static final Duration TTL = Duration.ofSeconds(2);
@@ -42,6 +46,7 @@ class OutageIT extends PrivateRedisTest {
     private static final Set<String> LIVE = Set.of("orders-live", "orders-late");
 
     @ParameterizedTest(name = "{0} s outage")
+    @Execution(ExecutionMode.CONCURRENT)
     @ValueSource(ints = {20, 60})
     void anOutageDropsNoLiveOwnersInstanceFromAnyViewWhileACrashedOwnersStillExpires(int outageSeconds) {
         // "late" is an owner that is back after the others: it cannot run scripts for a while after Redis returns,

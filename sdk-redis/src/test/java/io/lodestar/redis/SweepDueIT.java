@@ -6,6 +6,8 @@ import io.lodestar.core.LodestarClient;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +22,8 @@ import static org.awaitility.Awaitility.await;
  * The sweep looks only at the services whose time has come in their bucket's due set (see {@link Sweeper} and
  * file_due in common.lua): quiet services cost it nothing, a dead instance still expires within its TTL and a sweep
  * interval, a write whose index report never came is reported by the sweep, and the rare full pass repairs what the
- * due sets lost. The clients of these tests sweep every 500 ms and never reconcile (see {@link Clients}).
+ * due sets lost. The clients of these tests sweep every 500 ms and never reconcile (see {@link Clients}). The tests
+ * run at the same time (see junit-platform.properties): each sweeps, counts and corrupts only its own namespace.
  */
 class SweepDueIT extends NamespaceTest {
     private static final Duration SETTLED = Duration.ofSeconds(20);
@@ -31,6 +34,7 @@ class SweepDueIT extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void quietServicesCostTheSweepNothingBeyondOneCallPerBucket() {
         // given 200 services whose instance its owner renews (TTL 5 s, renewed every ~1.7 s) and 200 services with a
         // persistent instance, all written by clients that sweep too
@@ -56,6 +60,7 @@ class SweepDueIT extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void anAbandonedInstanceExpiresWithinItsTtlAndASweepInterval() {
         // given an instance with a TTL of 1 s among 50 quiet services, whose owner crashed
         LodestarClient neighbour = clients.connect();
@@ -72,6 +77,7 @@ class SweepDueIT extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aWriteWhoseIndexReportNeverCameIsReportedByTheNextSweep() {
         // given a registration of a new service written by its script alone: its writer crashed before it reported
         // the service to the namespace index (a call of its own, in another slot)
@@ -90,6 +96,7 @@ class SweepDueIT extends NamespaceTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theFullPassExpiresWhatTheDueSetsLost() {
         // given an abandoned instance (TTL 1 s) whose bucket due set was deleted by hand before any sweep
         registerAndAbandon(instance("orders", "orders-1").toBuilder().ttl(Duration.ofSeconds(1)).build(),
