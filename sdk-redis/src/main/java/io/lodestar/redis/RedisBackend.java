@@ -166,7 +166,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         this.clusterSubscriptions = cluster ? new ClusterSubscriptions(new ClusterHost(), barrier, clock, timeout,
                 where, () -> closed) : null;
         this.standaloneSubscriptions = cluster ? null : new StandaloneSubscriptions(barrier, this::standalonePubSub,
-                () -> pubSub, timeout);
+                this::standalonePubSubAskedFor, timeout);
         client.addListener(new StateListener());
         this.lettuceEvents = SharedEventBus.listen(client.getResources().eventBus(), this::heard);
         this.heartbeat = new Heartbeat<>(timeout, clock, new HeartbeatTarget(), () -> closed);
@@ -298,6 +298,11 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             }
             return pubSubOpening;
         }
+    }
+
+    /** Standalone: the PubSub connection opened or being opened, or null when no view ever asked for one. */
+    private synchronized CompletionStage<StatefulRedisPubSubConnection<String, String>> standalonePubSubAskedFor() {
+        return pubSub != null ? CompletableFuture.completedFuture(pubSub) : pubSubOpening;
     }
 
     /** The PubSub connection just opened (or why it did not): listened to, watched, and kept; or forgotten. */
@@ -458,13 +463,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         }
     }
 
-    /**
-     * Lettuce could not reconnect a lost connection: Redis (on a cluster, a node that serves slots) cannot be reached,
-     * since this client lost the connection it lost first. A connection that comes back at its first attempt (one
-     * closed by Redis, {@code CLIENT KILL}, a PubSub connection cut off for its output buffer) is no outage: nothing
-     * kept an owner from renewing. With a caller's shared resources, another client's failed reconnect counts too
-     * while one of this client's connections is lost: harmless, an outage only makes the sweep spare more.
-     */
+    /** Whether any of this client's connections is lost (or silent) now. */
     private boolean hasLostConnection() {
         for (NodeState state : connections.values()) {
             if (!state.connected()) {
@@ -474,6 +473,13 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         return false;
     }
 
+    /**
+     * Lettuce could not reconnect a lost connection: Redis (on a cluster, a node that serves slots) cannot be reached,
+     * since this client lost the connection it lost first. A connection that comes back at its first attempt (one
+     * closed by Redis, {@code CLIENT KILL}, a PubSub connection cut off for its output buffer) is no outage: nothing
+     * kept an owner from renewing. With a caller's shared resources, another client's failed reconnect counts too
+     * while one of this client's connections is lost: harmless, an outage only makes the sweep spare more.
+     */
     private void reconnectFailed() {
         outageLog.reconnectFailed();
         Set<String> serving = cluster ? slotOwners() : null;

@@ -25,7 +25,7 @@ import java.util.function.Supplier;
 final class StandaloneSubscriptions {
     private final PingBarrier barrier;
     private final Supplier<CompletionStage<StatefulRedisPubSubConnection<String, String>>> pubSub;
-    private final Supplier<StatefulRedisPubSubConnection<String, String>> opened;
+    private final Supplier<CompletionStage<StatefulRedisPubSubConnection<String, String>>> askedFor;
     private final Duration timeout;
     /** The channels Redis confirmed on the PubSub connection since it last connected; a channel taken out first. */
     private final Set<String> confirmed = ConcurrentHashMap.newKeySet();
@@ -38,15 +38,16 @@ final class StandaloneSubscriptions {
 
     /**
      * @param pubSub  the PubSub connection, opened if there is none yet (fails when it cannot be)
-     * @param opened  the PubSub connection if one was opened, else null (nothing was ever subscribed)
+     * @param askedFor the PubSub connection opened or being opened, else null (nothing was ever subscribed)
      * @param timeout how long a subscribe waits for a lost connection to be back before it is tried anyway
      */
     StandaloneSubscriptions(PingBarrier barrier,
                             Supplier<CompletionStage<StatefulRedisPubSubConnection<String, String>>> pubSub,
-                            Supplier<StatefulRedisPubSubConnection<String, String>> opened, Duration timeout) {
+                            Supplier<CompletionStage<StatefulRedisPubSubConnection<String, String>>> askedFor,
+                            Duration timeout) {
         this.barrier = barrier;
         this.pubSub = pubSub;
-        this.opened = opened;
+        this.askedFor = askedFor;
         this.timeout = timeout;
     }
 
@@ -81,10 +82,11 @@ final class StandaloneSubscriptions {
 
     CompletionStage<Void> unsubscribe(String channel) {
         confirmed.remove(channel); // before the SUNSUBSCRIBE: a subscribe from now on must send its own
-        StatefulRedisPubSubConnection<String, String> connection = opened.get();
+        // after a subscribe still waiting for the connection to open, so it cannot subscribe the channel again
+        CompletionStage<StatefulRedisPubSubConnection<String, String>> connection = askedFor.get();
         if (connection == null) {
-            return CompletableFuture.completedFuture(null); // none opened: nothing was ever subscribed
+            return CompletableFuture.completedFuture(null); // none asked for: nothing was ever subscribed
         }
-        return connection.async().sunsubscribe(channel);
+        return connection.thenCompose(opened -> opened.async().sunsubscribe(channel));
     }
 }

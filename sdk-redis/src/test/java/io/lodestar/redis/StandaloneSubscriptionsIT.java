@@ -28,7 +28,7 @@ class StandaloneSubscriptionsIT {
         client = RedisClient.create(TestRedis.standalone().uri());
         connection = client.connectPubSub();
         subscriptions = new StandaloneSubscriptions(barrier, () -> CompletableFuture.completedFuture(connection),
-                () -> connection, TIMEOUT);
+                () -> CompletableFuture.completedFuture(connection), TIMEOUT);
     }
 
     @AfterEach
