@@ -151,7 +151,7 @@ final class ClientSettings {
                         .build());
                 return clusterClient;
             }
-            RedisClient standalone = RedisClient.create(resources, standaloneUri(options));
+            RedisClient standalone = new LazySyncRedisClient(resources, standaloneUri(options));
             standalone.setOptions(ClientOptions.builder()
                     .socketOptions(socket).timeoutOptions(timeouts).protocolVersion(PROTOCOL).sslOptions(ssl)
                     .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
