@@ -39,6 +39,12 @@ final class ClusterSubscriptions {
         /** A topology refresh; never fails (a failed one keeps the old topology). */
         CompletionStage<Void> refreshTopology();
 
+        /**
+         * A topology refresh if a reachable node sees another topology than the client's (no new connections
+         * otherwise); never fails.
+         */
+        CompletionStage<Void> refreshTopologyIfChanged();
+
         /** Whether the connection is lost now (reconnecting, or Redis left it silent). */
         boolean isLost(RedisChannelHandler<?, ?> connection);
 
@@ -292,13 +298,14 @@ final class ClusterSubscriptions {
     }
 
     /**
-     * Refreshes the topology, then subscribes every orphaned channel at its owner and tells the host; channels
-     * whose owner cannot be reached yet (a master down, no replica promoted yet) stay orphaned for the next round.
+     * Refreshes the topology if it changed (see {@link TopologyProbe}), then subscribes every orphaned channel at its
+     * owner and tells the host; channels whose owner cannot be reached yet (a master down, no replica promoted yet)
+     * stay orphaned for the next round.
      * The round always ends (whatever fails in it), or no round would ever follow.
      */
     private void rehome(int attempt) {
         List<String> batch = new ArrayList<>(orphans);
-        host.refreshTopology()
+        host.refreshTopologyIfChanged()
                 .handle((refreshed, failure) -> subscribeAtOwners(batch))
                 .thenCompose(progress -> progress)
                 .whenComplete((progress, failure) -> {

@@ -133,6 +133,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     /** Standalone and Sentinel only (else null). */
     private final StandaloneSubscriptions standaloneSubscriptions;
     private final RefreshThrottle failureRefreshes;
+    /** Cluster only (else null): refreshes the topology when a reachable node sees another one. */
+    private final TopologyProbe topologyProbe;
     /** Finds connections Redis stopped answering on (on a cluster, the node PubSub connections). */
     private final Heartbeat<StatefulConnection<String, String>> heartbeat;
 
@@ -162,6 +164,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         this.pubSubUri = cluster ? null : ClientSettings.standaloneUri(options); // create() checked that it parses
         this.clock = Clock.system(client.getResources().eventExecutorGroup());
         this.failureRefreshes = new RefreshThrottle(clock, FAILURE_REFRESH_INTERVAL);
+        this.topologyProbe = cluster ? new TopologyProbe((RedisClusterClient) client, this::clusterConnection,
+                this::defaultNode, this::reachableNodes, this::refreshTopology) : null;
         this.outageLog = new OutageLog(clock, where);
         this.clusterSubscriptions = cluster ? new ClusterSubscriptions(new ClusterHost(), barrier, clock, timeout,
                 where, () -> closed) : null;
@@ -626,14 +630,44 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         }
     }
 
-    /** Cluster: a topology refresh now, unless one was asked for in the last {@link #FAILURE_REFRESH_INTERVAL}. */
+    /**
+     * Cluster: a topology refresh now if a reachable node sees another topology (see {@link TopologyProbe}), unless
+     * one was asked for in the last {@link #FAILURE_REFRESH_INTERVAL}.
+     */
     private void refreshSoon() {
         if (!cluster || closed) {
             return;
         }
         if (failureRefreshes.tryAcquire()) {
-            refreshTopology();
+            topologyProbe.refreshIfChanged();
         }
+    }
+
+    /** Cluster: the cluster connection, or null before it opened. */
+    @SuppressWarnings("unchecked") // every connection of this client is of strings
+    private StatefulRedisClusterConnection<String, String> clusterConnection() {
+        return (StatefulRedisClusterConnection<String, String>) commandConnection;
+    }
+
+    /**
+     * The {@code host:port} of every node this client has connections to that all answer now (a node one of them
+     * lost, or left silent, may be down: asked, it would make the asker wait out the command timeout).
+     */
+    private Set<String> reachableNodes() {
+        Set<String> reachable = new HashSet<>();
+        Set<String> lostSome = new HashSet<>();
+        for (NodeState state : connections.values()) {
+            (state.connected() ? reachable : lostSome).add(state.address());
+        }
+        reachable.removeAll(lostSome);
+        return reachable;
+    }
+
+    /** Cluster: the {@code host:port} of the node the cluster connection sends keyless commands to; null if none. */
+    private String defaultNode() {
+        StatefulConnection<String, String> connection = commandConnection;
+        NodeState state = connection == null ? null : connections.get((RedisChannelHandler<?, ?>) connection);
+        return state == null ? null : state.address();
     }
 
     /**
@@ -756,6 +790,11 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         @Override
         public CompletionStage<Void> refreshTopology() {
             return RedisBackend.this.refreshTopology();
+        }
+
+        @Override
+        public CompletionStage<Void> refreshTopologyIfChanged() {
+            return topologyProbe.refreshIfChanged();
         }
 
         @Override

@@ -10,12 +10,12 @@ import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 
 /**
- * When the cluster's orphaned subscriptions are re-homed: one round at a time, each round a topology refresh and a
- * subscribe per slot. The first round waits {@link #FIRST_DELAY_MS} so a burst of drops shares one refresh; a
- * round that made no progress is followed by another after {@link #INTERVAL_MS} ({@link #FAST_ATTEMPTS} times,
- * which covers a replica's promotion, node timeout plus an election, with room for the 1 s goal), then every
- * {@link #SLOW_INTERVAL_MS} (a master without a replica, down for good, should not cost four refreshes a second
- * forever). A node that comes back, or a topology that changed, cuts the wait short: the round waiting starts after
+ * When the cluster's orphaned subscriptions are re-homed: one round at a time, each round a topology refresh (when a
+ * node sees another topology) and a subscribe per slot. The first round waits {@link #FIRST_DELAY_MS} so a burst
+ * of drops shares one refresh; a round that made no progress is followed by another after {@link #INTERVAL_MS}
+ * ({@link #FAST_ATTEMPTS} times, which covers a replica's promotion, node timeout plus an election, with room for
+ * the 1 s goal), then every {@link #SLOW_INTERVAL_MS} (a master without a replica, down for good, should not cost
+ * four probes a second forever). A node that comes back, or a topology that changed, cuts the wait short: the round waiting starts after
  * the first delay, and one running is followed by another at once.
  */
 final class RehomeSchedule {

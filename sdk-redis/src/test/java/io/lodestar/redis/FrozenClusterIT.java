@@ -1,5 +1,8 @@
 package io.lodestar.redis;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.SlotHash;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarOptions;
@@ -12,6 +15,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
 import static io.lodestar.redis.Clients.instance;
@@ -23,6 +28,11 @@ import static org.awaitility.Awaitility.await;
  * subscriptions it carries: they turn stale within the command timeout and health names the node; views of other
  * shards stay fresh; after the thaw (SIGCONT) the views are fresh again and follow changes. The cluster has no
  * replicas, so no failover hides the frozen node. Every test thaws it after itself, before the clients close.
+ *
+ * <p>A master that is down (frozen, or killed) changes no topology, so it costs the masters that still answer no new
+ * connections: while it stays down, a client asks a node it still reaches for the topology over the connection it
+ * has, instead of refreshing it (which connects to every node) several times a second; a thousand clients did that
+ * at once (docs/benchmarks.md, the cluster restart that failed).
  */
 class FrozenClusterIT extends NamespaceTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
@@ -31,6 +41,9 @@ class FrozenClusterIT extends NamespaceTest {
     private static final int SHARD = 1;
 
     private static RedisCluster cluster;
+    private boolean killed;
+    private RedisClient statsClient;
+    private final Map<Integer, StatefulRedisConnection<String, String>> statsConnections = new TreeMap<>();
 
     @BeforeAll
     static void startCluster() {
@@ -99,10 +112,98 @@ class FrozenClusterIT extends NamespaceTest {
         await().atMost(Duration.ofSeconds(2)).until(() -> reader.discovery().getInstances(service).size() == 2);
     }
 
+    @Test
+    void aFrozenMasterCostsTheMastersThatAnswerNoNewConnections() {
+        // given a client whose view has a subscription on the master that will freeze
+        LodestarClient client = aClientWatchingAServiceOnTheShard();
+        Map<Integer, Long> before = connectionsReceivedByTheOtherMasters();
+
+        // when the master stays frozen for 3 s, the view stale all the while
+        frozen().freeze();
+        await().atMost(Duration.ofSeconds(4)).until(() -> client.discovery().status().stale());
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4))
+                .until(() -> client.discovery().status().stale());
+
+        // then the masters that answer received no new connection (a refresh connects to every node)
+        assertThat(connectionsReceivedByTheOtherMasters()).isEqualTo(before);
+    }
+
+    @Test
+    void aKilledMasterCostsTheMastersThatAnswerNoNewConnectionsAndTheViewHealsWhenItIsBack() {
+        // given a client whose view has a subscription on the master that will be killed
+        LodestarClient client = aClientWatchingAServiceOnTheShard();
+        Map<Integer, Long> before = connectionsReceivedByTheOtherMasters();
+
+        // when the master is killed and stays down for 3 s, the client failing to reconnect all the while
+        killed = true;
+        cluster.kill(SHARD);
+        await().atMost(Duration.ofSeconds(2)).until(() -> client.discovery().status().stale());
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4))
+                .until(() -> client.discovery().status().stale());
+
+        // then the masters that answer received at most Lettuce's own new connections: one refresh after five
+        // failed reconnects (its adaptive trigger, at most once per 30 s), and the default connections of the
+        // client's two cluster connections moving to another node if the killed one had them; not a refresh per
+        // failed reconnect and re-homing round (23 at one master in 3 s before)
+        Map<Integer, Long> after = connectionsReceivedByTheOtherMasters();
+        before.forEach((master, received) -> assertThat(after.get(master) - received)
+                .as("new connections at master %d", master).isLessThanOrEqualTo(3));
+
+        // and once it is back, the view is fresh again
+        cluster.restart(SHARD);
+        killed = false;
+        await().atMost(Duration.ofSeconds(5)).until(() -> !client.discovery().status().stale()
+                && client.health().healthy());
+    }
+
     /** Runs before the base class's: clients close only once the node runs again. */
     @AfterEach
     void thawWhateverHappened() {
+        if (killed) {
+            cluster.restart(SHARD);
+        }
         frozen().thaw();
+        statsConnections.values().forEach(StatefulRedisConnection::close);
+        if (statsClient != null) {
+            statsClient.shutdown();
+        }
+    }
+
+    /** A client with a view of a service on the shard, that has sent commands to every master (so has connections). */
+    private LodestarClient aClientWatchingAServiceOnTheShard() {
+        String service = serviceIn(SHARD);
+        LodestarClient client = clients.connect(SHORT_TIMEOUT);
+        client.registry().register(instance(service, service + "-1"));
+        assertThat(client.discovery().getInstances(service)).hasSize(1);
+        for (int shard = 0; shard < 3; shard++) {
+            assertThat(client.directDiscovery().getInstances(serviceIn(shard))).hasSizeLessThanOrEqualTo(1);
+        }
+        return client;
+    }
+
+    /**
+     * {@code total_connections_received} of each master but the shard's, by index, read over connections opened
+     * once per test (so the readings add none).
+     */
+    private Map<Integer, Long> connectionsReceivedByTheOtherMasters() {
+        Map<Integer, Long> received = new TreeMap<>();
+        for (int master = 0; master < 3; master++) {
+            if (master != SHARD) {
+                String stats = statsConnection(master).sync().info("stats");
+                received.put(master, stats.lines().filter(line -> line.startsWith("total_connections_received:"))
+                        .map(line -> Long.parseLong(line.substring(line.indexOf(':') + 1).strip()))
+                        .findFirst().orElseThrow());
+            }
+        }
+        return received;
+    }
+
+    private StatefulRedisConnection<String, String> statsConnection(int master) {
+        if (statsClient == null) {
+            statsClient = RedisClient.create();
+        }
+        return statsConnections.computeIfAbsent(master,
+                index -> statsClient.connect(RedisURI.create(cluster.masters().get(index).uri())));
     }
 
     private static RedisServer frozen() {
