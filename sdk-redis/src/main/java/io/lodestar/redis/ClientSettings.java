@@ -190,7 +190,7 @@ final class ClientSettings {
      * slots stays (no replica took them yet), and so does a node that comes back: it loses the flag.
      */
     private static boolean stillInTheCluster(RedisClusterNode node) {
-        return !(node.is(RedisClusterNode.NodeFlag.FAIL) && node.getSlots().isEmpty());
+        return !(node.is(RedisClusterNode.NodeFlag.FAIL) && node.hasNoSlots());
     }
 
     /** Turns {@code redis-cluster://[user:pass@]h1:p1,h2:p2[?query]} into one seed URI per host. */

@@ -164,7 +164,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         this.pubSubUri = cluster ? null : ClientSettings.standaloneUri(options); // create() checked that it parses
         this.clock = Clock.system(client.getResources().eventExecutorGroup());
         this.failureRefreshes = new RefreshThrottle(clock, FAILURE_REFRESH_INTERVAL);
-        this.topologyProbe = cluster ? new TopologyProbe((RedisClusterClient) client, this::clusterConnection,
+        this.topologyProbe = cluster ? new TopologyProbe((RedisClusterClient) client, where, this::clusterConnection,
                 this::defaultNode, this::reachableNodes, this::refreshTopology) : null;
         this.outageLog = new OutageLog(clock, where);
         this.clusterSubscriptions = cluster ? new ClusterSubscriptions(new ClusterHost(), barrier, clock, timeout,
@@ -552,7 +552,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     private Set<String> slotOwners() {
         Set<String> owners = new HashSet<>();
         for (RedisClusterNode node : ((RedisClusterClient) client).getPartitions()) {
-            if (!node.getSlots().isEmpty()) {
+            if (!node.hasNoSlots()) { // not getSlots(): that lists thousands of boxed slots
                 owners.add(node.getUri().getHost() + ":" + node.getUri().getPort());
             }
         }

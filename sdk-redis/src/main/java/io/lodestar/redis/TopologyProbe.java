@@ -15,6 +15,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
@@ -35,12 +38,22 @@ import java.util.function.Supplier;
  * it announces a change ({@link TopologyComparators}: nodes, their roles and slots, after the client's node filter),
  * and only when they differ runs Lettuce's refresh. With no node that answers to ask (a client that knows only the
  * node that is down), or when the node asked does not answer, it refreshes as before. Probes asked for while one
- * runs share it.
+ * runs share it, and the clients of one JVM that watch the same cluster share a look for 100 ms: one client asks
+ * and parses, the others compare its view with their own topology.
  */
 final class TopologyProbe {
     private static final Logger log = LoggerFactory.getLogger(TopologyProbe.class);
+    /** How long one client's look at a cluster serves the other clients of the JVM that watch it. */
+    private static final long SHARED_FOR_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /**
+     * The latest look at each cluster (by its redacted URI) of any client of this JVM: parsing a reply costs more
+     * than asking for it, and a JVM with 500 clients of one cluster made 500 looks each round (a profile of the
+     * cluster fleet's restart: most of the Lettuce I/O threads' time).
+     */
+    private static final ConcurrentMap<String, Look> LATEST = new ConcurrentHashMap<>();
 
     private final RedisClusterClient client;
+    private final String cluster;
     private final Supplier<StatefulRedisClusterConnection<String, String>> connection;
     private final Supplier<String> defaultNode;
     private final Supplier<Set<String>> reachable;
@@ -49,15 +62,18 @@ final class TopologyProbe {
     private final AtomicInteger turn = new AtomicInteger();
 
     /**
+     * @param cluster     the cluster's redacted URI: clients with the same one share their looks
      * @param connection  the client's cluster connection, or null before it opened
      * @param defaultNode the {@code host:port} of the node the cluster connection sends keyless commands to, or null
      * @param reachable   the {@code host:port} of the nodes whose connections of the client all answer now
      * @param refresh     Lettuce's topology refresh; never fails
      */
-    TopologyProbe(RedisClusterClient client, Supplier<StatefulRedisClusterConnection<String, String>> connection,
+    TopologyProbe(RedisClusterClient client, String cluster,
+                  Supplier<StatefulRedisClusterConnection<String, String>> connection,
                   Supplier<String> defaultNode, Supplier<Set<String>> reachable,
                   Supplier<CompletionStage<Void>> refresh) {
         this.client = client;
+        this.cluster = cluster;
         this.connection = connection;
         this.defaultNode = defaultNode;
         this.reachable = reachable;
@@ -78,36 +94,62 @@ final class TopologyProbe {
         return mine;
     }
 
-    /**
-     * Asks the cluster connection's default node when it answers (no connection to open), then, if that fails or
-     * it does not answer, another node that answers, in turn (over the connection the client's commands for its slots
-     * use, opened now if it had none); refreshes when the view differs or neither answered.
-     */
+    /** Compares the latest look at the cluster (this client's own, or one another client took in the last 100 ms). */
     private CompletionStage<Void> probe() {
-        StatefulRedisClusterConnection<String, String> cluster = connection.get();
-        return cluster == null ? refresh.get() : ask(cluster, nodesToAsk(), 0);
-    }
-
-    private CompletionStage<Void> ask(StatefulRedisClusterConnection<String, String> cluster, List<Asked> nodes,
-                                      int next) {
-        if (next == nodes.size()) {
+        StatefulRedisClusterConnection<String, String> clusterConnection = connection.get();
+        if (clusterConnection == null) {
             return refresh.get();
         }
-        Asked asked = nodes.get(next);
-        CompletionStage<String> topology = asked.node() == null ? cluster.async().clusterNodes()
-                : cluster.getConnectionAsync(asked.node().getUri().getHost(), asked.node().getUri().getPort())
-                        .thenCompose(nodeConnection -> nodeConnection.async().clusterNodes());
-        return topology.handle((view, failure) -> {
+        long now = System.nanoTime();
+        Look mine = new Look(now, new CompletableFuture<>());
+        Look latest = LATEST.compute(cluster, (key, previous) -> previous != null
+                && now - previous.startedNanos() < SHARED_FOR_NANOS && !previous.view().isCompletedExceptionally()
+                ? previous : mine);
+        if (latest == mine) {
+            ask(clusterConnection, nodesToAsk(), 0).whenComplete((view, failure) -> {
+                if (failure != null) {
+                    mine.view().completeExceptionally(failure);
+                } else {
+                    mine.view().complete(view);
+                }
+            });
+        }
+        return latest.view().handle((view, failure) -> {
             if (failure != null) {
-                log.debug("Asking {} for the topology failed: {}", asked.address(), failure.toString());
-                return ask(cluster, nodes, next + 1);
+                return refresh.get();
             }
-            if (changed(view)) {
-                log.debug("{} sees another topology: refreshing it", asked.address());
+            if (TopologyComparators.isChanged(client.getPartitions(), view)) {
+                log.debug("A node of {} sees another topology: refreshing it", cluster);
                 return refresh.get();
             }
             return CompletableFuture.<Void>completedFuture(null);
         }).thenCompose(done -> done);
+    }
+
+    /**
+     * The topology as the cluster connection's default node sees it when that node answers (no connection to
+     * open), else (or if it fails) as another node that answers sees it, in turn (over the connection the client's
+     * commands for its slots use, opened now if it had none), filtered as the client's refresh would; fails when
+     * neither answered.
+     */
+    private CompletionStage<Partitions> ask(StatefulRedisClusterConnection<String, String> clusterConnection,
+                                            List<Asked> nodes, int next) {
+        if (next == nodes.size()) {
+            return CompletableFuture.failedFuture(new IllegalStateException("no node of " + cluster + " answered"));
+        }
+        Asked asked = nodes.get(next);
+        CompletionStage<String> topology = asked.node() == null ? clusterConnection.async().clusterNodes()
+                // by host and port: the connection the client's commands for the node's slots use (Lettuce keeps
+                // one by node id apart)
+                : clusterConnection.getConnectionAsync(asked.node().getUri().getHost(), asked.node().getUri().getPort())
+                        .thenCompose(nodeConnection -> nodeConnection.async().clusterNodes());
+        return topology.handle((reply, failure) -> {
+            if (failure != null) {
+                log.debug("Asking {} for the topology failed: {}", asked.address(), failure.toString());
+                return ask(clusterConnection, nodes, next + 1);
+            }
+            return CompletableFuture.completedFuture(filtered(reply));
+        }).thenCompose(view -> view);
     }
 
     /** The default node if it answers, and the next other node that answers, in turn: none, one or two. */
@@ -132,12 +174,8 @@ final class TopologyProbe {
         return asked;
     }
 
-    /** A node to ask: {@code node} null for the cluster connection's default node. */
-    private record Asked(String address, RedisClusterNode node) {
-    }
-
-    /** Whether the node's {@code CLUSTER NODES} reply, filtered as the client's refresh would, is another topology. */
-    private boolean changed(String clusterNodes) {
+    /** A {@code CLUSTER NODES} reply as the client's refresh would keep it (after its node filter). */
+    private Partitions filtered(String clusterNodes) {
         Partitions seen = ClusterPartitionParser.parse(clusterNodes);
         Predicate<RedisClusterNode> keep = ((ClusterClientOptions) client.getOptions()).getNodeFilter();
         List<RedisClusterNode> dropped = new ArrayList<>();
@@ -147,10 +185,18 @@ final class TopologyProbe {
             }
         }
         seen.removeAll(dropped); // updates its caches
-        return TopologyComparators.isChanged(client.getPartitions(), seen);
+        return seen;
     }
 
     private static String address(RedisClusterNode node) {
         return node.getUri().getHost() + ":" + node.getUri().getPort();
+    }
+
+    /** A node to ask: {@code node} null for the cluster connection's default node. */
+    private record Asked(String address, RedisClusterNode node) {
+    }
+
+    /** A look at a cluster: when it started, and the topology it saw (read only: shared by the JVM's clients). */
+    private record Look(long startedNanos, CompletableFuture<Partitions> view) {
     }
 }

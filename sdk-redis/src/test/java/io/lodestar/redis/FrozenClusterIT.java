@@ -15,6 +15,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
@@ -154,6 +156,54 @@ class FrozenClusterIT extends NamespaceTest {
         killed = false;
         await().atMost(Duration.ofSeconds(5)).until(() -> !client.discovery().status().stale()
                 && client.health().healthy());
+    }
+
+    @Test
+    void theClientsOfOneJvmShareTheirLooksAtTheTopology() {
+        // given one client with a view on the master that will freeze, frozen for 2.5 s: its looks at the topology
+        List<LodestarClient> one = List.of(aClientWatchingAServiceOnTheShard());
+        long byOne = looksAtTheTopologyDuringAFreeze(one);
+
+        // when five clients with such views see the same freeze
+        List<LodestarClient> five = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            five.add(aClientWatchingAServiceOnTheShard());
+        }
+        long byFive = looksAtTheTopologyDuringAFreeze(five);
+
+        // then they ask about as often as one did (a look serves them all for 100 ms), not five times as often
+        assertThat(byOne).as("CLUSTER NODES by one client").isPositive();
+        assertThat(byFive).as("CLUSTER NODES by five clients, one alone asked %d times", byOne)
+                .isLessThanOrEqualTo(2 * byOne + 4);
+    }
+
+    /** {@code CLUSTER NODES} the masters that answer served while the shard's master was frozen for 2.5 s. */
+    private long looksAtTheTopologyDuringAFreeze(List<LodestarClient> watching) {
+        long before = clusterNodesServedByTheOtherMasters();
+        frozen().freeze();
+        await().atMost(Duration.ofSeconds(4)).until(() -> watching.stream()
+                .allMatch(client -> client.discovery().status().stale()));
+        await().during(Duration.ofMillis(2_500)).atMost(Duration.ofSeconds(4))
+                .until(() -> watching.stream().allMatch(client -> client.discovery().status().stale()));
+        long served = clusterNodesServedByTheOtherMasters() - before;
+        frozen().thaw();
+        await().atMost(Duration.ofSeconds(5)).until(() -> watching.stream()
+                .noneMatch(client -> client.discovery().status().stale()));
+        return served;
+    }
+
+    private long clusterNodesServedByTheOtherMasters() {
+        long served = 0;
+        for (int master = 0; master < 3; master++) {
+            if (master != SHARD) {
+                String stats = statsConnection(master).sync().info("commandstats");
+                served += stats.lines().filter(line -> line.startsWith("cmdstat_cluster|nodes:calls="))
+                        .map(line -> Long.parseLong(line.substring("cmdstat_cluster|nodes:calls=".length(),
+                                line.indexOf(','))))
+                        .findFirst().orElse(0L);
+            }
+        }
+        return served;
     }
 
     /** Runs before the base class's: clients close only once the node runs again. */
