@@ -48,7 +48,8 @@ final class LazySyncRedisClient extends RedisClient {
 
     /** A command connection whose {@link #sync()} is made on first call. */
     static final class Connection<K, V> extends StatefulRedisConnectionImpl<K, V> {
-        private volatile RedisCommands<K, V> lazySync;
+        private final MadeOnFirstUse<RedisCommands<K, V>> lazySync =
+                new MadeOnFirstUse<>(super::newRedisSyncCommandsImpl);
 
         Connection(RedisChannelWriter writer, PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout,
                 Supplier<JsonParser> jsonParser) {
@@ -63,18 +64,14 @@ final class LazySyncRedisClient extends RedisClient {
 
         @Override
         public RedisCommands<K, V> sync() {
-            RedisCommands<K, V> made = lazySync;
-            if (made == null) { // two first calls at once make two equal proxies; one is kept
-                made = super.newRedisSyncCommandsImpl();
-                lazySync = made;
-            }
-            return made;
+            return lazySync.get();
         }
     }
 
     /** A PubSub connection whose {@link #sync()} is made on first call. */
     static final class PubSubConnection<K, V> extends StatefulRedisPubSubConnectionImpl<K, V> {
-        private volatile RedisPubSubCommands<K, V> lazySync;
+        private final MadeOnFirstUse<RedisPubSubCommands<K, V>> lazySync =
+                new MadeOnFirstUse<>(super::newRedisSyncCommandsImpl);
 
         PubSubConnection(PubSubEndpoint<K, V> endpoint, RedisChannelWriter writer, RedisCodec<K, V> codec,
                 Duration timeout) {
@@ -89,12 +86,26 @@ final class LazySyncRedisClient extends RedisClient {
 
         @Override
         public RedisPubSubCommands<K, V> sync() {
-            RedisPubSubCommands<K, V> made = lazySync;
-            if (made == null) { // two first calls at once make two equal proxies; one is kept
-                made = super.newRedisSyncCommandsImpl();
-                lazySync = made;
+            return lazySync.get();
+        }
+    }
+
+    /** A value made by its first {@link #get()}; two first calls at once make two equal ones, and one is kept. */
+    private static final class MadeOnFirstUse<T> {
+        private final Supplier<T> make;
+        private volatile T made;
+
+        MadeOnFirstUse(Supplier<T> make) {
+            this.make = make;
+        }
+
+        T get() {
+            T value = made;
+            if (value == null) {
+                value = make.get();
+                made = value;
             }
-            return made;
+            return value;
         }
     }
 }
