@@ -40,9 +40,20 @@ abstract class NamespaceTest {
     @AfterEach
     void closeClients() {
         clients.close();
+        closeRawConnection();
+    }
+
+    /**
+     * Closes the plain connection of {@link #redis()} and its resources, if it was opened. A subclass that stops its
+     * Redis after a test calls this first (see PrivateRedisTest): a connection that sees its Redis die schedules a
+     * reconnect, and when its resources shut down in that moment Lettuce's watchdog asks their stopped timer for one.
+     */
+    void closeRawConnection() {
         if (rawConnection != null) {
             rawConnection.close();
             rawClient.shutdown();
+            rawConnection = null;
+            rawClient = null;
         }
     }
 }

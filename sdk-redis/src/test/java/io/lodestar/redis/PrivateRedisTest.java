@@ -16,10 +16,15 @@ abstract class PrivateRedisTest extends NamespaceTest {
         return redis.uri();
     }
 
-    /** Runs before the base class's: clients close (and deregister) while their Redis still runs. */
+    /**
+     * Runs before the base class's: clients close (and deregister) while their Redis still runs, and so does the
+     * test's plain connection (see {@link #closeRawConnection()}): stopping Redis under it made its watchdog schedule
+     * a reconnect that raced the shutdown of its resources, a WARN in the test's output.
+     */
     @AfterEach
     void stopRedis() {
         clients.close();
+        closeRawConnection();
         redis.close();
     }
 }
