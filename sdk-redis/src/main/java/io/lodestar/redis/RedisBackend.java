@@ -96,7 +96,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
-    /** At most one topology refresh per this interval because commands failed to reach a node. */
+    /** At most one look at the topology per this interval because commands failed to reach a node. */
     private static final Duration FAILURE_REFRESH_INTERVAL = Duration.ofMillis(250);
     /** A client acts on failed reconnects at most once per this interval (see {@link #heard}). */
     private static final Duration RECONNECT_FAILED_COALESCE = Duration.ofMillis(10);
@@ -500,8 +500,9 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             // A node serving slots is unreachable: its replica may be promoted any moment. Commands for its slots
             // wait in the lost connection's queue (up to the command timeout) until the topology names the new
             // master, and a client with no subscription there has nothing else that refreshes it (Lettuce's own
-            // triggers are rate-limited to one per 30 s): refresh with every failed reconnect (about every 0.5 s,
-            // at most every 250 ms), so the promotion is seen within about half a second.
+            // triggers are rate-limited to one per 30 s): look with every failed reconnect (about every 0.5 s, at
+            // most every 250 ms; a refresh only when a node sees another topology), so the promotion is seen within
+            // about half a second.
             refreshSoon();
         }
     }
@@ -620,8 +621,8 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * A command failed: on a cluster, a failure to reach a node, or a command that timed out (it may have waited in
      * the queue of a node that died), means the client's topology may be out of date (a client that started while a
      * master was down still sends its slots there after the promotion, and Lettuce's adaptive triggers cover only
-     * reconnects of connections it once had and redirects), so it asks for the topology now, at most once per
-     * {@link #FAILURE_REFRESH_INTERVAL}.
+     * reconnects of connections it once had and redirects), so it looks at the topology now (see
+     * {@link #refreshSoon}), at most once per {@link #FAILURE_REFRESH_INTERVAL}.
      */
     void commandFailed(Throwable failure) {
         Throwable cause = Errors.unwrap(failure);
