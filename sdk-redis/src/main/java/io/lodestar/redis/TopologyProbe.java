@@ -87,7 +87,14 @@ final class TopologyProbe {
         if (other != null) {
             return other;
         }
-        probe().whenComplete((ignored, failure) -> {
+        CompletionStage<Void> probing;
+        try {
+            probing = probe();
+        } catch (RuntimeException e) { // a probe that never ended would keep this client from ever looking again
+            log.debug("Looking at the topology of {} failed: {}", cluster, e.toString());
+            probing = CompletableFuture.completedFuture(null);
+        }
+        probing.whenComplete((ignored, failure) -> {
             running.set(null);
             mine.complete(null);
         });
@@ -106,7 +113,13 @@ final class TopologyProbe {
                 && now - previous.startedNanos() < SHARED_FOR_NANOS && !previous.view().isCompletedExceptionally()
                 ? previous : mine);
         if (latest == mine) {
-            ask(clusterConnection, nodesToAsk(), 0).whenComplete((view, failure) -> {
+            CompletionStage<Partitions> asking;
+            try {
+                asking = ask(clusterConnection, nodesToAsk(), 0);
+            } catch (RuntimeException e) { // the clients sharing this look must not wait for it forever
+                asking = CompletableFuture.failedFuture(e);
+            }
+            asking.whenComplete((view, failure) -> {
                 if (failure != null) {
                     mine.view().completeExceptionally(failure);
                 } else {
