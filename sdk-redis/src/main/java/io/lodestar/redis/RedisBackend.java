@@ -554,7 +554,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         Set<String> owners = new HashSet<>();
         for (RedisClusterNode node : ((RedisClusterClient) client).getPartitions()) {
             if (!node.hasNoSlots()) { // not getSlots(): that lists thousands of boxed slots
-                owners.add(node.getUri().getHost() + ":" + node.getUri().getPort());
+                owners.add(address(node));
             }
         }
         return owners;
@@ -877,6 +877,14 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     @SuppressWarnings("unchecked") // every connection of this client is of strings
     private static StatefulConnection<String, String> asCommandsConnection(RedisChannelHandler<?, ?> connection) {
         return (StatefulConnection<String, String>) connection;
+    }
+
+    /**
+     * A cluster node's {@code host:port} as its connections' addresses read ({@link #address(SocketAddress)}): the
+     * one key that ties a node of the topology to the state of this client's connections to it.
+     */
+    static String address(RedisClusterNode node) {
+        return node.getUri().getHost() + ":" + node.getUri().getPort();
     }
 
     private static String address(SocketAddress address) {

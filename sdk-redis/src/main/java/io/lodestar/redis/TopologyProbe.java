@@ -173,16 +173,15 @@ final class TopologyProbe {
         if (defaultAddress != null && answering.contains(defaultAddress)) {
             asked.add(new Asked(defaultAddress, null));
         }
-        List<RedisClusterNode> others = new ArrayList<>();
+        List<Asked> others = new ArrayList<>();
         for (RedisClusterNode node : client.getPartitions()) {
-            String address = address(node);
+            String address = RedisBackend.address(node);
             if (answering.contains(address) && !address.equals(defaultAddress)) {
-                others.add(node);
+                others.add(new Asked(address, node));
             }
         }
         if (!others.isEmpty()) {
-            RedisClusterNode node = others.get(Math.floorMod(turn.getAndIncrement(), others.size()));
-            asked.add(new Asked(address(node), node));
+            asked.add(others.get(Math.floorMod(turn.getAndIncrement(), others.size())));
         }
         return asked;
     }
@@ -199,10 +198,6 @@ final class TopologyProbe {
         }
         seen.removeAll(dropped); // updates its caches
         return seen;
-    }
-
-    private static String address(RedisClusterNode node) {
-        return node.getUri().getHost() + ":" + node.getUri().getPort();
     }
 
     /** A node to ask: {@code node} null for the cluster connection's default node. */
