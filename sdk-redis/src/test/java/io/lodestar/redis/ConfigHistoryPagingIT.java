@@ -48,8 +48,7 @@ class ConfigHistoryPagingIT extends PrivateRedisTest {
 
     /** History pages Redis served so far: read_config_history is the only script that runs ZREVRANGEBYSCORE. */
     private long pagesRead() {
-        return redis().info("commandstats").lines().filter(line -> line.startsWith("cmdstat_zrevrangebyscore:"))
-                .mapToLong(line -> Long.parseLong(line.replaceAll("^[^:]+:calls=(\\d+),.*", "$1"))).sum();
+        return CommandStats.calls(redis()).getOrDefault("zrevrangebyscore", 0L);
     }
 
     @Test

@@ -196,11 +196,7 @@ class FrozenClusterIT extends NamespaceTest {
         long served = 0;
         for (int master = 0; master < 3; master++) {
             if (master != SHARD) {
-                String stats = statsConnection(master).sync().info("commandstats");
-                served += stats.lines().filter(line -> line.startsWith("cmdstat_cluster|nodes:calls="))
-                        .map(line -> Long.parseLong(line.substring("cmdstat_cluster|nodes:calls=".length(),
-                                line.indexOf(','))))
-                        .findFirst().orElse(0L);
+                served += CommandStats.calls(statsConnection(master).sync()).getOrDefault("cluster|nodes", 0L);
             }
         }
         return served;

@@ -14,12 +14,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static io.lodestar.redis.Clients.instance;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,8 +34,6 @@ class ScriptCostIT extends PrivateRedisTest {
     private static final int HISTORY = 10;
     /** The calls of the scripts themselves (EVAL once, when Redis does not have the script yet) and of this test. */
     private static final Set<String> SCRIPT_CALLS = Set.of("evalsha", "eval", "info");
-    private static final Pattern STAT = Pattern.compile("cmdstat_([a-z|]+):calls=(\\d+)");
-
     /** Path, Redis commands it may run per call (beside its EVALSHA). */
     enum Path {
         REGISTER_NEW(10),
@@ -85,11 +80,11 @@ class ScriptCostIT extends PrivateRedisTest {
         IntFunction<CompletionStage<?>> call = prepare(path);
 
         // when it runs CALLS times
-        Map<String, Long> before = commandStats();
+        Map<String, Long> before = CommandStats.calls(redis());
         for (int i = 0; i < CALLS; i++) {
             join(call.apply(i));
         }
-        Map<String, Long> after = commandStats();
+        Map<String, Long> after = CommandStats.calls(redis());
 
         // then it ran at most its recorded number of commands per call, none of them TYPE
         long evalsha = delta(before, after, "evalsha");
@@ -169,15 +164,6 @@ class ScriptCostIT extends PrivateRedisTest {
     private void settleDue(Keys.ServiceKeys service) {
         var first = redis().zrangeWithScores(service.deadlines(), 0, 0).get(0);
         redis().zadd(service.due(), first.getScore(), service.instances());
-    }
-
-    private Map<String, Long> commandStats() {
-        Map<String, Long> calls = new TreeMap<>();
-        Matcher stat = STAT.matcher(redis().info("commandstats"));
-        while (stat.find()) {
-            calls.put(stat.group(1), Long.parseLong(stat.group(2)));
-        }
-        return calls;
     }
 
     private static long delta(Map<String, Long> before, Map<String, Long> after, String command) {
