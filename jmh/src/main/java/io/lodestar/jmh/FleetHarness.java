@@ -487,12 +487,18 @@ public final class FleetHarness {
         int minLodestar = Integer.MAX_VALUE;
         int minRaw = Integer.MAX_VALUE;
         long resyncs = 0;
+        @SuppressWarnings("unchecked")
+        List<List<long[]>>[] slowest = new List[]{new ArrayList<>(), new ArrayList<>()};
         for (Child child : children) {
             child.send("REPORT " + writes + " " + writes);
         }
         for (Child child : children) {
             Histogram l = FleetMember.decode(child.await("HIST", 30_000).split(" ")[2]);
             Histogram r = FleetMember.decode(child.await("HIST", 30_000).split(" ")[2]);
+            List<long[]> lodestarEvents = eventTimes(child.await("EVENTS", 30_000));
+            List<long[]> rawEvents = eventTimes(child.await("EVENTS", 30_000));
+            slowest[0].add(lodestarEvents);
+            slowest[1].add(rawEvents);
             long[] c = Arrays.stream(child.await("COUNTS", 30_000).split(" ")).skip(1).mapToLong(Long::parseLong)
                     .toArray();
             lodestar.add(l);
@@ -510,6 +516,8 @@ public final class FleetHarness {
             jvm.put("rawHeard", c[2]);
             jvm.put("rawHeardMinPerClient", c[3]);
             jvm.put("resyncs", c[4]);
+            jvm.put("eventsLodestar", lodestarEvents.stream().map(e -> Arrays.stream(e).boxed().toList()).toList());
+            jvm.put("eventsRaw", rawEvents.stream().map(e -> Arrays.stream(e).boxed().toList()).toList());
             perJvm.put("jvm" + child.index(), jvm);
         }
         Map<String, Object> fanOut = new LinkedHashMap<>();
@@ -530,6 +538,10 @@ public final class FleetHarness {
         fanOut.put("redisCpuUsPerEventAndClientRaw", cpuMs[1] * 1000 / writes / clients);
         fanOut.put("p99Ratio", raw.getValueAtPercentile(99) > 0
                 ? (double) lodestar.getValueAtPercentile(99) / raw.getValueAtPercentile(99) : null);
+        int[] beyondP99 = {eventsSlowerThan(slowest[0], lodestar.getValueAtPercentile(99)),
+            eventsSlowerThan(slowest[1], raw.getValueAtPercentile(99))};
+        fanOut.put("eventsWithAClientBeyondP99Lodestar", beyondP99[0]);
+        fanOut.put("eventsWithAClientBeyondP99Raw", beyondP99[1]);
         fanOut.put("perJvm", perJvm);
         if (cluster != null) {
             List<Map<String, Object>> perNode = new ArrayList<>();
@@ -572,6 +584,10 @@ public final class FleetHarness {
                 + "for 3 s before the writes) and includes the writer's script.%n%n", fanOut.get("p99Ratio") == null
                 ? "—" : String.format(Locale.ROOT, "%.2f×", (Double) fanOut.get("p99Ratio")), resyncs,
                 idleCpuPerMs * 100));
+        summary.append(String.format(Locale.ROOT, "Events of %d that a client (in any JVM) heard later than "
+                + "its kind's pooled p99: Lodestar %d, raw %d (`perJvm.*.events*` in fleet.json: each event's write "
+                + "time and slowest client per JVM, µs).%n%n",
+                writes, beyondP99[0], beyondP99[1]));
         if (cluster != null) {
             summary.append("Redis CPU per master (every event goes to the master of its service's shard): per event "
                     + "of all, and per event of its own shard (the cost of one event at its master).\n\n| Master | "
@@ -594,6 +610,19 @@ public final class FleetHarness {
                 name, heard, (long) writes * clients, min, writes, h.getValueAtPercentile(50),
                 h.getValueAtPercentile(90), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9),
                 h.getMaxValue(), cpuMs * 1000 / writes, cpuMs * 1000 / writes / clients));
+    }
+
+    /** The {@code EVENTS} line of a child: {@code [seq, written epoch µs, slowest client's µs]} per event. */
+    private static List<long[]> eventTimes(String line) {
+        String list = line.split(" ")[2];
+        return list.equals("-") ? List.of() : Arrays.stream(list.split(","))
+                .map(event -> Arrays.stream(event.split(":")).mapToLong(Long::parseLong).toArray()).toList();
+    }
+
+    /** Events (by sequence number) whose slowest client in any JVM took longer than {@code micros}. */
+    private static int eventsSlowerThan(List<List<long[]>> perJvm, long micros) {
+        return (int) perJvm.stream().flatMap(List::stream).filter(event -> event[2] > micros)
+                .mapToLong(event -> event[0]).distinct().count();
     }
 
     private static Map<String, Object> percentiles(Histogram h) {

@@ -40,10 +40,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.locks.LockSupport;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
@@ -67,7 +69,8 @@ import java.util.zip.DataFormatException;
  * heap (after GC) and thread counts before the clients, with the Lodestar clients, and with the raw connections too,
  * after a line {@code THREADS} with the live threads by name (digits as {@code N}) once the Lodestar clients run.
  * On stdin: {@code REPORT <lodestarEvents> <rawEvents>} waits (at most 10 s) until every client heard that many
- * measured events of each kind, then prints the histograms and counts; {@code CLOSERAW} closes the raw connections
+ * measured events of each kind, then prints the histograms, each measured event's write time and slowest
+ * client here ({@code EVENTS}) and the counts; {@code CLOSERAW} closes the raw connections
  * (so only Lodestar's clients meet a restart) and prints {@code RAWCLOSED}; {@code FRESH <epoch> <since> <timeoutMs>
  * <service>} polls every client (every 5 ms, bounded) until its view is not stale and service number
  * {@code <service>} shows an instance with metadata {@code epoch=<epoch>}, and prints when each client got there,
@@ -86,6 +89,16 @@ public final class FleetMember {
     private final AtomicIntegerArray heardLodestar;
     private final AtomicIntegerArray heardRaw;
     private final AtomicLong resyncs = new AtomicLong();
+    /** Per measured event (its sequence number): when it was written (epoch µs) and its slowest client's µs here. */
+    private final Map<Long, EventTimes> lodestarTimes = new ConcurrentHashMap<>();
+    private final Map<Long, EventTimes> rawTimes = new ConcurrentHashMap<>();
+
+    /** One event's write time and the slowest of this JVM's clients to hear it. */
+    private record EventTimes(long writtenMicros, LongAccumulator slowestMicros) {
+        EventTimes(long writtenMicros) {
+            this(writtenMicros, new LongAccumulator(Math::max, 0));
+        }
+    }
 
     private FleetMember(int clients, int warmup) {
         this.warmup = warmup;
@@ -258,8 +271,9 @@ public final class FleetMember {
     private void heardRaw(int client, String message) {
         long now = PropagationListener.now();
         String[] words = message.split(" ", 3); // seq, stamp, padding to an event's size
-        if (Long.parseLong(words[0]) >= warmup) {
-            record(raw, now - Long.parseLong(words[1]));
+        long seq = Long.parseLong(words[0]);
+        if (seq >= warmup) {
+            record(raw, rawTimes, seq, Long.parseLong(words[1]), now);
             heardRaw.incrementAndGet(client);
         }
     }
@@ -281,7 +295,7 @@ public final class FleetMember {
             String seq = instance.metadata("seq");
             String stamp = instance.metadata("t");
             if (seq != null && stamp != null && Long.parseLong(seq) >= warmup) {
-                record(lodestar, now - Long.parseLong(stamp));
+                record(lodestar, lodestarTimes, Long.parseLong(seq), Long.parseLong(stamp), now);
                 heardLodestar.incrementAndGet(client);
             }
         };
@@ -299,8 +313,18 @@ public final class FleetMember {
         return line.toString();
     }
 
-    private static void record(Histogram histogram, long nanos) {
-        histogram.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, nanos / 1000)));
+    private static void record(Histogram histogram, Map<Long, EventTimes> events, long seq, long written, long heard) {
+        long micros = Math.min(HIGHEST_MICROS, Math.max(0, (heard - written) / 1000));
+        histogram.recordValue(micros);
+        events.computeIfAbsent(seq, s -> new EventTimes(written / 1000)).slowestMicros().accumulate(micros);
+    }
+
+    /** {@code seq:writtenMicros:slowestMicros} per measured event, in sequence order, comma-separated. */
+    private static String eventTimes(Map<Long, EventTimes> events) {
+        StringBuilder line = new StringBuilder();
+        new TreeMap<>(events).forEach((seq, times) -> line.append(line.isEmpty() ? "" : ",").append(seq).append(':')
+                .append(times.writtenMicros()).append(':').append(times.slowestMicros().get()));
+        return line.isEmpty() ? "-" : line.toString();
     }
 
     /** Heap used after a full GC (bytes) and live threads. */
@@ -320,6 +344,8 @@ public final class FleetMember {
         }
         OUT.printf("HIST lodestar %s%n", encode(lodestar));
         OUT.printf("HIST raw %s%n", encode(raw));
+        OUT.printf("EVENTS lodestar %s%n", eventTimes(lodestarTimes));
+        OUT.printf("EVENTS raw %s%n", eventTimes(rawTimes));
         OUT.printf("COUNTS %d %d %d %d %d %d%n", sum(heardLodestar), min(heardLodestar), sum(heardRaw),
                 min(heardRaw), resyncs.get(), heardLodestar.length());
     }
