@@ -243,10 +243,14 @@ final class ClientSettings {
                 TIMER_TICK_MS, TimeUnit.MILLISECONDS));
     }
 
-    /** Shuts down resources a backend created, with their timer (see {@link #defaultResources()}). */
+    /**
+     * Shuts down resources a backend created, and their timer (see {@link #defaultResources()}: ours, so Lettuce
+     * leaves it running) once their event loops have stopped, not before: a connection Redis drops while the client
+     * closes has its watchdog ask the timer for a reconnect from an event loop, which a stopped timer refuses with a
+     * WARN ("cannot be started once stopped"). Not waited for: a close may run on one of those event loops.
+     */
     static void shutdownOwn(ClientResources resources) {
-        resources.shutdown(0, 2, TimeUnit.SECONDS);
-        resources.timer().stop(); // ours, so Lettuce leaves it running
+        resources.shutdown(0, 2, TimeUnit.SECONDS).addListener(shutDown -> resources.timer().stop());
     }
 
     /**
