@@ -155,8 +155,8 @@ public final class LodestarOptions {
     }
 
     /**
-     * @return how often a view compares its revisions with Redis as a last line of defence (default 60 s; 100 ms
-     *     to 1 day)
+     * @return how often a view compares its revisions with Redis as a last line of defence, and a cluster client
+     *     looks at the cluster's topology (default 60 s; 100 ms to 1 day)
      */
     public Duration reconcileInterval() {
         return reconcileInterval;

@@ -8,7 +8,6 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.protocol.ProtocolVersion;
@@ -145,9 +144,9 @@ final class ClientSettings {
                         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
                         .requestQueueSize(10_000)
                         .nodeFilter(ClientSettings::stillInTheCluster)
-                        .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                                .enablePeriodicRefresh(Duration.ofSeconds(30)) // adaptive triggers are on by default
-                                .build())
+                        // Lettuce's adaptive triggers (redirects, reconnect trouble) are on by default; its periodic
+                        // refresh stays off: it opens a connection to every node each time, and a client's
+                        // reconcile looks at the topology over a connection it has instead (RedisBackend)
                         .build());
                 return clusterClient;
             }

@@ -250,6 +250,7 @@ final class RedisLodestarClient implements LodestarClient {
     }
 
     private void reconcile() {
+        backend.lookAtTopology();
         serviceView.reconcile();
         indexView.reconcile();
         config.reconcile();

@@ -331,7 +331,7 @@ class ClusterFailoverIT extends NamespaceTest {
         long resyncsBefore = view.serviceView.resyncs.sum() + view.indexView.resyncs.sum();
         AtomicBoolean everStale = new AtomicBoolean();
 
-        // when: topology refreshes open and close their probe connections (as the periodic one does every 30 s)
+        // when: topology refreshes open and close their probe connections (as Lettuce's do on redirects and changes)
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).pollInterval(Duration.ofMillis(5))
                 .until(() -> {
                     if (ThreadLocalRandom.current().nextInt(20) == 0) {

@@ -34,13 +34,19 @@ import static org.awaitility.Awaitility.await;
  * <p>A master that is down (frozen, or killed) changes no topology, so it costs the masters that still answer no new
  * connections: while it stays down, a client asks a node it still reaches for the topology over the connection it
  * has, instead of refreshing it (which connects to every node) several times a second; a thousand clients did that
- * at once (docs/benchmarks.md, the cluster restart that failed).
+ * at once (docs/benchmarks.md, the cluster restart that failed). A client's periodic look, with each reconcile, asks
+ * likewise: a change no redirect announced is in its topology after the next reconcile, and looking costs no
+ * connection.
  */
 class FrozenClusterIT extends NamespaceTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
     private static final UnaryOperator<LodestarOptions.Builder> SHORT_TIMEOUT = options -> options
             .commandTimeout(TIMEOUT).reconcileInterval(Duration.ofHours(1));
     private static final int SHARD = 1;
+    private static final List<Integer> OTHER_MASTERS = List.of(0, 2);
+    private static final List<Integer> EVERY_MASTER = List.of(0, 1, 2);
+    private static final UnaryOperator<LodestarOptions.Builder> FREQUENT_RECONCILES = options -> SHORT_TIMEOUT
+            .apply(options).reconcileInterval(Duration.ofMillis(200));
 
     private static RedisCluster cluster;
     private boolean killed;
@@ -177,6 +183,39 @@ class FrozenClusterIT extends NamespaceTest {
                 .isLessThanOrEqualTo(2 * byOne + 4);
     }
 
+    @Test
+    void eachReconcileLooksAtTheTopologyOverAConnectionTheClientHas() {
+        // given a client that reconciles every 200 ms, with connections to every master
+        LodestarClient client = aClientWatchingAServiceOnTheShard(FREQUENT_RECONCILES);
+        Map<Integer, Long> connectionsBefore = connectionsReceivedBy(EVERY_MASTER);
+        long looksBefore = clusterNodesServedBy(EVERY_MASTER);
+
+        // when 2 s pass and nothing changes
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+                .until(() -> !client.discovery().status().stale());
+
+        // then it looked at the topology with most reconciles, and no master received a new connection (Lettuce's
+        // periodic refresh, which the look replaces, connects to every node)
+        assertThat(clusterNodesServedBy(EVERY_MASTER) - looksBefore).as("CLUSTER NODES in 2 s")
+                .isGreaterThanOrEqualTo(5);
+        assertThat(connectionsReceivedBy(EVERY_MASTER)).isEqualTo(connectionsBefore);
+    }
+
+    @Test
+    void aSlotMovedWhereTheClientSendsNothingIsInItsTopologyAfterTheNextReconcile() {
+        // given a client that reconciles every 200 ms, and a slot it sends nothing to
+        RedisLodestarClient client = (RedisLodestarClient) aClientWatchingAServiceOnTheShard(FREQUENT_RECONCILES);
+        int slot = SlotHash.getSlot("topology-look:" + clients.namespace());
+        int newShard = (cluster.shardOf(slot) + 1) % 3;
+        String newOwner = "127.0.0.1:" + cluster.masters().get(newShard).port();
+
+        // when the slot moves to another shard (no redirect tells the client)
+        cluster.migrateSlot(slot, newShard);
+
+        // then the client's topology has the slot's new owner soon after
+        await().atMost(Duration.ofSeconds(2)).until(() -> newOwner.equals(client.backend.nodeServing(slot)));
+    }
+
     /** {@code CLUSTER NODES} the masters that answer served while the shard's master was frozen for 2.5 s. */
     private long looksAtTheTopologyDuringAFreeze(List<LodestarClient> watching) {
         long before = clusterNodesServedByTheOtherMasters();
@@ -193,11 +232,13 @@ class FrozenClusterIT extends NamespaceTest {
     }
 
     private long clusterNodesServedByTheOtherMasters() {
+        return clusterNodesServedBy(OTHER_MASTERS);
+    }
+
+    private long clusterNodesServedBy(List<Integer> masters) {
         long served = 0;
-        for (int master = 0; master < 3; master++) {
-            if (master != SHARD) {
-                served += CommandStats.calls(statsConnection(master).sync()).getOrDefault("cluster|nodes", 0L);
-            }
+        for (int master : masters) {
+            served += CommandStats.calls(statsConnection(master).sync()).getOrDefault("cluster|nodes", 0L);
         }
         return served;
     }
@@ -217,8 +258,12 @@ class FrozenClusterIT extends NamespaceTest {
 
     /** A client with a view of a service on the shard, that has sent commands to every master (so has connections). */
     private LodestarClient aClientWatchingAServiceOnTheShard() {
+        return aClientWatchingAServiceOnTheShard(SHORT_TIMEOUT);
+    }
+
+    private LodestarClient aClientWatchingAServiceOnTheShard(UnaryOperator<LodestarOptions.Builder> options) {
         String service = serviceIn(SHARD);
-        LodestarClient client = clients.connect(SHORT_TIMEOUT);
+        LodestarClient client = clients.connect(options);
         client.registry().register(instance(service, service + "-1"));
         assertThat(client.discovery().getInstances(service)).hasSize(1);
         for (int shard = 0; shard < 3; shard++) {
@@ -232,14 +277,16 @@ class FrozenClusterIT extends NamespaceTest {
      * once per test (so the readings add none).
      */
     private Map<Integer, Long> connectionsReceivedByTheOtherMasters() {
+        return connectionsReceivedBy(OTHER_MASTERS);
+    }
+
+    private Map<Integer, Long> connectionsReceivedBy(List<Integer> masters) {
         Map<Integer, Long> received = new TreeMap<>();
-        for (int master = 0; master < 3; master++) {
-            if (master != SHARD) {
-                String stats = statsConnection(master).sync().info("stats");
-                received.put(master, stats.lines().filter(line -> line.startsWith("total_connections_received:"))
-                        .map(line -> Long.parseLong(line.substring(line.indexOf(':') + 1).strip()))
-                        .findFirst().orElseThrow());
-            }
+        for (int master : masters) {
+            String stats = statsConnection(master).sync().info("stats");
+            received.put(master, stats.lines().filter(line -> line.startsWith("total_connections_received:"))
+                    .map(line -> Long.parseLong(line.substring(line.indexOf(':') + 1).strip()))
+                    .findFirst().orElseThrow());
         }
         return received;
     }
