@@ -48,6 +48,13 @@ final class ClientSettings {
     static final long TIMER_TICK_MS = 10;
     private static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
     /**
+     * Cluster: the most commands one connection holds (queued while it reconnects, or sent and not answered yet), so
+     * an outage cannot fill the heap; each still fails after the command timeout. Above Lettuce's array-queue
+     * threshold (200,000) on purpose: up to it Lettuce allocates two arrays of this length per connection up front
+     * (at 10,000, 80 KB a connection: half of a cluster client's heap), above it queues that grow as they fill.
+     */
+    private static final int CLUSTER_REQUEST_QUEUE_BOUND = 250_000;
+    /**
      * The oldest Lettuce Lodestar runs on (major, minor): 6.8, what the Micronaut platform BOM brings (its tests run
      * on it, see docs/micronaut.md). Below it nothing is tested, and a missing method would fail deep inside at some
      * later moment (the first shard message, the first failover) instead of at start-up.
@@ -142,7 +149,7 @@ final class ClientSettings {
                 clusterClient.setOptions(ClusterClientOptions.builder()
                         .socketOptions(socket).timeoutOptions(timeouts).protocolVersion(PROTOCOL).sslOptions(ssl)
                         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
-                        .requestQueueSize(10_000)
+                        .requestQueueSize(CLUSTER_REQUEST_QUEUE_BOUND)
                         .nodeFilter(ClientSettings::stillInTheCluster)
                         // Lettuce's adaptive triggers (redirects, reconnect trouble) are on by default; its periodic
                         // refresh stays off: it opens a connection to every node each time, and a client's
