@@ -649,10 +649,12 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      * client's periodic safety net for changes no failure or redirect announced (a slot moved while the client sent
      * nothing there, a replica added), run with each reconcile. Instead of Lettuce's periodic refresh, which opens a
      * connection to every node each time: 100 connections a second for a fleet of 1,000 clients every 30 s. Never
-     * fails; standalone and Sentinel: nothing to do.
+     * fails; standalone and Sentinel, or before the first connection (an offline start is connecting already):
+     * nothing to do.
      */
     CompletionStage<Void> lookAtTopology() {
-        return cluster && !closed ? topologyProbe.refreshIfChanged() : CompletableFuture.completedFuture(null);
+        return cluster && !closed && commandConnection != null ? topologyProbe.refreshIfChanged()
+                : CompletableFuture.completedFuture(null);
     }
 
     /** Cluster: the {@code host:port} of the node the client's topology says serves the slot, or null (tests). */
