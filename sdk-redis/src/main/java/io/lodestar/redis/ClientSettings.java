@@ -143,7 +143,7 @@ final class ClientSettings {
             if (isCluster(uri)) {
                 List<RedisURI> seeds = clusterSeeds(uri, options.clientName());
                 seeds.forEach(seed -> seed.setTimeout(timeout)); // bounds each node's handshake, as standalone
-                RedisClusterClient clusterClient = RedisClusterClient.create(resources, seeds);
+                RedisClusterClient clusterClient = new LazySyncRedisClusterClient(resources, seeds);
                 // Node connections open lazily, so rejecting commands while "not connected" would reject the first
                 // command to every node: a cluster queues them instead, bounded by the command timeout.
                 clusterClient.setOptions(ClusterClientOptions.builder()

@@ -26,7 +26,8 @@ import java.util.function.Supplier;
  * "Start-up"). Anything that does call {@code sync()} on a connection (Lettuce's own Sentinel and master/replica
  * code, a user's code) still gets the same API, made then. Built on the extension points Lettuce documents for this
  * ({@code newStatefulRedisConnection} and {@code newStatefulRedisPubSubConnection}, "subclasses may override"), which
- * have the same shape in every supported Lettuce version.
+ * have the same shape in every supported Lettuce version. {@link LazySyncRedisClusterClient} does the same on a
+ * cluster.
  */
 final class LazySyncRedisClient extends RedisClient {
 
@@ -91,7 +92,7 @@ final class LazySyncRedisClient extends RedisClient {
     }
 
     /** A value made by its first {@link #get()}; two first calls at once make two equal ones, and one is kept. */
-    private static final class MadeOnFirstUse<T> {
+    static final class MadeOnFirstUse<T> {
         private final Supplier<T> make;
         private volatile T made;
 
