@@ -2,6 +2,7 @@ package io.lodestar.redis;
 
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -33,8 +34,14 @@ import java.util.function.BooleanSupplier;
 final class ClusterSubscriptions {
     /** What the subscriptions need of the backend. */
     interface Host {
-        /** The cluster PubSub connection (routes to the node connections); fails when there is none yet. */
-        StatefulRedisClusterPubSubConnection<String, String> pubSub();
+        /**
+         * The cluster PubSub connection (routes to the node connections), opened on the first call; fails when it
+         * cannot be opened, and before the client ever connected.
+         */
+        CompletionStage<StatefulRedisClusterPubSubConnection<String, String>> pubSub();
+
+        /** The client's topology (Lettuce keeps it current; the PubSub connection routes by it). */
+        Partitions topology();
 
         /** A topology refresh; never fails (a failed one keeps the old topology). */
         CompletionStage<Void> refreshTopology();
@@ -264,7 +271,7 @@ final class ClusterSubscriptions {
 
     /** The owner of a channel's slot and its PubSub connection; fails at once when that node is lost. */
     private Owner ownerConnection(String channel) {
-        RedisClusterNode owner = host.pubSub().getPartitions().getPartitionBySlot(SlotHash.getSlot(channel));
+        RedisClusterNode owner = host.topology().getPartitionBySlot(SlotHash.getSlot(channel));
         if (owner == null) {
             throw new UnavailableException("No cluster node at " + where + " owns the slot of " + channel);
         }
@@ -285,7 +292,7 @@ final class ClusterSubscriptions {
             return CompletableFuture.failedFuture(new UnavailableException("The cluster node " + nodeId + " at "
                     + where + " cannot be reached (reconnecting)"));
         }
-        return host.pubSub().getConnectionAsync(nodeId).thenApply(connection -> {
+        return host.pubSub().thenCompose(pubSub -> pubSub.getConnectionAsync(nodeId)).thenApply(connection -> {
             nodeConnections.put(nodeId, connection);
             host.opened(connection);
             return connection;

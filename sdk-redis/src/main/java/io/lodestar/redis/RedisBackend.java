@@ -11,6 +11,7 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
@@ -106,11 +107,14 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     // fails every command until then.
     private volatile StatefulConnection<String, String> commandConnection;
     private volatile RedisClusterAsyncCommands<String, String> commands;
-    /** Standalone and Sentinel: null until a view first subscribes (see {@link #standalonePubSub}). */
+    /**
+     * Null until a view first subscribes (see {@link #openPubSub}); on a cluster Lettuce's cluster PubSub connection,
+     * which routes to the node connections.
+     */
     private volatile StatefulRedisPubSubConnection<String, String> pubSub;
     /** Standalone and Sentinel: the URI the PubSub connection opens with (null on a cluster). */
     private final RedisURI pubSubUri;
-    /** Standalone and Sentinel: the PubSub connection being opened, or null; guarded by this. */
+    /** The PubSub connection being opened, or null; guarded by this. */
     private CompletableFuture<StatefulRedisPubSubConnection<String, String>> pubSubOpening;
     private volatile OfflineStart offlineStart;
     private volatile boolean closed;
@@ -169,7 +173,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         this.outageLog = new OutageLog(clock, where);
         this.clusterSubscriptions = cluster ? new ClusterSubscriptions(new ClusterHost(), barrier, clock, timeout,
                 where, () -> closed) : null;
-        this.standaloneSubscriptions = cluster ? null : new StandaloneSubscriptions(barrier, this::standalonePubSub,
+        this.standaloneSubscriptions = cluster ? null : new StandaloneSubscriptions(barrier, this::openPubSub,
                 this::standalonePubSubAskedFor, timeout);
         client.addListener(new StateListener());
         this.lettuceEvents = SharedEventBus.listen(client.getResources().eventBus(), this::heard);
@@ -218,38 +222,17 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
-     * Opens the command connection, and on a cluster the PubSub connection; blocking, bounded by the connect timeout.
-     * Standalone and Sentinel, the PubSub connection opens when a view first subscribes ({@link #standalonePubSub}):
-     * a client that never watches (a CLI command, a job that only registers or reads directly) holds one connection.
+     * Opens the command connection; blocking, bounded by the connect timeout. The PubSub connection opens when a view
+     * first subscribes ({@link #openPubSub}): a client that never watches (a CLI command, a job that only registers
+     * or reads directly) holds only its command connection(s).
      */
     private void open() {
         StatefulConnection<String, String> connection;
         RedisClusterAsyncCommands<String, String> async;
-        StatefulRedisPubSubConnection<String, String> subscriber = null;
         if (client instanceof RedisClusterClient clusterClient) {
             StatefulRedisClusterConnection<String, String> clusterConnection = clusterClient.connect(StringCodec.UTF8);
             connection = clusterConnection;
             async = clusterConnection.async();
-            try {
-                StatefulRedisClusterPubSubConnection<String, String> clusterPubSub =
-                        clusterClient.connectPubSub(StringCodec.UTF8);
-                clusterPubSub.setNodeMessagePropagation(true);
-                clusterPubSub.addListener(new RedisClusterPubSubAdapter<>() {
-                    @Override
-                    public void smessage(RedisClusterNode node, String channel, String message) {
-                        messageHandler.accept(channel, message);
-                    }
-
-                    @Override
-                    public void sunsubscribed(RedisClusterNode node, String channel, long count) {
-                        clusterSubscriptions.dropped(node, channel);
-                    }
-                });
-                subscriber = clusterPubSub;
-            } catch (RuntimeException e) {
-                connection.close();
-                throw e;
-            }
         } else {
             var standaloneConnection = ((RedisClient) client).connect(StringCodec.UTF8);
             connection = standaloneConnection;
@@ -257,14 +240,10 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
         }
         synchronized (this) {
             if (closed) {
-                if (subscriber != null) {
-                    subscriber.close();
-                }
                 connection.close();
                 return;
             }
             this.commandConnection = connection;
-            this.pubSub = subscriber;
             this.commands = async;
         }
         if (!cluster) {
@@ -274,12 +253,12 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
-     * Standalone and Sentinel: the PubSub connection, opened without blocking when a view first subscribes (the
-     * subscribe waits for it, bounded by the connect timeout). A failed opening fails that subscribe, which the view
-     * retries as any other; the next subscribe opens anew. Before the command connection ever succeeded (an offline
-     * start) there is none to open: Redis was not reachable.
+     * The PubSub connection, opened without blocking when a view first subscribes (the subscribe waits for it,
+     * bounded by the connect timeout). A failed opening fails that subscribe, which the view retries as any other;
+     * the next subscribe opens anew. Before the command connection ever succeeded (an offline start) there is none to
+     * open: Redis was not reachable.
      */
-    private CompletionStage<StatefulRedisPubSubConnection<String, String>> standalonePubSub() {
+    private CompletionStage<StatefulRedisPubSubConnection<String, String>> openPubSub() {
         StatefulRedisPubSubConnection<String, String> subscriber = pubSub;
         if (subscriber != null) {
             return CompletableFuture.completedFuture(subscriber);
@@ -295,10 +274,10 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                 return CompletableFuture.failedFuture(notConnectedYet());
             }
             if (pubSubOpening == null) {
-                CompletableFuture<StatefulRedisPubSubConnection<String, String>> opening = ((RedisClient) client)
-                        .connectPubSubAsync(StringCodec.UTF8, pubSubUri).toCompletableFuture()
-                        .handle((connection, failure) -> adoptPubSub(connection, failure));
-                pubSubOpening = opening;
+                CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> connecting = cluster
+                        ? ((RedisClusterClient) client).connectPubSubAsync(StringCodec.UTF8)
+                        : ((RedisClient) client).connectPubSubAsync(StringCodec.UTF8, pubSubUri).toCompletableFuture();
+                pubSubOpening = connecting.handle((connection, failure) -> adoptPubSub(connection, failure));
             }
             return pubSubOpening;
         }
@@ -322,20 +301,37 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
                 connection.closeAsync();
                 throw closedException();
             }
-            connection.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void smessage(String channel, String message) {
-                    messageHandler.accept(channel, message);
-                }
+            if (connection instanceof StatefulRedisClusterPubSubConnection<String, String> clusterPubSub) {
+                clusterPubSub.setNodeMessagePropagation(true);
+                clusterPubSub.addListener(new RedisClusterPubSubAdapter<>() {
+                    @Override
+                    public void smessage(RedisClusterNode node, String channel, String message) {
+                        messageHandler.accept(channel, message);
+                    }
 
-                @Override
-                public void ssubscribed(String channel, long count) {
-                    standaloneSubscriptions.confirmed(channel);
-                }
-            });
+                    @Override
+                    public void sunsubscribed(RedisClusterNode node, String channel, long count) {
+                        clusterSubscriptions.dropped(node, channel);
+                    }
+                });
+            } else {
+                connection.addListener(new RedisPubSubAdapter<>() {
+                    @Override
+                    public void smessage(String channel, String message) {
+                        messageHandler.accept(channel, message);
+                    }
+
+                    @Override
+                    public void ssubscribed(String channel, long count) {
+                        standaloneSubscriptions.confirmed(channel);
+                    }
+                });
+            }
             pubSub = connection;
         }
-        heartbeat.watch(connection);
+        if (!cluster) { // on a cluster the heartbeat watches the node connections (ClusterSubscriptions.Host#opened)
+            heartbeat.watch(connection);
+        }
         return connection;
     }
 
@@ -432,7 +428,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
             return false;
         }
         if (cluster) {
-            return subscriber != null && clusterSubscriptions.inPlace();
+            return clusterSubscriptions.inPlace(); // no PubSub connection yet: nothing subscribed, nothing to miss
         }
         // no PubSub connection yet: no view subscribed, so none can miss an event
         return connection.isOpen() && (subscriber == null || subscriber.isOpen()) && !heartbeat.silent();
@@ -602,18 +598,12 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     }
 
     /**
-     * The PubSub connection (standalone: opened now if no view opened it yet, waiting at most the command timeout;
-     * on a cluster the one that routes to the nodes); package-private for tests.
+     * The PubSub connection, opened now if no view opened it yet, waiting at most the command timeout (on a cluster
+     * the one that routes to the nodes); package-private for tests.
      */
     StatefulRedisPubSubConnection<String, String> connectedPubSub() {
         StatefulRedisPubSubConnection<String, String> subscriber = pubSub;
-        if (subscriber != null) {
-            return subscriber;
-        }
-        if (cluster) {
-            throw notConnectedYet();
-        }
-        return Await.join(standalonePubSub(), "Opening the PubSub connection", this);
+        return subscriber != null ? subscriber : Await.join(openPubSub(), "Opening the PubSub connection", this);
     }
 
 
@@ -803,8 +793,14 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
     /** What the cluster subscriptions need of this backend. */
     private final class ClusterHost implements ClusterSubscriptions.Host {
         @Override
-        public StatefulRedisClusterPubSubConnection<String, String> pubSub() {
-            return (StatefulRedisClusterPubSubConnection<String, String>) connectedPubSub();
+        public CompletionStage<StatefulRedisClusterPubSubConnection<String, String>> pubSub() {
+            return openPubSub()
+                    .thenApply(connection -> (StatefulRedisClusterPubSubConnection<String, String>) connection);
+        }
+
+        @Override
+        public Partitions topology() {
+            return ((RedisClusterClient) client).getPartitions();
         }
 
         @Override
