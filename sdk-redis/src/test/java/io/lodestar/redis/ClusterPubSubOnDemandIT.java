@@ -6,17 +6,13 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.event.InstanceRegistered;
 import io.lodestar.core.event.ServiceEvent;
-import io.lodestar.test.RedisCluster;
 import io.lodestar.test.RedisServer;
 import io.lodestar.test.TestRedis;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.lodestar.redis.Clients.instance;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,30 +24,16 @@ import static org.awaitility.Awaitility.await;
  */
 class ClusterPubSubOnDemandIT extends NamespaceTest {
     private static final Duration BOUND = Duration.ofSeconds(10);
-    private static final AtomicInteger NAMES = new AtomicInteger();
-    private static RedisCluster cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = TestRedis.startCluster();
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Override
     String redisUri() {
-        return cluster.uri();
+        return TestRedis.cluster().uri();
     }
 
     @Test
     void aClientThatOnlyWritesAndReadsDirectlyOpensNoPubSubConnection() {
         // given a client that registers instances of services on every master and reads them from Redis directly
-        String name = "on-demand-" + NAMES.incrementAndGet();
+        String name = "on-demand-" + clients.namespace();
         LodestarClient client = clients.connect(options -> options.clientName(name));
         for (int i = 0; i < 20; i++) {
             client.registry().register(instance("svc" + i, "svc" + i + "-1"));
@@ -67,7 +49,7 @@ class ClusterPubSubOnDemandIT extends NamespaceTest {
     @Test
     void theFirstViewOpensThePubSubConnectionAndHearsChanges() {
         // given a client that has not watched anything yet
-        String name = "on-demand-" + NAMES.incrementAndGet();
+        String name = "on-demand-" + clients.namespace();
         LodestarClient client = clients.connect(options -> options.clientName(name));
         LodestarClient writer = clients.connect();
         writer.registry().register(instance("orders", "orders-0"));
@@ -91,7 +73,7 @@ class ClusterPubSubOnDemandIT extends NamespaceTest {
         long named = 0;
         RedisClient stats = RedisClient.create();
         try {
-            for (RedisServer master : cluster.masters()) {
+            for (RedisServer master : TestRedis.cluster().masters()) {
                 try (StatefulRedisConnection<String, String> connection = stats.connect(RedisURI.create(master.uri()))) {
                     named += connection.sync().clientList().lines().filter(line -> line.contains(" name=" + name + " "))
                             .count();

@@ -9,11 +9,8 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lodestar.core.LodestarOptions;
-import io.lodestar.test.RedisCluster;
 import io.lodestar.test.TestRedis;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Field;
@@ -28,21 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * fifth of a one-shot CLI command's CPU on a cluster), and that API still works when something asks.
  */
 class LazySyncRedisClusterClientIT {
-    private static RedisCluster cluster;
     private final ClientResources resources = DefaultClientResources.create();
     private RedisClusterClient client;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = TestRedis.startCluster();
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @AfterEach
     void shutDown() {
@@ -56,10 +40,11 @@ class LazySyncRedisClusterClientIT {
     void theClusterConnectionAndItsNodeConnectionsMakeNoSyncApiUntilAskedAndThenOneThatWorks()
             throws ReflectiveOperationException {
         // given the cluster connection of the client Lodestar makes, used through its async API on every master
-        client = (RedisClusterClient) ClientSettings.create(LodestarOptions.builder(cluster.uri()).build(), resources);
+        client = (RedisClusterClient) ClientSettings.create(LodestarOptions.builder(TestRedis.cluster().uri()).build(),
+                resources);
         StatefulRedisClusterConnection<String, String> connection = client.connect();
         for (int i = 0; i < 30; i++) {
-            connection.async().get("lazy-sync-" + i).toCompletableFuture().join();
+            connection.async().get("lazy-sync-it:" + i).toCompletableFuture().join();
         }
         RedisClusterNode node = client.getPartitions().iterator().next();
         StatefulRedisConnection<String, String> nodeConnection = connection.getConnection(node.getNodeId());
@@ -69,8 +54,8 @@ class LazySyncRedisClusterClientIT {
         assertThat(madeSyncApi(StatefulRedisConnectionImpl.class, nodeConnection)).isNull();
 
         // when something asks for them, it gets ones that work, the same ones every time
-        assertThat(connection.sync().set("lazy-sync", "yes")).isEqualTo("OK");
-        assertThat(connection.sync().get("lazy-sync")).isEqualTo("yes");
+        assertThat(connection.sync().set("lazy-sync-it", "yes")).isEqualTo("OK");
+        assertThat(connection.sync().get("lazy-sync-it")).isEqualTo("yes");
         assertThat(connection.sync()).isSameAs(connection.sync());
         assertThat(nodeConnection.sync().ping()).isEqualTo("PONG");
         assertThat(nodeConnection.sync()).isSameAs(nodeConnection.sync());
