@@ -548,7 +548,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
      */
     private Set<String> slotOwners() {
         Set<String> owners = new HashSet<>();
-        for (RedisClusterNode node : ((RedisClusterClient) client).getPartitions()) {
+        for (RedisClusterNode node : topology()) {
             if (!node.hasNoSlots()) { // not getSlots(): that lists thousands of boxed slots
                 owners.add(address(node));
             }
@@ -649,8 +649,13 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
 
     /** Cluster: the {@code host:port} of the node the client's topology says serves the slot, or null (tests). */
     String nodeServing(int slot) {
-        RedisClusterNode node = ((RedisClusterClient) client).getPartitions().getPartitionBySlot(slot);
+        RedisClusterNode node = topology().getPartitionBySlot(slot);
         return node == null ? null : address(node);
+    }
+
+    /** Cluster: the client's topology, which Lettuce keeps current (its refreshes reload it in place). */
+    private Partitions topology() {
+        return ((RedisClusterClient) client).getPartitions();
     }
 
     /** Cluster: the cluster connection, or null before it opened. */
@@ -800,7 +805,7 @@ final class RedisBackend implements SyncedView.Transport, AutoCloseable {
 
         @Override
         public Partitions topology() {
-            return ((RedisClusterClient) client).getPartitions();
+            return RedisBackend.this.topology();
         }
 
         @Override
