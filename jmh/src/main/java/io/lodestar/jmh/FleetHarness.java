@@ -487,8 +487,8 @@ public final class FleetHarness {
         int minLodestar = Integer.MAX_VALUE;
         int minRaw = Integer.MAX_VALUE;
         long resyncs = 0;
-        @SuppressWarnings("unchecked")
-        List<List<long[]>>[] slowest = new List[]{new ArrayList<>(), new ArrayList<>()};
+        List<List<long[]>> lodestarEventsPerJvm = new ArrayList<>();
+        List<List<long[]>> rawEventsPerJvm = new ArrayList<>();
         for (Child child : children) {
             child.send("REPORT " + writes + " " + writes);
         }
@@ -497,8 +497,8 @@ public final class FleetHarness {
             Histogram r = FleetMember.decode(child.await("HIST", 30_000).split(" ")[2]);
             List<long[]> lodestarEvents = eventTimes(child.await("EVENTS", 30_000));
             List<long[]> rawEvents = eventTimes(child.await("EVENTS", 30_000));
-            slowest[0].add(lodestarEvents);
-            slowest[1].add(rawEvents);
+            lodestarEventsPerJvm.add(lodestarEvents);
+            rawEventsPerJvm.add(rawEvents);
             long[] c = Arrays.stream(child.await("COUNTS", 30_000).split(" ")).skip(1).mapToLong(Long::parseLong)
                     .toArray();
             lodestar.add(l);
@@ -538,10 +538,10 @@ public final class FleetHarness {
         fanOut.put("redisCpuUsPerEventAndClientRaw", cpuMs[1] * 1000 / writes / clients);
         fanOut.put("p99Ratio", raw.getValueAtPercentile(99) > 0
                 ? (double) lodestar.getValueAtPercentile(99) / raw.getValueAtPercentile(99) : null);
-        int[] beyondP99 = {eventsSlowerThan(slowest[0], lodestar.getValueAtPercentile(99)),
-            eventsSlowerThan(slowest[1], raw.getValueAtPercentile(99))};
-        fanOut.put("eventsWithAClientBeyondP99Lodestar", beyondP99[0]);
-        fanOut.put("eventsWithAClientBeyondP99Raw", beyondP99[1]);
+        int lodestarBeyondP99 = eventsSlowerThan(lodestarEventsPerJvm, lodestar.getValueAtPercentile(99));
+        int rawBeyondP99 = eventsSlowerThan(rawEventsPerJvm, raw.getValueAtPercentile(99));
+        fanOut.put("eventsWithAClientBeyondP99Lodestar", lodestarBeyondP99);
+        fanOut.put("eventsWithAClientBeyondP99Raw", rawBeyondP99);
         fanOut.put("perJvm", perJvm);
         if (cluster != null) {
             List<Map<String, Object>> perNode = new ArrayList<>();
@@ -587,7 +587,7 @@ public final class FleetHarness {
         summary.append(String.format(Locale.ROOT, "Events of %d that a client (in any JVM) heard later than "
                 + "its kind's pooled p99: Lodestar %d, raw %d (`perJvm.*.events*` in fleet.json: each event's write "
                 + "time and slowest client per JVM, µs).%n%n",
-                writes, beyondP99[0], beyondP99[1]));
+                writes, lodestarBeyondP99, rawBeyondP99));
         if (cluster != null) {
             summary.append("Redis CPU per master (every event goes to the master of its service's shard): per event "
                     + "of all, and per event of its own shard (the cost of one event at its master).\n\n| Master | "
