@@ -17,11 +17,12 @@ import java.util.zip.CRC32;
  * {@link io.lodestar.core.internal.Validation}), so tags and keys cannot collide.
  *
  * <pre>
- * lodestar:{ns:svc:b}:svc:instances   HASH   instance id -&gt; instance JSON
+ * lodestar:{ns:svc:b}:svc:instances   HASH   instance id -&gt; instance JSON, and the service's stamp under fields
+ *                                            no instance id can have (ids start with a letter or digit):
+ *                                            :revision (+1 per change), :digest (SHA-1 chaining every event of the
+ *                                            service) and :incarnation (random id of this hash, made by the first
+ *                                            write), see read_service in stamps.lua
  * lodestar:{ns:svc:b}:svc:deadlines   ZSET   instance id -&gt; deadline (epoch ms, Redis time); ephemeral only
- * lodestar:{ns:svc:b}:svc:revision    STRING service revision, +1 per change
- * lodestar:{ns:svc:b}:svc:digest      STRING SHA-1 chaining every event of the service (see common.lua)
- * lodestar:{ns:svc:b}:svc:incarnation STRING random id of these keys, made by the first write (see common.lua)
  * lodestar:{ns:svc:b}:svc:events      shard channel of the service's events
  * lodestar:{ns:svc:b}:svc:tombstones  ZSET   instance id -&gt; until (epoch ms): deregistered or evicted on purpose
  * lodestar:{ns:svc:b}:due             ZSET   instances key of a service -&gt; when the sweep should look at it
@@ -66,9 +67,13 @@ final class Keys {
      * must agree on it. The sweep reads each bucket's due set once per interval, so this bounds its idle cost.
      */
     static final int BUCKETS = 128;
+    /** The fields of a service's stamp in its instances hash (see read_service in stamps.lua). */
+    static final String REVISION_FIELD = ":revision";
+    static final String DIGEST_FIELD = ":digest";
+    static final String INCARNATION_FIELD = ":incarnation";
     private static final String INSTANCES = ":instances";
 
-    /** Service keys recently used: a write or read need not build eight strings and a checksum each call. */
+    /** Service keys recently used: a write or read need not build five strings and a checksum each call. */
     private static final int CACHED_SERVICES = 10_000;
 
     private final String namespaceTag;
@@ -88,9 +93,8 @@ final class Keys {
     private ServiceKeys layOut(String serviceId) {
         String bucketTag = bucketTag(bucket(serviceId));
         String service = bucketTag + serviceId;
-        return new ServiceKeys(service + INSTANCES, service + ":deadlines", service + ":revision",
-                service + ":events", service + ":tombstones", service + ":digest", service + ":incarnation",
-                bucketTag + "due");
+        return new ServiceKeys(service + INSTANCES, service + ":deadlines", service + ":events",
+                service + ":tombstones", bucketTag + "due");
     }
 
     /** The bucket of a service: CRC-32 of its id's UTF-8 bytes, modulo {@link #BUCKETS}. */
@@ -185,15 +189,22 @@ final class Keys {
         return namespaceTag + "outage";
     }
 
-    record ServiceKeys(String instances, String deadlines, String revision, String channel, String tombstones,
-                       String digest, String incarnation, String due) {
+    /**
+     * Whether a field of a service's instances hash is one of the service's stamp (whose names start with ':'), not
+     * an instance: instance ids start with a letter or digit.
+     */
+    static boolean isStampField(Object field) {
+        return field instanceof String name && name.startsWith(":");
+    }
+
+    record ServiceKeys(String instances, String deadlines, String channel, String tombstones, String due) {
         /** Every key of the service and its bucket's due set, in the order every service write script expects. */
         String[] all() {
-            return new String[] {instances, deadlines, revision, channel, tombstones, digest, incarnation, due};
+            return new String[] {instances, deadlines, channel, tombstones, due};
         }
 
         String[] forRead() {
-            return new String[] {instances, deadlines, revision, digest, incarnation};
+            return new String[] {instances, deadlines};
         }
     }
 

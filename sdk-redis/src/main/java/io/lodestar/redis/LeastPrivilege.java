@@ -22,14 +22,14 @@ final class LeastPrivilege {
 
     /**
      * What the client sends itself, outside a script: the scripts, the stamps of direct reads ({@code GET},
-     * {@code HGET}, {@code MGET}), its subscriptions, and reads of a config's audit log ({@code XREVRANGE}).
+     * {@code HGET}, {@code HMGET}), its subscriptions, and reads of a config's audit log ({@code XREVRANGE}).
      */
     static final List<String> CLIENT = List.of(
-            "+evalsha", "+eval", "+get", "+hget", "+mget", "+ssubscribe", "+sunsubscribe", "+xrevrange");
+            "+evalsha", "+eval", "+get", "+hget", "+hmget", "+ssubscribe", "+sunsubscribe", "+xrevrange");
 
     /** What the read scripts ({@code read_*.lua}) call, besides what {@link #CLIENT} holds: reads only. */
     static final List<String> READ_SCRIPTS = List.of(
-            "+time", "+type", "+hlen", "+hgetall", "+hmget", "+hscan",
+            "+time", "+type", "+hlen", "+hgetall", "+hscan",
             "+zscore", "+zrange", "+zrangebyscore", "+zrevrangebyscore");
 
     /**
@@ -37,7 +37,7 @@ final class LeastPrivilege {
      * sweep's {@code INFO replication} is granted with {@link #CONNECTION}).
      */
     static final List<String> OTHER_SCRIPTS = List.of(
-            "+set", "+mset", "+del", "+exists", "+pttl", "+pexpire", "+hset", "+hdel",
+            "+set", "+mget", "+mset", "+del", "+exists", "+pttl", "+pexpire", "+hset", "+hdel",
             "+zadd", "+zrem", "+zpopmin", "+zcard", "+zrevrange", "+zremrangebyscore", "+spublish", "+xadd");
 
     private static final List<String> ALL_KEYS_AND_CHANNELS = List.of(

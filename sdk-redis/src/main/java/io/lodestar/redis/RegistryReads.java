@@ -148,11 +148,11 @@ final class RegistryReads {
      */
     private record Page(long revision, String digest, String incarnation, String cursor, List<Object> flat,
                         List<Object> overdue) {
-        /** {@code serviceKeys}: the keys the page was read with (the revision's names it when corrupt). */
+        /** {@code serviceKeys}: the keys the page was read with (the instances key names a corrupt revision). */
         @SuppressWarnings("unchecked")
         static Page of(List<Object> reply, String[] serviceKeys) {
             List<Object> stamp = (List<Object>) reply.get(0);
-            return new Page(Replies.counter(serviceKeys[2], stamp.get(0)), (String) stamp.get(1),
+            return new Page(storedRevision(serviceKeys[0], stamp.get(0)), (String) stamp.get(1),
                     (String) stamp.get(2), (String) reply.get(1), (List<Object>) reply.get(2),
                     reply.size() > 3 ? (List<Object>) reply.get(3) : List.of());
         }
@@ -240,7 +240,7 @@ final class RegistryReads {
         List<Object> flat = page.flat();
         for (int i = 0; i + 1 < flat.size(); i += 2) {
             Object id = flat.get(i);
-            if (!leftOut.test(id)) {
+            if (!leftOut.test(id) && !Keys.isStampField(id)) {
                 union.put((String) id, (String) flat.get(i + 1));
             }
         }
@@ -251,13 +251,16 @@ final class RegistryReads {
         return instances(serviceId, page.flat(), page.leftOut());
     }
 
-    /** The instances of a reply's {@code id1, json1, id2, json2, ...}, less those left out, sorted by id. */
+    /**
+     * The instances of a reply's {@code id1, json1, id2, json2, ...} (an instances hash as Redis returned it), less
+     * those left out and the service's stamp, sorted by id.
+     */
     private List<ServiceInstance> instances(String serviceId, List<Object> flat, Predicate<Object> leftOut) {
         ServiceInstance[] read = new ServiceInstance[flat.size() / 2];
         int count = 0;
         for (int i = 0; i + 1 < flat.size(); i += 2) {
             Object id = flat.get(i);
-            if (!leftOut.test(id)) {
+            if (!leftOut.test(id) && !Keys.isStampField(id)) {
                 ServiceInstance instance = instance(serviceId, (String) id, (String) flat.get(i + 1));
                 if (instance != null) {
                     read[count++] = instance;
@@ -337,17 +340,12 @@ final class RegistryReads {
     private void readBatch(List<String> serviceIds, List<SyncedView.Versioned<ServiceSnapshot>> known,
                            List<CompletableFuture<SyncedView.Versioned<ServiceSnapshot>>> results, int from) {
         int to = Math.min(serviceIds.size(), from + MAX_BATCH_SERVICES);
-        String[] batchKeys = new String[(to - from) * 4];
+        String[] batchKeys = new String[to - from];
         String[] args = new String[2 + to - from];
         args[0] = Integer.toString(PAGE);
         args[1] = args[0];
         for (int i = from; i < to; i++) {
-            Keys.ServiceKeys service = keys.service(serviceIds.get(i));
-            int at = (i - from) * 4;
-            batchKeys[at] = service.instances();
-            batchKeys[at + 1] = service.revision();
-            batchKeys[at + 2] = service.digest();
-            batchKeys[at + 3] = service.incarnation();
+            batchKeys[i - from] = keys.service(serviceIds.get(i)).instances();
             args[2 + i - from] = stamp(known.get(i));
         }
         batchReads.increment();
@@ -399,7 +397,7 @@ final class RegistryReads {
                         });
                         continue;
                     }
-                    decoded[at] = versioned(serviceId, Replies.counter(batchKeys[at * 4 + 1], entry.get(0)),
+                    decoded[at] = versioned(serviceId, storedRevision(batchKeys[at], entry.get(0)),
                             (String) entry.get(1),
                             (String) entry.get(2), instances(serviceId, entry.subList(4, entry.size()), id -> false));
                 } catch (RuntimeException e) {
@@ -437,13 +435,15 @@ final class RegistryReads {
 
     /** Revision, digest and incarnation of a service, read together (the reconcile compares them). */
     CompletionStage<SyncedView.Versioned<Void>> serviceStamp(String serviceId) {
-        Keys.ServiceKeys service = keys.service(serviceId);
-        return backend.commands().mget(service.revision(), service.digest(), service.incarnation())
-                .thenApply(values -> {
-                    return new SyncedView.Versioned<>(Replies.counter(service.revision(),
-                            values.get(0).getValueOrElse(null)), null,
-                            values.get(1).getValueOrElse(null), values.get(2).getValueOrElse(null));
-                });
+        String instances = keys.service(serviceId).instances();
+        return backend.commands().hmget(instances, Keys.REVISION_FIELD, Keys.DIGEST_FIELD, Keys.INCARNATION_FIELD)
+                .thenApply(values -> new SyncedView.Versioned<>(storedRevision(instances, values.get(0).getValueOrElse(null)),
+                        null, values.get(1).getValueOrElse(null), values.get(2).getValueOrElse(null)));
+    }
+
+    /** A service's revision as read from the stamp in its instances hash: absent is 0; a corrupt one names the key. */
+    private static long storedRevision(String instances, Object value) {
+        return Replies.number(value, instances, " field " + Keys.REVISION_FIELD + " does not hold a revision number");
     }
 
     /** The index: revision first, then the sorted, unmodifiable set of services. */

@@ -53,13 +53,14 @@ class CorruptKeysIT extends NamespaceTest {
     void aWriteOnARevisionThatIsNotANumberWritesNothingAndNamesTheKey() {
         LodestarClient client = clients.connect();
         Keys.ServiceKeys orders = keys().service("orders");
-        redis().set(orders.revision(), "not-a-number");
+        redis().hset(orders.instances(), Keys.REVISION_FIELD, "not-a-number");
 
         assertThatThrownBy(() -> client.registry().register(instance("orders", "orders-1")))
                 .isInstanceOf(ScriptException.class)
-                .hasMessageContaining(orders.revision() + " does not hold a revision number");
+                .hasMessageContaining(orders.instances() + " field :revision does not hold a revision number");
 
-        assertThat(redis().exists(orders.instances(), orders.deadlines())).as("keys written").isZero();
+        assertThat(redis().hkeys(orders.instances())).as("instances written").containsExactly(Keys.REVISION_FIELD);
+        assertThat(redis().exists(orders.deadlines())).as("deadlines written").isZero();
     }
 
     @Test
@@ -72,7 +73,7 @@ class CorruptKeysIT extends NamespaceTest {
                 .isInstanceOf(ScriptException.class)
                 .hasMessageContaining(orders.instances() + " is a string where Lodestar keeps a hash");
 
-        assertThat(redis().exists(orders.deadlines(), orders.revision())).as("keys written").isZero();
+        assertThat(redis().exists(orders.deadlines())).as("keys written").isZero();
     }
 
     @Test
@@ -145,7 +146,7 @@ class CorruptKeysIT extends NamespaceTest {
         Keys.ServiceKeys orders = keys().service("orders");
         redis().hset(orders.instances(), "orders-1", "{\"host\":\"10.0.0.9\",\"port\":80,\"secure\":false,"
                 + "\"weight\":100,\"status\":\"UP\",\"ttl\":30000,\"metadata\":{}}");
-        long revision = Long.parseLong(redis().get(orders.revision()));
+        long revision = Long.parseLong(redis().hget(orders.instances(), Keys.REVISION_FIELD));
 
         var registration = client.registry().register(instance("orders", "orders-1"));
 
@@ -169,7 +170,7 @@ class CorruptKeysIT extends NamespaceTest {
 
     /** Every key of a service a register of a new ephemeral instance writes, corrupted in turn. */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"instances", "deadlines", "revision", "tombstones", "digest", "incarnation", "due"})
+    @ValueSource(strings = {"instances", "deadlines", "revision", "tombstones", "due"})
     void aRegisterOnAServiceKeyOfAnotherTypeWritesNothingAndNamesTheKey(String kind) {
         LodestarClient client = serviceWithEveryKey();
         String key = corrupt(kind);
@@ -234,7 +235,7 @@ class CorruptKeysIT extends NamespaceTest {
 
     static Stream<Arguments> serviceWritesAndKeys() {
         return SERVICE_WRITES.keySet().stream().sorted().flatMap(write -> Stream.of("instances", "deadlines",
-                "revision", "tombstones", "digest", "incarnation", "due").map(kind -> Arguments.of(write, kind)));
+                "revision", "tombstones", "due").map(kind -> Arguments.of(write, kind)));
     }
 
     static Stream<Arguments> configWritesAndKeys() {
@@ -251,16 +252,21 @@ class CorruptKeysIT extends NamespaceTest {
         return client;
     }
 
-    /** Replaces a key of the service with one of another type (a string for a hash or set, a hash for a string). */
+    /**
+     * Replaces a key of the service with one of another type (a string for a hash or set, a hash for a string), or
+     * for "revision" the revision in the service's stamp (a field of its instances hash) with a word; returns the key
+     * the failure must name.
+     */
     private String corrupt(String kind) {
         Keys.ServiceKeys orders = keys().service("orders");
+        if (kind.equals("revision")) {
+            redis().hset(orders.instances(), Keys.REVISION_FIELD, "not-a-number");
+            return orders.instances();
+        }
         String key = switch (kind) {
             case "instances" -> orders.instances();
             case "deadlines" -> orders.deadlines();
-            case "revision" -> orders.revision();
             case "tombstones" -> orders.tombstones();
-            case "digest" -> orders.digest();
-            case "incarnation" -> orders.incarnation();
             case "due" -> orders.due();
             default -> throw new IllegalArgumentException(kind);
         };
@@ -294,8 +300,8 @@ class CorruptKeysIT extends NamespaceTest {
 
     private Map<String, String> serviceKeys() {
         Keys.ServiceKeys orders = keys().service("orders");
-        return dump(orders.instances(), orders.deadlines(), orders.revision(), orders.tombstones(), orders.digest(),
-                orders.incarnation(), orders.due(), keys().services().index(), keys().services().revision());
+        return dump(orders.instances(), orders.deadlines(), orders.tombstones(), orders.due(),
+                keys().services().index(), keys().services().revision());
     }
 
     private Map<String, String> configKeys() {

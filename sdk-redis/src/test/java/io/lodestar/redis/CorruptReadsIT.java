@@ -28,11 +28,11 @@ class CorruptReadsIT extends NamespaceTest {
         LodestarClient client = clients.connect();
         client.registry().register(instance("orders", "orders-1"));
         Keys.ServiceKeys orders = keys().service("orders");
-        redis().set(orders.revision(), "not-a-number");
+        redis().hset(orders.instances(), Keys.REVISION_FIELD, "not-a-number");
 
         assertThatThrownBy(() -> client.directDiscovery().getInstances("orders"))
                 .isInstanceOf(ScriptException.class)
-                .hasMessageContaining(orders.revision() + " does not hold a revision number")
+                .hasMessageContaining(orders.instances() + " field :revision does not hold a revision number")
                 .hasMessageNotContaining("NumberFormatException");
     }
 
@@ -41,12 +41,12 @@ class CorruptReadsIT extends NamespaceTest {
         LodestarClient writer = clients.connect();
         writer.registry().register(instance("orders", "orders-1"));
         Keys.ServiceKeys orders = keys().service("orders");
-        redis().set(orders.revision(), "not-a-number");
+        redis().hset(orders.instances(), Keys.REVISION_FIELD, "not-a-number");
         LodestarClient reader = clients.connect();
 
         assertThatThrownBy(() -> reader.discovery().getInstances("orders"))
                 .isInstanceOf(ScriptException.class)
-                .hasMessageContaining(orders.revision() + " does not hold a revision number");
+                .hasMessageContaining(orders.instances() + " field :revision does not hold a revision number");
     }
 
     @Test
@@ -54,12 +54,12 @@ class CorruptReadsIT extends NamespaceTest {
         LodestarClient writer = clients.connect();
         writer.registry().register(instance("orders", "orders-1"));
         Keys.ServiceKeys orders = keys().service("orders");
-        redis().set(orders.revision(), "12x");
+        redis().hset(orders.instances(), Keys.REVISION_FIELD, "12x");
         LodestarClient reader = clients.connect();
 
         assertThatThrownBy(() -> reader.discovery().preload(List.of("orders")).toCompletableFuture().join())
                 .cause().isInstanceOf(ScriptException.class)
-                .hasMessageContaining(orders.revision() + " does not hold a revision number");
+                .hasMessageContaining(orders.instances() + " field :revision does not hold a revision number");
     }
 
     @Test

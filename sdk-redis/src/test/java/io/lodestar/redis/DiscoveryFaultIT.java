@@ -273,7 +273,7 @@ class DiscoveryFaultIT extends PrivateRedisTest {
             RedisCommands<String, String> sync = connection.sync();
             String json = Json.instance(instance(service, instanceId).toBuilder().persistent().build());
             sync.hset(keys.instances(), instanceId, json.substring(0, json.length() - 1) + ",\"registeredAt\":1}");
-            sync.incr(keys.revision());
+            sync.hincrby(keys.instances(), Keys.REVISION_FIELD, 1);
         }
     }
 

@@ -48,7 +48,7 @@ class ExpiryAtScaleIT extends NamespaceTest {
 
         // then all of them are gone within a few sweep intervals (one batch per interval would take 20 intervals)
         await().atMost(SWEEP_INTERVAL.multipliedBy(4)).untilAsserted(() ->
-                assertThat(redis().hlen(orders.instances())).isZero());
+                assertThat(instanceIdsInRedis("orders")).isEmpty());
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                 assertThat(sweeper.discovery().getInstances("orders")).isEmpty());
     }

@@ -81,7 +81,7 @@ class ForgedEventsIT extends PrivateRedisTest {
     void eventsWithABadIdOrAMalformedBodyAreDroppedAndTheRealEventStillApplies() {
         writer.registry().register(instance("orders", "orders-1"));
         reader.discovery().getInstances("orders");
-        long next = revision(keys().service("orders").revision()) + 1;
+        long next = revision(keys().service("orders")) + 1;
 
         publish(keys().service("orders").channel(), "{\"type\":\"deregistered\",\"rev\":" + next + ",\"id\":\"a b\"}");
         publish(keys().service("orders").channel(), "{\"type\":\"registered\",\"rev\":" + next + ",\"id\":\"ghost\","
@@ -100,7 +100,7 @@ class ForgedEventsIT extends PrivateRedisTest {
         List<ServiceEvent> heard = new CopyOnWriteArrayList<>();
         reader.discovery().subscribe("orders", heard::add);
         Keys.ServiceKeys orders = keys().service("orders");
-        long next = revision(orders.revision()) + 1;
+        long next = revision(orders) + 1;
 
         publish(orders.channel(), "{\"type\":\"registered\",\"rev\":" + next + ",\"id\":\"ghost\",\"instance\":"
                 + "{\"host\":\"6.6.6.6\",\"port\":1,\"secure\":false,\"weight\":10000,\"status\":\"UP\","
@@ -158,12 +158,12 @@ class ForgedEventsIT extends PrivateRedisTest {
         List<ServiceEvent> heard = new CopyOnWriteArrayList<>();
         reconciling.discovery().subscribe("orders", heard::add);
         Keys.ServiceKeys orders = keys().service("orders");
-        long next = revision(orders.revision()) + 1;
+        long next = revision(orders) + 1;
 
         publish(orders.channel(), "{\"type\":\"deregistered\",\"rev\":" + next + ",\"id\":\"orders-1\"}");
         // Redis reaches that revision by a write whose event the view never hears (a lost message)
-        redis().incr(orders.revision());
-        redis().set(orders.digest(), "a-real-write");
+        redis().hincrby(orders.instances(), Keys.REVISION_FIELD, 1);
+        redis().hset(orders.instances(), Keys.DIGEST_FIELD, "a-real-write");
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
             assertThat(heard).first().as("the forgery got in").isInstanceOf(InstanceDeregistered.class);
@@ -232,20 +232,19 @@ class ForgedEventsIT extends PrivateRedisTest {
     }
 
     private void publishImpossible(Object topicKeys, String body) {
-        String revisionKey;
+        long held;
         String channel;
         if (topicKeys instanceof Keys.ServiceKeys service) {
-            revisionKey = service.revision();
+            held = revision(service);
             channel = service.channel();
         } else if (topicKeys instanceof Keys.IndexKeys index) {
-            revisionKey = index.revision();
+            held = revision(index.revision());
             channel = index.channel();
         } else {
             Keys.ConfigKeys config = (Keys.ConfigKeys) topicKeys;
-            revisionKey = config.revision();
+            held = revision(config.revision());
             channel = config.channel();
         }
-        long held = revision(revisionKey);
         for (String revision : IMPOSSIBLE) {
             String rev = revision.startsWith("HELD+") ? Long.toString(held + Long.parseLong(revision.substring(5)))
                     : revision;
@@ -259,6 +258,12 @@ class ForgedEventsIT extends PrivateRedisTest {
 
     private long revision(String key) {
         String value = redis().get(key);
+        return value == null ? 0 : Long.parseLong(value);
+    }
+
+    /** A service's revision: a field of its instances hash (see Keys). */
+    private long revision(Keys.ServiceKeys service) {
+        String value = redis().hget(service.instances(), Keys.REVISION_FIELD);
         return value == null ? 0 : Long.parseLong(value);
     }
 

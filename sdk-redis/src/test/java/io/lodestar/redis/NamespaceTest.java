@@ -7,6 +7,8 @@ import io.lodestar.core.model.Namespace;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
+import java.util.List;
+
 /** Base of tests that use Lodestar clients: each test gets a fresh namespace on the Redis a subclass names. */
 abstract class NamespaceTest {
     Clients clients;
@@ -35,6 +37,12 @@ abstract class NamespaceTest {
     /** The key layout of this test's namespace. */
     Keys keys() {
         return new Keys(Namespace.of(clients.namespace()));
+    }
+
+    /** The ids of the instances a service's instances hash holds in Redis (its stamp's fields left out). */
+    List<String> instanceIdsInRedis(String serviceId) {
+        return redis().hkeys(keys().service(serviceId).instances()).stream()
+                .filter(field -> !Keys.isStampField(field)).toList();
     }
 
     @AfterEach

@@ -45,7 +45,7 @@ class NewerClientIT extends NamespaceTest {
         // a newer client's instance, as its register script would leave it
         String json = Json.instance(instance("orders", "orders-2")).replace("\"UP\"", "\"DRAINING\"");
         redis().hset(orders.instances(), "orders-2", json.substring(0, json.length() - 1) + ",\"registeredAt\":1}");
-        redis().incr(orders.revision());
+        redis().hincrby(orders.instances(), Keys.REVISION_FIELD, 1);
         LodestarClient reader = clients.connect(options -> options.reconcileInterval(OFF));
 
         assertThat(reader.discovery().getInstances("orders")).extracting(ServiceInstance::status)
@@ -66,7 +66,7 @@ class NewerClientIT extends NamespaceTest {
         // a newer client's write: the state changes, and its event has a type this version does not know
         String json = Json.instance(instance("orders", "orders-2"));
         redis().hset(orders.instances(), "orders-2", json.substring(0, json.length() - 1) + ",\"registeredAt\":1}");
-        long revision = redis().incr(orders.revision());
+        long revision = redis().hincrby(orders.instances(), Keys.REVISION_FIELD, 1);
         redis().spublish(orders.channel(), "{\"type\":\"joined-v2\",\"rev\":" + revision + ",\"id\":\"orders-2\"}");
 
         await().atMost(BOUND).untilAsserted(() -> assertThat(reader.discovery().getInstances("orders"))

@@ -45,8 +45,8 @@ abstract class PurgeContract extends NamespaceTest {
 
         assertThat(writer.discovery().getInstances("orders")).hasSize(2);
         Keys.ServiceKeys orders = keys().service("orders");
-        assertThat(raw().exists(orders.instances(), orders.deadlines(), orders.revision(), orders.tombstones(),
-                orders.digest(), orders.incarnation())).isEqualTo(4); // instances, revision, digest, incarnation
+        assertThat(raw().exists(orders.instances(), orders.deadlines(), orders.tombstones()))
+                .isEqualTo(1); // instances, with the service's stamp
     }
 
     @Test

@@ -36,14 +36,14 @@ class ScriptCostIT extends PrivateRedisTest {
     private static final Set<String> SCRIPT_CALLS = Set.of("evalsha", "eval", "info");
     /** Path, Redis commands it may run per call (beside its EVALSHA). */
     enum Path {
-        REGISTER_NEW(10),
-        REGISTER_UNCHANGED(6),
-        REGISTER_CHANGED(8),
+        REGISTER_NEW(8), // 10 before the service's stamp moved into its instances hash
+        REGISTER_UNCHANGED(4), // 5 before the stamp moved
+        REGISTER_CHANGED(6), // 8 before the stamp moved
         RENEW_LEASE(4),
         RENEW_EXPLICIT(4),
-        DEREGISTER(11),
-        SET_METADATA(7),
-        SET_WEIGHT(7),
+        DEREGISTER(10), // 11 before the stamp moved
+        SET_METADATA(5), // 7 before the stamp moved
+        SET_WEIGHT(5), // 7 before the stamp moved
         CONFIG_SET(12), // 11 before the audit log's XADD
         CONFIG_SET_UNCHANGED(1),
         CONFIG_REMOVE(6), // 4 before the audit log's HGET (the previous version) and XADD

@@ -3,9 +3,8 @@
 -- it again. The tombstone outlives the instance's own lease several times over (its owner renews every third of
 -- it), and is written even when nothing was registered, so a removal racing a re-registration after expiry sticks.
 -- An entry another program wrote that is not an instance's JSON is removed too (its tombstone lasts ARGV[2]).
--- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see publish in common.lua),
--- KEYS[8] the bucket's due set (see file_due in common.lua)
+-- KEYS[1] instances hash (with the service's stamp, see read_service in stamps.lua), KEYS[2] deadlines zset,
+-- KEYS[3] events shard channel, KEYS[4] tombstones zset, KEYS[5] the bucket's due set (see file_due in due.lua)
 -- ARGV[1] instance id, ARGV[2] shortest time to keep the tombstone, in ms, ARGV[3] 'evict' for an operator's evict,
 -- 'deregister' otherwise
 -- Returns {revision, removed (1/0), instance count}. Publishes "deregistered" when something was removed, with
@@ -13,18 +12,17 @@
 -- applies it as the removal it is; a deregister's event is as it was, and a view reads a missing field as false.
 --#include common.lua
 --#include stored.lua
-local instances, deadlines, tombstones = KEYS[1], KEYS[2], KEYS[5]
+local instances, deadlines, tombstones = KEYS[1], KEYS[2], KEYS[4]
 local id, keep, evicted = ARGV[1], tonumber(ARGV[2]), ARGV[3] == 'evict'
 local now = now_ms()
 
 -- Everything read before the first write (each read proves its key's type, see common.lua). The count is read
 -- before, so the due entry is read (and written) only by the deregistration that leaves the service empty.
-local stored = redis.call('HGET', instances, id)
+local stored, stamp = read_service(instances, id)
 local deadline = redis.call('ZSCORE', deadlines, id)
-local count = redis.call('HLEN', instances)
+local count = instance_count(stamp)
 local vanishes = stored and count == 1
-local filed = vanishes and redis.call('ZSCORE', KEYS[8], instances)
-local stamp = read_stamp(KEYS[3], KEYS[7], KEYS[6])
+local filed = vanishes and redis.call('ZSCORE', KEYS[5], instances)
 
 local keep_until = now + math.max(keep, 3 * (stored and ttl_of(stored) or 0))
 redis.call('ZADD', tombstones, keep_until, id) -- the first write: tombstones is the one key not read before
@@ -44,4 +42,4 @@ redis.call('HDEL', instances, id)
 if vanishes then
   file_due(deadlines, filed, deadline, nil, now, true)
 end
-return {publish(stamp, KEYS[4], 'deregistered', id, evicted and ',"evicted":true' or ''), 1, count - 1}
+return {publish(stamp, KEYS[3], 'deregistered', id, evicted and ',"evicted":true' or ''), 1, count - 1}

@@ -1,11 +1,10 @@
--- purge_service: removes the keys a service left behind once it has no instance (revision counter, digest,
--- incarnation, deadlines), so services that are gone for good cost Redis nothing. Refused while any instance is
--- registered (an overdue one too, until the sweep expires it). Tombstones that still run are kept, so an owner's
+-- purge_service: removes the keys a service left behind once it has no instance (its instances hash, which then
+-- holds only the service's stamp, and its deadlines), so services that are gone for good cost Redis nothing.
+-- Refused while any instance is registered (an overdue one too, until the sweep expires it). Tombstones that still run are kept, so an owner's
 -- renewal cannot bring back what was deregistered or evicted: their key then expires with the last of them. A
 -- service written again afterwards counts its revisions from 1 under a new incarnation (see common.lua).
--- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation, KEYS[8] the bucket's due set (all share one
--- hash tag)
+-- KEYS[1] instances hash (with the service's stamp, see read_service in stamps.lua), KEYS[2] deadlines zset,
+-- KEYS[3] events shard channel, KEYS[4] tombstones zset, KEYS[5] the bucket's due set (all share one hash tag)
 -- ARGV[1] service id
 -- Returns {'conflict', revision, instance count} while instances remain (nothing written); else
 -- {'purged', revision the service had (0 = none), number of keys removed}.
@@ -13,18 +12,16 @@
 -- re-read it (they then hold it empty at revision 0).
 --#include common.lua
 --#include checks.lua
-local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string',
-  KEYS[7], 'string', KEYS[8], 'zset')
-
-local revision = current_revision(rev_key)
-local count = redis.call('HLEN', instances)
+local instances, deadlines, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+check_keys(instances, 'hash', deadlines, 'zset', tombstones, 'zset', KEYS[5], 'zset')
+local _, stamp = read_service(instances)
+local revision, inc = stamp.rev, stamp.inc
+local count = instance_count(stamp)
 if count > 0 then
   return {'conflict', revision, count}
 end
-local inc = redis.call('GET', KEYS[7])
-local removed = redis.call('DEL', instances, deadlines, rev_key, KEYS[6], KEYS[7])
-redis.call('ZREM', KEYS[8], instances)
+local removed = redis.call('DEL', instances, deadlines)
+redis.call('ZREM', KEYS[5], instances)
 local now = now_ms()
 redis.call('ZREMRANGEBYSCORE', tombstones, '-inf', '(' .. now)
 local last = redis.call('ZRANGE', tombstones, -1, -1, 'WITHSCORES')

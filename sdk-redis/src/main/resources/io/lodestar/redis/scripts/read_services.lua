@@ -7,31 +7,29 @@
 -- A service the caller already holds at the state Redis has (same revision, digest and incarnation: the digest
 -- chains every change, so the same digest is the same history) is not read again: a resync after a reconnect finds
 -- most services unchanged, and re-reading them all was most of its time.
--- KEYS: 4 per service, in order: instances hash, revision counter, digest, incarnation. On a cluster every key must
--- be of one slot: the services of one bucket (see Keys.java).
+-- KEYS: the instances hash of each service (with its stamp, see read_service in stamps.lua). On a cluster every key
+-- must be of one slot: the services of one bucket (see Keys.java).
 -- ARGV[1] most instances returned in all, ARGV[2] most instances of one service read here, ARGV[3...] one per
 -- service, in KEYS order: the state the caller holds, 'revision:digest:incarnation', or '' (read it whatever)
 -- Returns one entry per service read, in KEYS order, fewer than the services given when the budget ran out:
 -- {revision (as stored: the caller checks it, naming the key), digest ('' when none), incarnation ('' when none),
--- count, id1, json1, id2, json2, ...}, instances in
--- hash order (the caller sorts); count -1: more than ARGV[2] instances, none returned (read it page by page);
+-- count, id1, json1, id2, json2, ...}, instances in hash order (the caller sorts), with the stamp's fields (whose
+-- names start with ':', which no instance id does: the caller skips them); count -1: more than ARGV[2] instances, none returned (read it page by page);
 -- count -2: unchanged, the state the caller holds, none returned.
 --#include common.lua
 local budget, largest = tonumber(ARGV[1]), tonumber(ARGV[2])
 local result = {}
 local total = 0
-for first = 1, #KEYS, 4 do
-  local instances = KEYS[first]
-  local revision = redis.call('GET', KEYS[first + 1]) or '0'
-  local digest = redis.call('GET', KEYS[first + 2]) or ''
-  local incarnation = redis.call('GET', KEYS[first + 3]) or ''
-  local known = ARGV[2 + (first + 3) / 4]
+for at, instances in ipairs(KEYS) do
+  local stamp = redis.call('HMGET', instances, ':revision', ':digest', ':incarnation')
+  local revision, digest, incarnation = stamp[1] or '0', stamp[2] or '', stamp[3] or ''
+  local known = ARGV[2 + at]
   local entry = {revision, digest, incarnation}
   local count
   if known ~= nil and known ~= '' and known == revision .. ':' .. digest .. ':' .. incarnation then
     count = -2
   else
-    count = redis.call('HLEN', instances)
+    count = redis.call('HLEN', instances) - (stamp[1] and 1 or 0) - (stamp[2] and 1 or 0) - (stamp[3] and 1 or 0)
     if count <= largest and total > 0 and total + count > budget then
       break
     end

@@ -1,7 +1,6 @@
 -- register_instance: adds an instance to a service, or replaces it.
--- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see publish in common.lua),
--- KEYS[8] the bucket's due set (see file_due in common.lua)
+-- KEYS[1] instances hash (with the service's stamp, see read_service in stamps.lua), KEYS[2] deadlines zset,
+-- KEYS[3] events shard channel, KEYS[4] tombstones zset, KEYS[5] the bucket's due set (see file_due in due.lua)
 -- ARGV[1] instance id, ARGV[2] instance JSON (a JSON object, without registeredAt and owner), ARGV[3] TTL in ms
 -- (0 = persistent),
 -- ARGV[4] "register": a registration, which clears a tombstone of the instance (whoever registers wants it back);
@@ -15,7 +14,7 @@
 -- is unchanged, in which case only the deadline moves (and the owner, if another client registered it). An overdue
 -- old copy is expired first, so views see it leave and come back.
 --#include common.lua
-local instances, deadlines, channel, tombstones = KEYS[1], KEYS[2], KEYS[4], KEYS[5]
+local instances, deadlines, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local id, json, ttl, mode, owner = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
 if string.sub(json, 1, 1) ~= '{' or string.sub(json, -1) ~= '}' or json == '{}' then
   return redis.error_reply('ERR lodestar: the instance must be a non-empty JSON object')
@@ -28,13 +27,12 @@ local now = now_ms()
 -- instead, removed only when there is one. The due entry is read when the instance count may change; a live
 -- instance registered again moves its deadline later (renewal-like) or earlier, and only the latter needs the due
 -- entry, lowered by ZADD LT, the script's first write then.
-local existing = redis.call('HGET', instances, id)
+local existing, stamp = read_service(instances, id)
 local fresh = not existing -- no copy at all (an overdue copy is expired below and counts as new from there)
 local deadline = existing and redis.call('ZSCORE', deadlines, id)
 local overdue = deadline and tonumber(deadline) < now
 local tombstone = fresh and redis.call('ZSCORE', tombstones, id)
-local filed = (not existing or overdue) and redis.call('ZSCORE', KEYS[8], instances)
-local stamp = read_stamp(KEYS[3], KEYS[7], KEYS[6])
+local filed = (not existing or overdue) and redis.call('ZSCORE', KEYS[5], instances)
 local new_deadline = ttl > 0 and now + ttl or nil
 
 if fresh then
@@ -56,7 +54,7 @@ elseif overdue then
 elseif new_deadline and (not deadline or new_deadline < tonumber(deadline)) then
   -- the first write; the entry stays at most every deadline (one already due stays due); a later deadline or none
   -- leaves it early at worst, which the sweep corrects when it looks
-  redis.call('ZADD', KEYS[8], 'LT', new_deadline, instances)
+  redis.call('ZADD', KEYS[5], 'LT', new_deadline, instances)
 end
 
 -- registeredAt: kept from a live copy; an entry another program wrote without one (or not JSON) counts as new
@@ -65,7 +63,7 @@ local public = string.sub(json, 1, -2) .. ',"registeredAt":' .. registered_at ..
 local stored = owner and with_owner(public, owner) or public
 local count = 0
 if not existing then
-  count = redis.call('HLEN', instances) + 1
+  count = instance_count(stamp) + 1
 end
 
 if not fresh then -- a live (or overdue) copy's deadline moves (a new instance's was the first write)
@@ -85,6 +83,5 @@ if existing and same_public(existing, public) then
   end
   return {stamp.rev, 'unchanged', registered_at, 0}
 end
-redis.call('HSET', instances, id, stored)
-return {publish(stamp, channel, existing and 'updated' or 'registered', id, ',"instance":' .. public),
-  existing and 'updated' or 'registered', registered_at, count}
+local kind = existing and 'updated' or 'registered'
+return {publish(stamp, channel, kind, id, ',"instance":' .. public, id, stored), kind, registered_at, count}

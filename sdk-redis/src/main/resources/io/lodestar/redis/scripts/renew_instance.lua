@@ -6,9 +6,8 @@
 -- and ZADD, and leaves the due set alone while its entry is at least half a TTL ahead (see below). An instance past
 -- its deadline that the sweep has not removed yet is renewed too: no view dropped it (views drop an instance on its
 -- event only), and after an outage this is how owners keep what the sweep's grace spared (see sweep_service.lua).
--- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see stamps.lua),
--- KEYS[8] the bucket's due set (see file_due in due.lua)
+-- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] events shard channel, KEYS[4] tombstones zset,
+-- KEYS[5] the bucket's due set (see file_due in due.lua)
 -- ARGV[1] instance id, ARGV[2] the owner token of the lease renewing it, or '' for an explicit renewal,
 -- ARGV[3] the lease's TTL in ms (its registration's: only read with an owner token)
 -- Returns 1 when renewed (or persistent and present); 0 when the instance is gone (it expired, or Redis lost it:
@@ -30,11 +29,11 @@ local id, owner = ARGV[1], ARGV[2] or '' -- no owner (an older caller): an expli
 
 -- Everything read before the first write (each read proves its key's type, see common.lua).
 local stored = redis.call('HGET', instances, id)
-local filed = redis.call('ZSCORE', KEYS[8], instances)
+local filed = redis.call('ZSCORE', KEYS[5], instances)
 if not stored then
   local now = now_ms()
   local deadline = redis.call('ZSCORE', deadlines, id)
-  local removed = tombstoned(KEYS[5], id, now) -- its first write: tombstones is the one key not read before
+  local removed = tombstoned(KEYS[4], id, now) -- its first write: tombstones is the one key not read before
   if deadline then
     redis.call('ZREM', deadlines, id) -- a deadline left without its instance
     file_due(deadlines, filed, deadline, nil, now, false)

@@ -11,9 +11,9 @@
 -- replicated along, so the promoted replica holds older deadlines, some past before any client noticed. What lease
 -- was live then cannot be told, so every overdue instance of the bucket is spared until the first sweep on the new
 -- master + the allowance + its TTL: time for its owner to renew there.
--- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset, KEYS[6] digest, KEYS[7] incarnation (see stamps.lua),
--- KEYS[8] the bucket's due set (see file_due in common.lua), KEYS[9] the bucket's master key (see above)
+-- KEYS[1] instances hash (with the service's stamp, see read_service in stamps.lua), KEYS[2] deadlines zset,
+-- KEYS[3] events shard channel, KEYS[4] tombstones zset, KEYS[5] the bucket's due set (see file_due in due.lua),
+-- KEYS[6] the bucket's master key (see above)
 -- ARGV[1] most overdue instances to look at in one call (bounds the script's run time), ARGV[2] the namespace's
 -- outages (see outages_of in sweep_state.lua), ARGV[3] the allowance for owners to reconnect after an outage, in ms,
 -- ARGV[4] how many overdue instances to pass over first (those an earlier call of the same round spared: they are
@@ -32,30 +32,24 @@ local function stored_ttl(instances, id)
   return stored and ttl_of(stored) or 0
 end
 
--- publish (stamps.lua), reading the stamp first (for a script that announces without having read it).
-local function announce(rev_key, channel, kind, id, body)
-  return publish(read_stamp(rev_key, KEYS[7], KEYS[6]), channel, kind, id, body)
-end
-
 -- Removes an instance whose deadline has passed and announces it as expired (a deadline left without its instance
--- is only dropped: there is nothing to announce). Returns the revision after it.
-local function expire(instances, deadlines, rev_key, channel, id)
+-- is only dropped: there is nothing to announce), with the service's stamp (read before the first write).
+local function expire(stamp, deadlines, channel, id)
   redis.call('ZREM', deadlines, id)
-  if redis.call('HDEL', instances, id) == 0 then
-    return current_revision(rev_key)
+  if redis.call('HDEL', stamp.hash, id) == 1 then
+    publish(stamp, channel, 'expired', id, '')
   end
-  return announce(rev_key, channel, 'expired', id, '')
 end
 
-local instances, deadlines, rev_key, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local instances, deadlines, channel, tombstones = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 -- the sweep's own state: not the service's concern
-local replaced_due, replaced_master = replace_corrupt(KEYS[8], 'zset') or '', replace_corrupt(KEYS[9], 'hash') or ''
-check_keys(instances, 'hash', deadlines, 'zset', rev_key, 'counter', tombstones, 'zset', KEYS[6], 'string',
-  KEYS[8], 'zset')
+local replaced_due, replaced_master = replace_corrupt(KEYS[5], 'zset') or '', replace_corrupt(KEYS[6], 'hash') or ''
+check_keys(instances, 'hash', deadlines, 'zset', tombstones, 'zset', KEYS[5], 'zset')
+local _, stamp = read_service(instances)
 local outages, allowance = outages_of(ARGV[2]), tonumber(ARGV[3])
 local now = now_ms()
 
-local failover = new_master_since(KEYS[9], now)
+local failover = new_master_since(KEYS[6], now)
 if failover then
   outages[#outages + 1] = {0, failover}
 end
@@ -80,9 +74,9 @@ for i = 1, #due, 2 do
   if now < grace_end(tonumber(due[i + 1]), stored_ttl(instances, id)) then
     spared = spared + 1
   else
-    expire(instances, deadlines, rev_key, channel, id)
+    expire(stamp, deadlines, channel, id)
     expired = expired + 1
   end
 end
 refile_due(deadlines)
-return {current_revision(rev_key), redis.call('HLEN', instances), expired, spared, replaced_due, replaced_master}
+return {stamp.rev, instance_count(stamp), expired, spared, replaced_due, replaced_master}

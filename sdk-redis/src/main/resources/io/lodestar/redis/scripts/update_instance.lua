@@ -1,7 +1,7 @@
 -- update_instance: changes metadata, status or weight of a registered instance, atomically.
--- KEYS[1] instances hash, KEYS[2] deadlines zset, KEYS[3] revision counter, KEYS[4] events shard channel,
--- KEYS[5] tombstones zset (passed to every service write script, unused here), KEYS[6] digest, KEYS[7]
--- incarnation (see publish in common.lua), KEYS[8] the bucket's due set (see file_due in common.lua)
+-- KEYS[1] instances hash (with the service's stamp, see read_service in stamps.lua), KEYS[2] deadlines zset,
+-- KEYS[3] events shard channel, KEYS[4] tombstones zset (passed to every service write script, unused here),
+-- KEYS[5] the bucket's due set (see file_due in due.lua)
 -- ARGV[1] instance id, ARGV[2] mode: "replace" (metadata = ARGV[3]), "merge" (put ARGV[3], remove the keys of
 --         the JSON array ARGV[4]), "status" (status = ARGV[3]) or "weight" (weight = ARGV[3], an integer the
 --         caller validated)
@@ -10,25 +10,24 @@
 -- what readers see changed; nothing is written otherwise.
 --#include common.lua
 --#include stored.lua
-local instances, deadlines, channel = KEYS[1], KEYS[2], KEYS[4]
+local instances, deadlines, channel = KEYS[1], KEYS[2], KEYS[3]
 local id, mode = ARGV[1], ARGV[2]
 
 -- Everything read before the first write (each read proves its key's type, see common.lua).
-local existing = redis.call('HGET', instances, id)
+local existing, stamp = read_service(instances, id)
 local deadline = redis.call('ZSCORE', deadlines, id)
-local stamp = read_stamp(KEYS[3], KEYS[7], KEYS[6])
 
 if deadline then
   local now = now_ms()
   if tonumber(deadline) < now then
-    local filed = redis.call('ZSCORE', KEYS[8], instances)
+    local filed = redis.call('ZSCORE', KEYS[5], instances)
     redis.call('ZREM', deadlines, id)
     if not existing then
       file_due(deadlines, filed, deadline, nil, now, false)
       return {stamp.rev, false}
     end
     redis.call('HDEL', instances, id)
-    file_due(deadlines, filed, deadline, nil, now, redis.call('HLEN', instances) == 0)
+    file_due(deadlines, filed, deadline, nil, now, instance_count(stamp) == 0)
     return {publish(stamp, channel, 'expired', id, ''), false}
   end
 end
@@ -75,5 +74,5 @@ if not changed then
   return {stamp.rev, public_of(existing, owner)}
 end
 local public = cjson.encode(instance)
-redis.call('HSET', instances, id, owner and with_owner(public, owner) or public)
-return {publish(stamp, channel, 'updated', id, ',"instance":' .. public), public}
+local stored = owner and with_owner(public, owner) or public
+return {publish(stamp, channel, 'updated', id, ',"instance":' .. public, id, stored), public}
