@@ -10,26 +10,36 @@ mode, 3 pairs of a chunk of CHUNK floor calls and a chunk of CHUNK calls of the 
 INFO commandstats usec / calls of its outer command (evalsha or fcall). A write's ratio is the median over its pairs
 of (its chunk ÷ the floor chunk just before it); q1 and q3 are the quartiles of those ratios.
 
+Each version runs on its own key layout: 8 keys per service script (revision, digest and incarnation as keys of
+their own, the scripts before 2026-11-28) or 5 (the stamp in the instances hash), told from its register script.
+
 Usage: compare_scripts.py <before scripts dir> <after scripts dir> <floor_register.lua> > out.txt
-Env: ROUNDS (6), CHUNK (100), REDIS (redis-server)."""
+Env: ROUNDS (6), CHUNK (100: calls per chunk; 1 measures each call on its own, between two INFO calls, as a write
+arriving alone meets Redis, with colder caches than back-to-back calls), FCALL (1: also the "after" scripts as
+functions), PREFILL (instances registered in the register service, and members in the floor's shared keys, before
+the rounds), REDIS (redis-server)."""
 import json, os, re, statistics, subprocess, sys, time
 
 from harness import R, free_port, expand, source
 
 BEFORE, AFTER, FLOOR = sys.argv[1], sys.argv[2], sys.argv[3]
-MODES = ('before', 'after', 'fcall')
+MODES = ('before', 'after', 'fcall') if os.environ.get('FCALL') == '1' else ('before', 'after')
 ROUNDS, CHUNK = int(os.environ.get('ROUNDS', '6')), int(os.environ.get('CHUNK', '100'))
 WRITES = {'register': 'register_instance.lua', 'renew': 'renew_instance.lua',
           'deregister': 'deregister_instance.lua', 'update': 'update_instance.lua', 'setconfig': 'set_config.lua'}
+CONFIG = ('content', 'history', 'versions', 'revision', 'events', 'incarnation', 'log', 'gray', 'gray:revision',
+          'gray:events')
 INSTANCE = ('{"serviceId":"orders","instanceId":"%s","host":"10.0.0.1","port":8080,"weight":100,"status":"UP",'
             '"metadata":{"zone":"eu-west-1a","version":"1.4.2"},"ttl":30000}')
 OWNER = '0123456789abcdef'
 
 
-def service_keys(tag):
+def service_keys(tag, stamp_keys):
     t = 'lodestar:{t}:svc:{%s}' % tag
-    return [t + ':instances', t + ':deadlines', t + ':rev', t + ':events', t + ':tomb', t + ':digest', t + ':inc',
-            'lodestar:{t}:due:{%s}' % tag]
+    if stamp_keys:
+        return [t + ':instances', t + ':deadlines', t + ':rev', t + ':events', t + ':tomb', t + ':digest', t + ':inc',
+                'lodestar:{t}:due:{%s}' % tag]
+    return [t + ':instances', t + ':deadlines', t + ':events', t + ':tomb', 'lodestar:{t}:due:{%s}' % tag]
 
 
 def main():
@@ -45,29 +55,40 @@ def main():
 
 def run(r):
     scripts = {name: expand(AFTER, source(AFTER, file)) for name, file in WRITES.items()}
+    # the layout of each mode: service stamps as keys of their own (8 keys) or in the instances hash (5)
+    stamp_keys = {mode: 'KEYS[8]' in source(BEFORE if mode == 'before' else AFTER, 'register_instance.lua')
+                  for mode in MODES}
     sha = {(name, 'after'): r.call('SCRIPT', 'LOAD', text) for name, text in scripts.items()}
     sha.update({(name, 'before'): r.call('SCRIPT', 'LOAD', expand(BEFORE, source(BEFORE, file)))
                 for name, file in WRITES.items()})
     sha[('floor', 'before')] = r.call('SCRIPT', 'LOAD', open(FLOOR).read())
-    r.call('FUNCTION', 'LOAD', 'REPLACE', '#!lua name=lodestar_check\n' + ''.join(
-        "redis.register_function('%s', function(KEYS, ARGV)\n%s\nend)\n" % item for item in scripts.items()))
+    if 'fcall' in MODES:
+        r.call('FUNCTION', 'LOAD', 'REPLACE', '#!lua name=lodestar_check\n' + ''.join(
+            "redis.register_function('%s', function(KEYS, ARGV)\n%s\nend)\n" % item for item in scripts.items()))
     counter = [0]
 
-    def register(keys, id):  # set-up, by the "after" script (both versions keep the same data layout)
-        r.call('EVALSHA', sha[('register', 'after')], 8, *keys, id, INSTANCE % id, 30000, 'register', OWNER)
+    def register(keys, id, mode):  # set-up, by the mode's own script (the layouts may differ)
+        script = sha[('register', 'before' if mode == 'before' else 'after')]
+        return ['EVALSHA', script, len(keys), *keys, id, INSTANCE % id, 30000, 'register', OWNER]
 
     for name in WRITES:
         for mode in MODES:
-            keys = service_keys(name + mode)
-            for i in range(10):
-                register(keys, 'i%d' % i)
+            keys = service_keys(name + mode, stamp_keys[mode])
+            r.pipe([register(keys, 'i%d' % i, mode) for i in range(10)])
             first = r.call('ZRANGE', keys[1], 0, 0, 'WITHSCORES')
-            r.call('ZADD', keys[7], first[1], keys[0])  # as the sweep leaves it
+            r.call('ZADD', keys[-1], first[1], keys[0])  # as the sweep leaves it
+    prefill = int(os.environ.get('PREFILL', '0'))
+    floor = 'lodestar-floor:{t}:'
+    for start in range(0, prefill, 1000):
+        ids = ['p%d' % i for i in range(start, min(start + 1000, prefill))]
+        for mode in MODES:
+            r.pipe([register(service_keys('register' + mode, stamp_keys[mode]), id, mode) for id in ids])
+        r.pipe([['ZADD', floor + 'deadlines', i, id] for i, id in enumerate(ids)] + [['SADD', floor + 'ids', *ids]])
 
     def chunk(name, mode):
         """CHUNK calls of the write (or the floor), and the deregistered instances registered before them."""
         head = ['FCALL', name] if mode == 'fcall' else ['EVALSHA', sha[(name, mode)]]
-        keys = service_keys(name + mode)
+        keys = service_keys(name + mode, stamp_keys[mode]) if name != 'floor' else None
         calls = []
         for _ in range(CHUNK):
             counter[0] += 1
@@ -78,18 +99,20 @@ def run(r):
                                      t + 'events', 'id%d' % i, '10.0.0.1', '8080', '100',
                                      '{"zone":"eu-west-1a","version":"1.4.2"}', '30000'])
             elif name == 'register':
-                calls.append(head + [8, *keys, 'n%d' % i, INSTANCE % ('n%d' % i), 30000, 'register', OWNER])
+                calls.append(head + [len(keys), *keys, 'n%d' % i, INSTANCE % ('n%d' % i), 30000, 'register', OWNER])
             elif name == 'renew':
-                calls.append(head + [8, *keys, 'i%d' % (i % 10), OWNER, 30000])
+                calls.append(head + [len(keys), *keys, 'i%d' % (i % 10), OWNER, 30000])
             elif name == 'deregister':
-                register(keys, 'd%d' % i)
-                calls.append(head + [8, *keys, 'd%d' % i, 60000])
+                r.call(*register(keys, 'd%d' % i, mode))
+                calls.append(head + [len(keys), *keys, 'd%d' % i, 60000])
             elif name == 'update':
-                calls.append(head + [8, *keys, 'i%d' % (i % 10), 'replace', json.dumps({'call': str(i)}), '[]'])
+                calls.append(head + [len(keys), *keys, 'i%d' % (i % 10), 'replace', json.dumps({'call': str(i)}),
+                                     '[]'])
             else:
-                c = 'lodestar:{t}:cfg:{%s}' % (name + mode)
-                calls.append(head + [6, c + ':cur', c + ':hist', c + ':vers', c + ':rev', c + ':events', c + ':inc',
-                                     'app', 'a=%d\nb=some.value.here\nc=%d' % (i, i), 'PROPERTIES', '10', '-1'])
+                c = 'lodestar:{t}:cfg:{%s}:' % (name + mode)
+                calls.append(head + [len(CONFIG), *(c + key for key in CONFIG), 'app',
+                                     'a=%d\nb=some.value.here\nc=%d' % (i, i), 'PROPERTIES', '10', '-1', '', 'bench',
+                                     'localhost'])
         return calls
 
     def us_per_call(outer, calls):
