@@ -1,8 +1,9 @@
 -- purge_service: removes the keys a service left behind once it has no instance (its instances hash, which then
 -- holds only the service's stamp, and its deadlines), so services that are gone for good cost Redis nothing.
--- Refused while any instance is registered (an overdue one too, until the sweep expires it). Tombstones that still run are kept, so an owner's
--- renewal cannot bring back what was deregistered or evicted: their key then expires with the last of them. A
--- service written again afterwards counts its revisions from 1 under a new incarnation (see common.lua).
+-- Refused while any instance is registered (an overdue one too, until the sweep expires it). Tombstones that still
+-- run are kept, so an owner's renewal cannot bring back what was deregistered or evicted: their key then expires with
+-- the last of them. A service written again afterwards counts its revisions from 1 under a new incarnation (see
+-- stamps.lua).
 -- KEYS[1] instances hash (with the service's stamp, see read_service in stamps.lua), KEYS[2] deadlines zset,
 -- KEYS[3] events shard channel, KEYS[4] tombstones zset, KEYS[5] the bucket's due set (all share one hash tag)
 -- ARGV[1] service id

@@ -14,8 +14,8 @@
 -- Returns one entry per service read, in KEYS order, fewer than the services given when the budget ran out:
 -- {revision (as stored: the caller checks it, naming the key), digest ('' when none), incarnation ('' when none),
 -- count, id1, json1, id2, json2, ...}, instances in hash order (the caller sorts), with the stamp's fields (whose
--- names start with ':', which no instance id does: the caller skips them); count -1: more than ARGV[2] instances, none returned (read it page by page);
--- count -2: unchanged, the state the caller holds, none returned.
+-- names start with ':', which no instance id does: the caller skips them); count -1: more than ARGV[2] instances,
+-- none returned (read it page by page); count -2: unchanged, the state the caller holds, none returned.
 --#include common.lua
 local budget, largest = tonumber(ARGV[1]), tonumber(ARGV[2])
 local result = {}
