@@ -11,14 +11,15 @@ INFO commandstats usec / calls of its outer command (evalsha or fcall). A write'
 of (its chunk ÷ the floor chunk just before it); q1 and q3 are the quartiles of those ratios.
 
 Each version runs on its own key layout: 8 keys per service script (revision, digest and incarnation as keys of
-their own, the scripts before 2026-11-28) or 5 (the stamp in the instances hash), told from its register script.
+their own, the scripts before 2026-11-28) or 5 (the stamp in the instances hash), told from its register script;
+and a config set passes the content's SHA-1 unless the version's set_config.lua computes it.
 
 Usage: compare_scripts.py <before scripts dir> <after scripts dir> <floor_register.lua> > out.txt
 Env: ROUNDS (6), CHUNK (100: calls per chunk; 1 measures each call on its own, between two INFO calls, as a write
 arriving alone meets Redis, with colder caches than back-to-back calls), FCALL (1: also the "after" scripts as
 functions), PREFILL (instances registered in the register service, and members in the floor's shared keys, before
 the rounds), REDIS (redis-server)."""
-import json, os, re, statistics, subprocess, sys, time
+import hashlib, json, os, re, statistics, subprocess, sys, time
 
 from harness import R, free_port, expand, source
 
@@ -58,6 +59,9 @@ def run(r):
     # the layout of each mode: service stamps as keys of their own (8 keys) or in the instances hash (5)
     stamp_keys = {mode: 'KEYS[8]' in source(BEFORE if mode == 'before' else AFTER, 'register_instance.lua')
                   for mode in MODES}
+    # who hashes a config's content: the script (its callers passed '', before 2026-11-28) or the client
+    script_hashes = {mode: 'sha1hex(content)' in source(BEFORE if mode == 'before' else AFTER, 'set_config.lua')
+                     for mode in MODES}
     sha = {(name, 'after'): r.call('SCRIPT', 'LOAD', text) for name, text in scripts.items()}
     sha.update({(name, 'before'): r.call('SCRIPT', 'LOAD', expand(BEFORE, source(BEFORE, file)))
                 for name, file in WRITES.items()})
@@ -110,9 +114,11 @@ def run(r):
                                      '[]'])
             else:
                 c = 'lodestar:{t}:cfg:{%s}:' % (name + mode)
+                content = 'a=%d\n' % i + ''.join('key.%02d=some.value.here.%08d\n' % (k, i) for k in range(30))  # 1 KiB
                 calls.append(head + [len(CONFIG), *(c + key for key in CONFIG), 'app',
-                                     'a=%d\nb=some.value.here\nc=%d' % (i, i), 'PROPERTIES', '10', '-1', '', 'bench',
-                                     'localhost'])
+                                     content, 'PROPERTIES', '10', '-1',
+                                     '' if script_hashes[mode] else hashlib.sha1(content.encode()).hexdigest(),
+                                     'bench', 'localhost'])
         return calls
 
     def us_per_call(outer, calls):

@@ -80,6 +80,11 @@ final class RawRedis {
         return BenchmarkAccess.serviceChannel(namespace, serviceId);
     }
 
+    /** The hash Lodestar passes with a plain config content (set_config.lua's ARGV[6]). */
+    static String contentHash(String content) {
+        return BenchmarkAccess.contentHash(content);
+    }
+
     /** The keys of one config entry, in the order the config write scripts expect them. */
     static String[] configKeys(String namespace, String configId) {
         return BenchmarkAccess.configKeys(namespace, configId);

@@ -440,7 +440,9 @@ public abstract class WriteBenchmark {
     /** @return the set script's reply, by a plain EVALSHA */
     @Benchmark
     public List<Object> rawConfigSet(Backend backend, ConfigWriting state) {
-        return backend.setConfigScript.run(backend.raw, state.keys, state.configId, state.nextContent(),
-                ConfigFormat.PROPERTIES.name(), HISTORY_LIMIT, "-1", "", "bench", "bench-host"); // hash, writer
+        String content = state.nextContent();
+        return backend.setConfigScript.run(backend.raw, state.keys, state.configId, content,
+                ConfigFormat.PROPERTIES.name(), HISTORY_LIMIT, "-1", RawRedis.contentHash(content), "bench",
+                "bench-host"); // the hash as Lodestar computes it, then the writer
     }
 }

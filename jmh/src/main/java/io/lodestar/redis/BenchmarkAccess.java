@@ -32,6 +32,11 @@ public final class BenchmarkAccess {
         return new Keys(Namespace.of(namespace)).config(configId).all();
     }
 
+    /** The hash Lodestar passes with a plain config content (set_config.lua's ARGV[6]). */
+    public static String contentHash(String content) {
+        return Sha1.hex(content);
+    }
+
     /** The text of script {@code name} as Lodestar sends it to Redis. */
     public static String script(String name) {
         return LuaScript.load(name).body();

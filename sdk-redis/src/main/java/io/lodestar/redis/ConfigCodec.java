@@ -36,7 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * AES256-GCM data key per version, wrapped by the provider's key), authenticated with the namespace, the config id
  * and the key id, so ciphertext moved to another config or another key fails the integrity check. The content hash
  * that makes an unchanged set a no-op is then {@code hmac:<key id>:<hex>}, an HMAC under the key instead of the
- * SHA-1 Redis computes for plain entries: it reveals nothing, and equal content under the same key still compares
+ * SHA-1 of plain entries: it reveals nothing, and equal content under the same key still compares
  * equal. Redis, the view and the snapshot directory hold the stored form; only callers see plaintext.
  */
 final class ConfigCodec {
@@ -80,7 +80,10 @@ final class ConfigCodec {
                 options.encryptedConfigPlaceholders(), options.viewTopicLimit());
     }
 
-    /** A content as stored and its hash ("" when Redis computes the SHA-1 of a plain content). */
+    /**
+     * A content as stored and its hash: the SHA-1 of a plain content, computed here rather than by the script (over
+     * 1 KiB it is a sizeable part of a config write's Redis time, and Redis time is what one shard's writes share).
+     */
     record Stored(String content, String hash) {
     }
 
@@ -101,7 +104,7 @@ final class ConfigCodec {
                         "without the prefix '" + MARK + "' (which marks encrypted entries) in a client"
                                 + " without config keys"));
             }
-            return new Stored(content, "");
+            return new Stored(content, Sha1.hex(content));
         }
         String keyId = keys.primaryKeyId();
         if (keyId == null || !keyId.matches("[A-Za-z0-9._-]{1,64}")) {

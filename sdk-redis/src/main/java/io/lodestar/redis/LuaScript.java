@@ -9,10 +9,7 @@ import io.lodestar.core.LodestarException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -37,7 +34,7 @@ final class LuaScript {
     private LuaScript(String name, String body) {
         this.name = name;
         this.body = body;
-        this.sha = sha1(body);
+        this.sha = Sha1.hex(body);
     }
 
     static LuaScript load(String name) {
@@ -138,12 +135,4 @@ final class LuaScript {
         }
     }
 
-    private static String sha1(String text) {
-        try {
-            return HexFormat.of().formatHex(
-                    MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-1 is required of every JDK", e);
-        }
-    }
 }

@@ -325,10 +325,6 @@ final class Snapshots<T> {
         prepared = true;
     }
 
-    static String sha1(String content) {
-        return HexFormat.of().formatHex(digest("SHA-1", content));
-    }
-
     private static byte[] digest(String algorithm, String text) {
         try {
             return MessageDigest.getInstance(algorithm).digest(text.getBytes(StandardCharsets.UTF_8));
@@ -364,7 +360,7 @@ final class Snapshots<T> {
         public SyncedView.Versioned<Optional<ConfigEntry>> read(String id, Map<String, Object> fields,
                                                                  String incarnation) {
             String content = (String) fields.get("content");
-            if (content == null || !sha1(content).equals(fields.get("hash"))) {
+            if (content == null || !Sha1.hex(content).equals(fields.get("hash"))) {
                 throw new IllegalArgumentException("its content does not match its hash");
             }
             ConfigEntry entry = ConfigReads.parse(id, fields);
@@ -432,7 +428,7 @@ final class Snapshots<T> {
             for (Map<String, Object> instance : instances) {
                 all.append(instance.get("id")).append('\n').append(instance.get("stored")).append('\n');
             }
-            return sha1(all.toString());
+            return Sha1.hex(all.toString());
         }
     }
 }

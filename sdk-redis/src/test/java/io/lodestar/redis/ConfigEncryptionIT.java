@@ -273,9 +273,9 @@ class ConfigEncryptionIT extends PrivateRedisTest {
 
         assertThat(again.version()).isEqualTo(first.version());
         assertThat(first.contentHash()).startsWith("hmac:" + keyset.primaryKeyId() + ":")
-                .doesNotContain(Snapshots.sha1("password=" + secret));
+                .doesNotContain(Sha1.hex("password=" + secret));
         assertThat(String.join("\n", everyValue(redis())))
-                .doesNotContain(Snapshots.sha1("password=" + secret));
+                .doesNotContain(Sha1.hex("password=" + secret));
     }
 
     @Test

@@ -12,7 +12,7 @@ import java.util.Optional;
  * @param content     the text, up to {@value Validation#MAX_CONFIG_CONTENT_BYTES} UTF-8 bytes
  * @param format      how the content is written (a hint)
  * @param version     1 for the first write, +1 for every write that changed the content or format
- * @param contentHash SHA-1 of the content, hex, as computed by Redis; for an encrypted entry {@code hmac:<key id>:<hex>},
+ * @param contentHash SHA-1 of the content's UTF-8 bytes, hex; for an encrypted entry {@code hmac:<key id>:<hex>},
  *                    an HMAC under its key, which tells equal contents without revealing them
  * @param createdAt   when version 1 was written (Redis time)
  * @param updatedAt   when this version was written (Redis time)

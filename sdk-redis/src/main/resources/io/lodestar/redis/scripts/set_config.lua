@@ -4,8 +4,9 @@
 -- keys (unused here) (the keys of one entry share their hash tag)
 -- ARGV[1] config id, ARGV[2] content, ARGV[3] format, ARGV[4] history limit,
 -- ARGV[5] expected version: -1 = set in any case, 0 = only if there is no current entry, n = only if it is n,
--- ARGV[6] the content hash computed by the client ('' : the SHA-1 of the content, computed here; an encrypted
--- content comes with a keyed hash of its plaintext, see ConfigCodec.java),
+-- ARGV[6] the content hash, computed by the client (ConfigCodec.java): the SHA-1 (hex) of a plain content, a keyed
+-- hash of an encrypted content's plaintext (not computed here: over a config's size it is a sizeable part of the
+-- script's Redis time),
 -- ARGV[7] writer's client name, ARGV[8] writer's host (the audit record's: the last two, see config_common.lua)
 -- Returns {'conflict', current version (0 = none)} when the expected version is not the current one;
 -- {'unchanged', version, hash, createdAt, updatedAt} when content and format equal the current entry's (then
@@ -23,7 +24,10 @@ local version, hash, current_format, created_at, updated_at = current_header(k.c
 if expected >= 0 and expected ~= version then
   return {'conflict', version}
 end
-local new_hash = ARGV[6] ~= '' and ARGV[6] or redis.sha1hex(content)
+local new_hash = ARGV[6]
+if new_hash == '' then -- an unchanged set is told by its hash: without one, any content would read as unchanged
+  return redis.error_reply('ERR lodestar: set_config needs the content hash (ARGV[6])')
+end
 if version > 0 and hash == new_hash and current_format == format then
   return {'unchanged', version, hash, created_at, updated_at}
 end
