@@ -37,7 +37,7 @@ final class LeastPrivilege {
      * sweep's {@code INFO replication} is granted with {@link #CONNECTION}).
      */
     static final List<String> OTHER_SCRIPTS = List.of(
-            "+set", "+mget", "+mset", "+del", "+exists", "+pttl", "+pexpire", "+hset", "+hdel",
+            "+set", "+mget", "+mset", "+del", "+exists", "+pttl", "+pexpire", "+persist", "+hset", "+hdel",
             "+zadd", "+zrem", "+zpopmin", "+zcard", "+zrevrange", "+zremrangebyscore", "+spublish", "+xadd");
 
     private static final List<String> ALL_KEYS_AND_CHANNELS = List.of(

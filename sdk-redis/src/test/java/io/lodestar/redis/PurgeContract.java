@@ -84,6 +84,26 @@ abstract class PurgeContract extends NamespaceTest {
     }
 
     @Test
+    void aPurgedServiceRegisteredAgainKeepsItsTombstonesAsALiveServiceDoes() {
+        // given a service purged with a tombstone still running: its tombstones key expires with it
+        LodestarClient writer = clients.connect();
+        writer.registry().register(persistent("orders", "orders-1"));
+        writer.registry().deregister("orders", "orders-1");
+        assertThat(writer.registry().purge("orders")).isTrue();
+        String tombstones = keys().service("orders").tombstones();
+        assertThat(raw().pttl(tombstones)).as("expiry after the purge").isPositive();
+
+        // when it is registered again, and an instance deregistered
+        writer.registry().register(persistent("orders", "orders-2"));
+        writer.registry().deregister("orders", "orders-2");
+
+        // then its tombstones no longer expire as a whole (no deregistration of a live service looks at their
+        // expiry): orders-2's tombstone lasts its own time, not what was left of the purged service's
+        assertThat(raw().pttl(tombstones)).as("expiry after registering again").isEqualTo(-1);
+        assertThat(raw().zscore(tombstones, "orders-2")).isNotNull();
+    }
+
+    @Test
     void aPurgeKeepsTheTombstoneOfAnEvictedInstanceSoItsOwnersRenewalsCannotBringItBack() {
         LodestarClient owner = clients.connect();
         LodestarClient operator = clients.connect();

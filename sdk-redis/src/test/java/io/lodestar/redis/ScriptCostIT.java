@@ -41,7 +41,7 @@ class ScriptCostIT extends PrivateRedisTest {
         REGISTER_CHANGED(6), // 8 before the stamp moved
         RENEW_LEASE(4),
         RENEW_EXPLICIT(4),
-        DEREGISTER(10), // 11 before the stamp moved
+        DEREGISTER(9), // 11 before the stamp moved into the instances hash, 10 before PTTL only without a stamp
         SET_METADATA(5), // 7 before the stamp moved
         SET_WEIGHT(5), // 7 before the stamp moved
         CONFIG_SET(12), // 11 before the audit log's XADD

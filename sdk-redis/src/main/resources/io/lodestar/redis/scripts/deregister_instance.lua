@@ -26,8 +26,10 @@ local filed = vanishes and redis.call('ZSCORE', KEYS[5], instances)
 
 local keep_until = now + math.max(keep, 3 * (stored and ttl_of(stored) or 0))
 redis.call('ZADD', tombstones, keep_until, id) -- the first write: tombstones is the one key not read before
-local ttl = redis.call('PTTL', tombstones) -- a purge (purge_service.lua) leaves the key to expire with its last one
-if ttl > 0 and ttl < keep_until - now then
+-- A purge (purge_service.lua) leaves the key to expire with its last tombstone, and only a service without a stamp
+-- (new, or purged) can have such a key: the first stamp makes it persist (save_stamp in stamps.lua).
+local ttl = not stamp.inc and redis.call('PTTL', tombstones)
+if ttl and ttl > 0 and ttl < keep_until - now then
   redis.call('PEXPIRE', tombstones, keep_until - now + 1)
 end
 -- A removed deadline leaves the due entry early at worst, which the sweep corrects when it looks: only a service

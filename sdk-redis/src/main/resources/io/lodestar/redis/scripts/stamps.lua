@@ -66,7 +66,11 @@ local function next_revision(stamp)
 end
 
 -- Writes what next_revision (and a digest) changed in the stamp, in one MSET or, for a service, one HSET of its
--- instances hash, with field and value (an instance written with the change) when given. Neither can fail.
+-- instances hash, with field and value (an instance written with the change) when given. Neither can fail. A
+-- service's first stamp (a new service, or one purged and written again) also makes its tombstones (KEYS[4], as every
+-- service script passes them) persist: a purge (purge_service.lua) leaves them to expire with the last one, and a
+-- service with a stamp keeps them as any live service does, so a deregistration looks at their expiry only while
+-- there is no stamp (deregister_instance.lua).
 local function save_stamp(stamp, field, value)
   if stamp.hash then
     local args = {stamp.hash, ':revision', stamp.rev, ':digest', stamp.digest}
@@ -75,6 +79,7 @@ local function save_stamp(stamp, field, value)
     end
     if stamp.new_inc then
       args[#args + 1], args[#args + 2] = ':incarnation', stamp.inc
+      redis.call('PERSIST', KEYS[4])
     end
     redis.call('HSET', unpack(args))
   elseif stamp.new_inc then
