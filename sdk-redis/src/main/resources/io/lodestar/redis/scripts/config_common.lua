@@ -83,14 +83,22 @@ local function config_keys()
 end
 
 -- The audit trail: every config write appends one record to the entry's log stream (same hash tag), trimmed to
--- about AUDIT_LIMIT records by MAXLEN ~ (Redis trims whole blocks: cheap, a few more may stay). The writer's client
--- name and host are the last two ARGV of every write script. Called after the script's reads and before its other
--- writes, so a corrupt log key (WRONGTYPE) stops the script before it changed anything; a corrupt key written after
--- it (the history, never read by an update) can leave the record of a write that then failed.
-local AUDIT_LIMIT = 1000
+-- about AUDIT_LIMIT records by MAXLEN ~ (Redis trims whole blocks: cheap, a few more may stay) by every
+-- AUDIT_TRIM_EVERY-th version and by every gray release write: the trim's check, on every write, was a measurable part
+-- of a config write's Redis time, and AUDIT_TRIM_EVERY - 1 more records cost little (versions count every set,
+-- rollback and remove; a gray write leaves the version as it is, so it trims itself). The writer's client name and
+-- host are the last two ARGV of every write script. Called after the script's reads and before its other writes, so
+-- a corrupt log key (WRONGTYPE) stops the script before it changed anything; a corrupt key written after it (the
+-- history, never read by an update) can leave the record of a write that then failed.
+local AUDIT_LIMIT, AUDIT_TRIM_EVERY = 1000, 100
 local function audit(k, op, hash, previous, version)
-  redis.call('XADD', k.log, 'MAXLEN', '~', AUDIT_LIMIT, '*', 'op', op, 'client', ARGV[#ARGV - 1],
-    'host', ARGV[#ARGV], 'hash', hash or '', 'prev', previous, 'version', version)
+  local record = {'op', op, 'client', ARGV[#ARGV - 1], 'host', ARGV[#ARGV], 'hash', hash or '', 'prev', previous,
+    'version', version}
+  if version % AUDIT_TRIM_EVERY == 0 or string.sub(op, 1, 5) == 'gray-' then
+    redis.call('XADD', k.log, 'MAXLEN', '~', AUDIT_LIMIT, '*', unpack(record))
+  else
+    redis.call('XADD', k.log, '*', unpack(record))
+  end
 end
 
 -- The gray release of an entry, decoded, and its JSON; nil when there is none. JSON:
