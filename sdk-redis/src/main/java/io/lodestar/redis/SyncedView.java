@@ -265,14 +265,30 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /**
      * Drops (and unsubscribes) a topic nobody listens to whose value is {@code unneeded}, at once rather than once it
-     * is idle: e.g. a config the namespace index announced that Redis does not hold (removed since, or forged).
+     * is idle: e.g. a config the namespace index announced that Redis does not hold (removed since, or forged). A
+     * topic whose first load is under way (a read may wait for it) is decided when that load ends: dropped then if
+     * it loaded an unneeded value, or none; one without a value and no load under way is dropped at once. On the
+     * view thread, where loads end, so a release never misses the end of the load it waits for.
      */
     void release(String id, Predicate<V> unneeded) {
         ViewTopic<V, E> topic = topics.live(id);
         if (topic != null) {
-            topics.removeIf(id, topic, held -> !held.pinned() && held.current != null
-                    && unneeded.test(held.current.value));
+            try {
+                viewThread.execute(() -> releaseIfUnneeded(topic, unneeded));
+            } catch (RejectedExecutionException closing) {
+                // the view closes: its topics go with it
+            }
         }
+    }
+
+    /** See {@link #release} (view thread). */
+    private void releaseIfUnneeded(ViewTopic<V, E> topic, Predicate<V> unneeded) {
+        if (topic.syncing && topic.current == null) {
+            topic.releaseWhenLoaded = unneeded; // see finishSync
+            return;
+        }
+        topics.removeIf(topic.id, topic, held -> !held.pinned() && (held.current == null
+                || unneeded.test(held.current.value)));
     }
 
     /** Removes a topic that failed its first load, unless a listener attached meanwhile (atomically with it). */
@@ -436,6 +452,11 @@ final class SyncedView<V, E> implements AutoCloseable {
         if (closed || !topics.isLive(topic)) {
             attempt.completeExceptionally(closed ? backend.closedException() : new LodestarException("view closed"));
             return;
+        }
+        Predicate<V> release = topic.releaseWhenLoaded;
+        topic.releaseWhenLoaded = null;
+        if (release != null) { // once this sync has ended, whatever its outcome
+            attempt.whenComplete((value, failed) -> releaseIfUnneeded(topic, release));
         }
         if (failure != null) {
             Versioned<V> restored = topic.current == null ? restore(topic, failure) : null;

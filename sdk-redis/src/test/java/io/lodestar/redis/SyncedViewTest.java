@@ -267,6 +267,44 @@ class SyncedViewTest {
     }
 
     @Test
+    void aTopicReleasedWhileItsFirstLoadIsUnderWayIsDroppedAndUnsubscribedWhenTheLoadFindsItUnneeded()
+            throws InterruptedException {
+        // given a topic whose listener left while its first load is under way
+        view.api().subscribe(TOPIC, event -> { }).close();
+
+        // when it is released before that load ends, and the load then finds nothing
+        view.release(TOPIC, List::isEmpty);
+        source.completeLoad(1);
+
+        // then it goes with its subscription, as if released after the load
+        assertThat(view.api().held()).isEmpty();
+        assertThat(transport.unsubscribes.poll(5, TimeUnit.SECONDS)).isEqualTo(CHANNEL);
+    }
+
+    @Test
+    void aTopicReleasedWhileItsFirstLoadIsUnderWayStaysWhenTheLoadFindsItNeeded() {
+        view.api().subscribe(TOPIC, event -> { }).close();
+
+        view.release(TOPIC, List::isEmpty);
+        source.completeLoad(1, "a");
+
+        assertThat(view.api().held()).containsExactly(TOPIC);
+        assertThat(transport.unsubscribes).isEmpty();
+    }
+
+    @Test
+    void aTopicReleasedWhileItsFirstLoadIsUnderWayIsDroppedAndUnsubscribedWhenTheLoadFails()
+            throws InterruptedException {
+        view.api().subscribe(TOPIC, event -> { }).close();
+
+        view.release(TOPIC, List::isEmpty);
+        source.failLoad(new UnavailableException("Redis at redis://test is unreachable"));
+
+        assertThat(view.api().held()).isEmpty();
+        assertThat(transport.unsubscribes.poll(5, TimeUnit.SECONDS)).isEqualTo(CHANNEL);
+    }
+
+    @Test
     void anEventTheSourceCannotApplyIsCountedAndAnsweredByAReload() {
         List<String> heard = subscribe();
         source.completeLoad(1, "a");
