@@ -450,6 +450,9 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.syncing = false;
         syncsUnderWay--;
         if (closed || !topics.isLive(topic)) {
+            if (!closed) {
+                unsubscribeDead(topic);
+            }
             attempt.completeExceptionally(closed ? backend.closedException() : new LodestarException("view closed"));
             return;
         }
@@ -826,15 +829,37 @@ final class SyncedView<V, E> implements AutoCloseable {
         health.markRestoredFromDisk();
     }
 
+    /**
+     * Unfollows and unsubscribes a dropped topic's channel (view thread). Not while its sync is under way: that
+     * sync's subscribe may not have reached Redis yet (it waits for a lost connection, or for a cluster node's), and
+     * an unsubscribe sent ahead of it would leave the channel subscribed with nobody following it; the sync's end
+     * unsubscribes instead ({@link #unsubscribeDead}).
+     */
     private void drop(ViewTopic<V, E> topic) {
         lostItems.dropped(topic);
-        if (router.unfollow(topic.channel, topic) && !closed) {
-            backend.unsubscribe(topic.channel).whenComplete((ok, failure) -> {
-                if (failure != null) {
-                    log.debug("Could not unsubscribe {}: {}", topic.channel, failure.toString());
-                }
-            });
+        if (router.unfollow(topic.channel, topic) && !closed && !topic.syncing) {
+            unsubscribe(topic.channel);
         }
+    }
+
+    /**
+     * The sync of a topic dropped meanwhile has ended, its subscribe done (view thread): unsubscribes the channel,
+     * unless a new topic of the id follows it now (which may rely on this subscription). Also unfollows it, for a
+     * sync that began after the drop (a read that got the topic as it was removed).
+     */
+    private void unsubscribeDead(ViewTopic<V, E> topic) {
+        router.unfollow(topic.channel, topic);
+        if (router.route(topic.channel) == null) {
+            unsubscribe(topic.channel);
+        }
+    }
+
+    private void unsubscribe(String channel) {
+        backend.unsubscribe(channel).whenComplete((ok, failure) -> {
+            if (failure != null) {
+                log.debug("Could not unsubscribe {}: {}", channel, failure.toString());
+            }
+        });
     }
 
     @Override
