@@ -265,14 +265,30 @@ final class SyncedView<V, E> implements AutoCloseable {
 
     /**
      * Drops (and unsubscribes) a topic nobody listens to whose value is {@code unneeded}, at once rather than once it
-     * is idle: e.g. a config the namespace index announced that Redis does not hold (removed since, or forged).
+     * is idle: e.g. a config the namespace index announced that Redis does not hold (removed since, or forged). A
+     * topic whose first load is under way (a read may wait for it) is decided when that load ends: dropped then if
+     * it loaded an unneeded value, or none; one without a value and no load under way is dropped at once. On the
+     * view thread, where loads end, so a release never misses the end of the load it waits for.
      */
     void release(String id, Predicate<V> unneeded) {
         ViewTopic<V, E> topic = topics.live(id);
         if (topic != null) {
-            topics.removeIf(id, topic, held -> !held.pinned() && held.current != null
-                    && unneeded.test(held.current.value));
+            try {
+                viewThread.execute(() -> releaseIfUnneeded(topic, unneeded));
+            } catch (RejectedExecutionException closing) {
+                // the view closes: its topics go with it
+            }
         }
+    }
+
+    /** See {@link #release} (view thread). */
+    private void releaseIfUnneeded(ViewTopic<V, E> topic, Predicate<V> unneeded) {
+        if (topic.syncing && topic.current == null) {
+            topic.releaseWhenLoaded = unneeded; // see finishSync
+            return;
+        }
+        topics.removeIf(topic.id, topic, held -> !held.pinned() && (held.current == null
+                || unneeded.test(held.current.value)));
     }
 
     /** Removes a topic that failed its first load, unless a listener attached meanwhile (atomically with it). */
@@ -434,8 +450,16 @@ final class SyncedView<V, E> implements AutoCloseable {
         topic.syncing = false;
         syncsUnderWay--;
         if (closed || !topics.isLive(topic)) {
+            if (!closed) {
+                unsubscribeDead(topic);
+            }
             attempt.completeExceptionally(closed ? backend.closedException() : new LodestarException("view closed"));
             return;
+        }
+        Predicate<V> release = topic.releaseWhenLoaded;
+        topic.releaseWhenLoaded = null;
+        if (release != null) { // once this sync has ended, whatever its outcome
+            attempt.whenComplete((value, failed) -> releaseIfUnneeded(topic, release));
         }
         if (failure != null) {
             Versioned<V> restored = topic.current == null ? restore(topic, failure) : null;
@@ -805,15 +829,37 @@ final class SyncedView<V, E> implements AutoCloseable {
         health.markRestoredFromDisk();
     }
 
+    /**
+     * Unfollows and unsubscribes a dropped topic's channel (view thread). Not while its sync is under way: that
+     * sync's subscribe may not have reached Redis yet (it waits for a lost connection, or for a cluster node's), and
+     * an unsubscribe sent ahead of it would leave the channel subscribed with nobody following it; the sync's end
+     * unsubscribes instead ({@link #unsubscribeDead}).
+     */
     private void drop(ViewTopic<V, E> topic) {
         lostItems.dropped(topic);
-        if (router.unfollow(topic.channel, topic) && !closed) {
-            backend.unsubscribe(topic.channel).whenComplete((ok, failure) -> {
-                if (failure != null) {
-                    log.debug("Could not unsubscribe {}: {}", topic.channel, failure.toString());
-                }
-            });
+        if (router.unfollow(topic.channel, topic) && !closed && !topic.syncing) {
+            unsubscribe(topic.channel);
         }
+    }
+
+    /**
+     * The sync of a topic dropped meanwhile has ended, its subscribe done (view thread): unsubscribes the channel,
+     * unless a new topic of the id follows it now (which may rely on this subscription). Also unfollows it, for a
+     * sync that began after the drop (a read that got the topic as it was removed).
+     */
+    private void unsubscribeDead(ViewTopic<V, E> topic) {
+        router.unfollow(topic.channel, topic);
+        if (router.route(topic.channel) == null) {
+            unsubscribe(topic.channel);
+        }
+    }
+
+    private void unsubscribe(String channel) {
+        backend.unsubscribe(channel).whenComplete((ok, failure) -> {
+            if (failure != null) {
+                log.debug("Could not unsubscribe {}: {}", channel, failure.toString());
+            }
+        });
     }
 
     @Override

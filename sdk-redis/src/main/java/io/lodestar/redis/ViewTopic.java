@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 
 /**
  * The state of one topic of a {@link SyncedView}: its value, its listeners, and where its sync stands. The view's
@@ -61,6 +62,11 @@ final class ViewTopic<V, E> extends TopicTable.Entry implements ViewListener.Top
     List<CompletableFuture<Versioned<V>>> waiting;
     /** Queued for a batch by a preload only: nothing to do if it holds a value when its turn comes. */
     boolean queuedLoadOnly;
+    /**
+     * A {@linkplain SyncedView#release release} asked for while its first load was under way: which values it does
+     * not need, decided when that load ends (null: none asked for).
+     */
+    Predicate<V> releaseWhenLoaded;
 
     private final SyncedView<V, E> view;
 

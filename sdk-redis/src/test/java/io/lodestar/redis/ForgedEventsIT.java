@@ -231,6 +231,33 @@ class ForgedEventsIT extends PrivateRedisTest {
         assertThat(heard).isEmpty();
     }
 
+    @Test
+    void aGhostConfigIdWhoseGrayReleaseCannotBeLoadedIsReleasedWithItsGraySubscription() {
+        // given a namespace listener (no identity: it starts from an entry without waiting for the gray release),
+        // and a config Redis does not hold whose gray release key another program wrote with the wrong type, so
+        // the gray view's load fails (after the entry's load found nothing, or not: whichever ends first)
+        RedisLodestarClient watcher = (RedisLodestarClient) clients.connect(options -> options
+                .reconcileInterval(OFF).sweepInterval(OFF));
+        List<ConfigEvent> heard = new CopyOnWriteArrayList<>();
+        watcher.config().subscribeAll(heard::add);
+        redis().hset(keys().config("ghost").gray(), "not", "a release");
+        redis().configResetstat();
+
+        // when the index announces it
+        publish(keys().configs().channel(), "{\"type\":\"added\",\"rev\":"
+                + (revision(keys().configs().revision()) + 1) + ",\"id\":\"ghost\"}");
+
+        // then once the gray release's load failed, the id is released whole: its entry, its gray release, and the
+        // shard subscriptions of both, long before the idle timeout (10 minutes)
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().info("errorstats").contains("WRONGTYPE"));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(watcher.views().get("config").api().held()).as("entries held").isEmpty();
+            assertThat(redis().pubsubShardChannels()).as("shard subscriptions")
+                    .noneMatch(subscribed -> subscribed.contains("ghost"));
+        });
+        assertThat(heard).isEmpty();
+    }
+
     private void publishImpossible(Object topicKeys, String body) {
         long held;
         String channel;

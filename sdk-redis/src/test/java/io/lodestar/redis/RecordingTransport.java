@@ -4,13 +4,18 @@ import io.lodestar.core.ClientClosedException;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 
-/** The view unit tests' connection to Redis: always connected, every (un)subscribe succeeds at once and is recorded. */
+/**
+ * The view unit tests' connection to Redis: always connected, every (un)subscribe is recorded and succeeds, at once
+ * unless the test holds subscribes ({@link #holdSubscribes}).
+ */
 final class RecordingTransport implements SyncedView.Transport {
     /** The channels of every subscribe call, in order (a single channel as a list of one). */
     final List<List<String>> subscribes = new CopyOnWriteArrayList<>();
@@ -18,17 +23,37 @@ final class RecordingTransport implements SyncedView.Transport {
     final BlockingQueue<String> unsubscribes = new LinkedBlockingQueue<>();
     /** Whether it reports each renewed subscription, as a cluster does (standalone by default). */
     boolean reportsResubscriptions;
+    /** While true, a subscribe is done only when the test says so ({@link #completeSubscribes}). */
+    volatile boolean holdSubscribes;
+    private final Queue<CompletableFuture<Void>> held = new ConcurrentLinkedQueue<>();
 
     @Override
     public CompletionStage<Void> subscribe(String channel) {
-        subscribes.add(List.of(channel));
-        return CompletableFuture.completedFuture(null);
+        return subscribe(List.of(channel));
     }
 
     @Override
     public CompletionStage<Void> subscribe(List<String> channels) {
         subscribes.add(List.copyOf(channels));
-        return CompletableFuture.completedFuture(null);
+        if (!holdSubscribes) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> subscribed = new CompletableFuture<>();
+        held.add(subscribed);
+        return subscribed;
+    }
+
+    /** How many subscribes wait for {@link #completeSubscribes}. */
+    int heldSubscribes() {
+        return held.size();
+    }
+
+    /** Completes the subscribes held so far, in order. */
+    void completeSubscribes() {
+        CompletableFuture<Void> subscribed;
+        while ((subscribed = held.poll()) != null) {
+            subscribed.complete(null);
+        }
     }
 
     @Override

@@ -21,12 +21,14 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The view engine on its own: a fake source whose loads the test completes by hand, a fake transport, the view
@@ -46,7 +48,8 @@ class SyncedViewTest {
     private final ManualClock clock = new ManualClock();
     private final ChannelRouter router = new ChannelRouter();
     private final Deque<Runnable> listenerTasks = new ArrayDeque<>();
-    private final Deque<Runnable> viewTasks = new ArrayDeque<>();
+    /** Concurrent: Caffeine hands a removed topic's drop over from its own executor. */
+    private final Deque<Runnable> viewTasks = new ConcurrentLinkedDeque<>();
     private Executor listeners = Runnable::run;
     private SyncedView<List<String>, String> view = newView(Runnable::run);
 
@@ -263,6 +266,75 @@ class SyncedViewTest {
         assertThat(view.api().held()).isEmpty();
         // Caffeine tells of the removal on its own executor: a bounded wait for that thread, not for time to pass
         assertThat(transport.unsubscribes.poll(5, TimeUnit.SECONDS)).isEqualTo(CHANNEL);
+        assertThat(router.route(CHANNEL)).as("no longer routed").isNull();
+    }
+
+    @Test
+    void aTopicReleasedWhileItsFirstLoadIsUnderWayIsDroppedAndUnsubscribedWhenTheLoadFindsItUnneeded()
+            throws InterruptedException {
+        // given a topic whose listener left while its first load is under way
+        view.api().subscribe(TOPIC, event -> { }).close();
+
+        // when it is released before that load ends, and the load then finds nothing
+        view.release(TOPIC, List::isEmpty);
+        source.completeLoad(1);
+
+        // then it goes with its subscription, as if released after the load
+        assertThat(view.api().held()).isEmpty();
+        assertThat(transport.unsubscribes.poll(5, TimeUnit.SECONDS)).isEqualTo(CHANNEL);
+    }
+
+    @Test
+    void aTopicReleasedWhileItsFirstLoadIsUnderWayStaysWhenTheLoadFindsItNeeded() {
+        view.api().subscribe(TOPIC, event -> { }).close();
+
+        view.release(TOPIC, List::isEmpty);
+        source.completeLoad(1, "a");
+
+        assertThat(view.api().held()).containsExactly(TOPIC);
+        assertThat(transport.unsubscribes).isEmpty();
+    }
+
+    @Test
+    void aTopicReleasedWhileItsFirstLoadIsUnderWayIsDroppedAndUnsubscribedWhenTheLoadFails()
+            throws InterruptedException {
+        view.api().subscribe(TOPIC, event -> { }).close();
+
+        view.release(TOPIC, List::isEmpty);
+        source.failLoad(new UnavailableException("Redis at redis://test is unreachable"));
+
+        assertThat(view.api().held()).isEmpty();
+        assertThat(transport.unsubscribes.poll(5, TimeUnit.SECONDS)).isEqualTo(CHANNEL);
+    }
+
+    @Test
+    void aTopicDroppedWhileItsSubscribeIsUnderWayIsUnsubscribedOnlyOnceTheSubscribeIsDone() {
+        // given a loaded topic that resyncs (Redis is behind it), its subscribe not done yet
+        view = newView(viewTasks::add);
+        view.api().loadAsync(TOPIC);
+        runViewTasks();
+        source.completeLoad(1, "a");
+        runViewTasks();
+        transport.holdSubscribes = true;
+        view.reconcile();
+        runViewTasks();
+        assertThat(transport.heldSubscribes()).as("the resync's subscribe, under way").isEqualTo(1);
+
+        // when it is released meanwhile (Caffeine hands the drop to the view thread from its own executor)
+        view.release(TOPIC, values -> true);
+        await().atMost(Duration.ofSeconds(5)).until(() -> {
+            runViewTasks();
+            return router.route(CHANNEL) == null; // dropped
+        });
+
+        // then it is not unsubscribed before its subscribe is done (an unsubscribe sent ahead of a subscribe that
+        // waits for the connection would leave the channel subscribed, followed by nobody), and it is after it
+        assertThat(view.api().held()).isEmpty();
+        assertThat(transport.unsubscribes).as("before the subscribe is done").isEmpty();
+        transport.completeSubscribes();
+        source.completeLoad(1, "a");
+        runViewTasks();
+        assertThat(transport.unsubscribes).containsExactly(CHANNEL);
         assertThat(router.route(CHANNEL)).as("no longer routed").isNull();
     }
 
