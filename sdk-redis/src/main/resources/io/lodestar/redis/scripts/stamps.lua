@@ -65,23 +65,25 @@ local function next_revision(stamp)
   return stamp.rev
 end
 
--- Writes what next_revision (and a digest) changed in the stamp, in one MSET or, for a service, one HSET of its
--- instances hash, with field and value (an instance written with the change) when given. Neither can fail. A
+-- Writes what next_revision (and a digest) changed in the stamp, in one MSET or SET or, for a service, one HSET of
+-- its instances hash, with field and value (an instance written with the change) when given (and, on the service's
+-- first write, one HSET of its incarnation before). None can fail. A
 -- service's first stamp (a new service, or one purged and written again) also makes its tombstones (KEYS[4], as every
 -- service script passes them) persist: a purge (purge_service.lua) leaves them to expire with the last one, and a
 -- service with a stamp keeps them as any live service does, so a deregistration looks at their expiry only while
 -- there is no stamp (deregister_instance.lua).
 local function save_stamp(stamp, field, value)
   if stamp.hash then
-    local args = {stamp.hash, ':revision', stamp.rev, ':digest', stamp.digest}
-    if field then
-      args[6], args[7] = field, value
-    end
-    if stamp.new_inc then
-      args[#args + 1], args[#args + 2] = ':incarnation', stamp.inc
+    -- explicit calls rather than one argument table: measurably less Redis time per write (docs/benchmarks.md)
+    if stamp.new_inc then -- once in a service's life
       redis.call('PERSIST', KEYS[4])
+      redis.call('HSET', stamp.hash, ':incarnation', stamp.inc)
     end
-    redis.call('HSET', unpack(args))
+    if field then
+      redis.call('HSET', stamp.hash, field, value, ':revision', stamp.rev, ':digest', stamp.digest)
+    else
+      redis.call('HSET', stamp.hash, ':revision', stamp.rev, ':digest', stamp.digest)
+    end
   elseif stamp.new_inc then
     redis.call('MSET', stamp.rev_key, stamp.rev, stamp.inc_key, stamp.inc)
   else
