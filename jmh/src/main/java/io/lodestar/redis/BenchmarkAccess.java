@@ -34,7 +34,7 @@ public final class BenchmarkAccess {
 
     /** The hash Lodestar passes with a plain config content (set_config.lua's ARGV[6]). */
     public static String contentHash(String content) {
-        return Sha1.hex(content);
+        return Digests.sha1Hex(content);
     }
 
     /** The text of script {@code name} as Lodestar sends it to Redis. */

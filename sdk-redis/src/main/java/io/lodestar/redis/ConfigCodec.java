@@ -104,7 +104,7 @@ final class ConfigCodec {
                         "without the prefix '" + MARK + "' (which marks encrypted entries) in a client"
                                 + " without config keys"));
             }
-            return new Stored(content, Sha1.hex(content));
+            return new Stored(content, Digests.sha1Hex(content));
         }
         String keyId = keys.primaryKeyId();
         if (keyId == null || !keyId.matches("[A-Za-z0-9._-]{1,64}")) {

@@ -34,7 +34,7 @@ final class LuaScript {
     private LuaScript(String name, String body) {
         this.name = name;
         this.body = body;
-        this.sha = Sha1.hex(body);
+        this.sha = Digests.sha1Hex(body);
     }
 
     static LuaScript load(String name) {

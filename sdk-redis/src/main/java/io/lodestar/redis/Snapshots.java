@@ -20,8 +20,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -201,7 +199,7 @@ final class Snapshots<T> {
             readable.append(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
                     ? c : '_');
         }
-        String hash = HexFormat.of().formatHex(digest("SHA-256", id), 0, 16);
+        String hash = HexFormat.of().formatHex(Digests.of("SHA-256", id), 0, 16);
         return directory.resolve(readable + "-" + hash + ".json");
     }
 
@@ -325,14 +323,6 @@ final class Snapshots<T> {
         prepared = true;
     }
 
-    private static byte[] digest(String algorithm, String text) {
-        try {
-            return MessageDigest.getInstance(algorithm).digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(algorithm + " is required of every JDK", e);
-        }
-    }
-
     /** A config: its entry's fields as history keeps them; its content hash proves the content whole. */
     private static final class ConfigFiles implements Codec<Optional<ConfigEntry>> {
         @Override
@@ -360,7 +350,7 @@ final class Snapshots<T> {
         public SyncedView.Versioned<Optional<ConfigEntry>> read(String id, Map<String, Object> fields,
                                                                  String incarnation) {
             String content = (String) fields.get("content");
-            if (content == null || !Sha1.hex(content).equals(fields.get("hash"))) {
+            if (content == null || !Digests.sha1Hex(content).equals(fields.get("hash"))) {
                 throw new IllegalArgumentException("its content does not match its hash");
             }
             ConfigEntry entry = ConfigReads.parse(id, fields);
@@ -428,7 +418,7 @@ final class Snapshots<T> {
             for (Map<String, Object> instance : instances) {
                 all.append(instance.get("id")).append('\n').append(instance.get("stored")).append('\n');
             }
-            return Sha1.hex(all.toString());
+            return Digests.sha1Hex(all.toString());
         }
     }
 }

@@ -49,7 +49,7 @@ abstract class ConfigContract extends NamespaceTest {
         assertThat(entry.version()).isEqualTo(1);
         assertThat(entry.content()).isEqualTo(content);
         assertThat(entry.format()).isEqualTo(ConfigFormat.YAML);
-        assertThat(entry.contentHash()).isEqualTo(Sha1.hex(content));
+        assertThat(entry.contentHash()).isEqualTo(Digests.sha1Hex(content));
         assertThat(entry.createdAt()).isEqualTo(entry.updatedAt());
         assertThat(config.get("app/db.yaml")).contains(entry);
         assertThat(config.history("app/db.yaml")).containsExactly(entry);
@@ -490,7 +490,7 @@ abstract class ConfigContract extends NamespaceTest {
         ConfigEntry written = writer.config().set("large", large, ConfigFormat.TEXT);
 
         assertThat(reader.config().get("large")).contains(written);
-        assertThat(written.contentHash()).isEqualTo(Sha1.hex(large));
+        assertThat(written.contentHash()).isEqualTo(Digests.sha1Hex(large));
     }
 
     @Test

@@ -273,9 +273,9 @@ class ConfigEncryptionIT extends PrivateRedisTest {
 
         assertThat(again.version()).isEqualTo(first.version());
         assertThat(first.contentHash()).startsWith("hmac:" + keyset.primaryKeyId() + ":")
-                .doesNotContain(Sha1.hex("password=" + secret));
+                .doesNotContain(Digests.sha1Hex("password=" + secret));
         assertThat(String.join("\n", everyValue(redis())))
-                .doesNotContain(Sha1.hex("password=" + secret));
+                .doesNotContain(Digests.sha1Hex("password=" + secret));
     }
 
     @Test

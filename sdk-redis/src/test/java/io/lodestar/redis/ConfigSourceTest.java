@@ -48,6 +48,6 @@ class ConfigSourceTest {
 
     private static ConfigEntry entry(long version, String content) {
         Instant at = Instant.ofEpochMilli(1_700_000_000_000L + version);
-        return new ConfigEntry("app", content, ConfigFormat.TEXT, version, Sha1.hex(content), at, at);
+        return new ConfigEntry("app", content, ConfigFormat.TEXT, version, Digests.sha1Hex(content), at, at);
     }
 }

@@ -157,7 +157,7 @@ class ScriptCostIT extends PrivateRedisTest {
 
     private CompletionStage<Object> setConfig(Keys.ConfigKeys keys, String id, String content) {
         return ConfigScripts.SET_CONFIG.run(async, ScriptOutputType.MULTI, keys.all(), id, content, "PROPERTIES",
-                Integer.toString(HISTORY), "-1", Sha1.hex(content), "cost", "test-host");
+                Integer.toString(HISTORY), "-1", Digests.sha1Hex(content), "cost", "test-host");
     }
 
     /** Files the service's due entry at its earliest deadline, as the sweep leaves it (a first write makes it due now). */

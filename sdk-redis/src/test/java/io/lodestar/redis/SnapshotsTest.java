@@ -207,6 +207,6 @@ class SnapshotsTest {
 
     private static ConfigEntry entry(String id, String content, long version) {
         Instant at = Instant.ofEpochMilli(1_700_000_000_000L);
-        return new ConfigEntry(id, content, ConfigFormat.YAML, version, Sha1.hex(content), at, at);
+        return new ConfigEntry(id, content, ConfigFormat.YAML, version, Digests.sha1Hex(content), at, at);
     }
 }
