@@ -29,7 +29,7 @@ for at, instances in ipairs(KEYS) do
   if known ~= nil and known ~= '' and known == revision .. ':' .. digest .. ':' .. incarnation then
     count = -2
   else
-    count = redis.call('HLEN', instances) - (stamp[1] and 1 or 0) - (stamp[2] and 1 or 0) - (stamp[3] and 1 or 0)
+    count = redis.call('HLEN', instances) - stamp_fields(stamp, 1)
     if count <= largest and total > 0 and total + count > budget then
       break
     end

@@ -34,6 +34,12 @@ local function read_stamp(rev_key, inc_key)
   return {rev_key = rev_key, inc_key = inc_key, rev = tonumber(v[1] or '0'), inc = v[2]}
 end
 
+-- How many of a service's three stamp fields an HMGET of them found, from v[first] on: the instances hash's length
+-- less them is the service's instance count.
+local function stamp_fields(v, first)
+  return (v[first] and 1 or 0) + (v[first + 1] and 1 or 0) + (v[first + 2] and 1 or 0)
+end
+
 -- A service's stamp: its revision, digest and incarnation, kept in the service's instances hash under fields no
 -- instance id can have (an id starts with a letter or digit; Keys.java), so that the read of an instance and of the
 -- stamp is one HMGET and their write one HSET: two commands fewer on every service write than three keys of their
@@ -47,7 +53,7 @@ local function read_service(instances, id)
     error({err = 'CORRUPT ' .. instances .. ' field :revision does not hold a revision number'})
   end
   return v[1], {hash = instances, inc_key = instances, rev = tonumber(v[2] or '0'), digest = v[3] or '', inc = v[4],
-    fields = (v[2] and 1 or 0) + (v[3] and 1 or 0) + (v[4] and 1 or 0)}
+    fields = stamp_fields(v, 2)}
 end
 
 -- The number of instances of a service whose stamp was read by read_service.
