@@ -18,14 +18,16 @@ Usage: compare_scripts.py <before scripts dir> <after scripts dir> <floor_regist
 Env: ROUNDS (6), CHUNK (100: calls per chunk; 1 measures each call on its own, between two INFO calls, as a write
 arriving alone meets Redis, with colder caches than back-to-back calls), FCALL (1: also the "after" scripts as
 functions), PREFILL (instances registered in the register service, and members in the floor's shared keys, before
-the rounds), REDIS (redis-server)."""
+the rounds), REDIS (redis-server), PRUNE_BEFORE (1: the "before" scripts without the helpers they do not call, as
+LuaScript.java sends them since 2026-11-28; 0: whole, as before; the "after" ones are always without them)."""
 import hashlib, json, os, re, statistics, subprocess, sys, time
 
-from harness import R, free_port, expand, source
+from harness import R, free_port, load, source
 
 BEFORE, AFTER, FLOOR = sys.argv[1], sys.argv[2], sys.argv[3]
 MODES = ('before', 'after', 'fcall') if os.environ.get('FCALL') == '1' else ('before', 'after')
 ROUNDS, CHUNK = int(os.environ.get('ROUNDS', '6')), int(os.environ.get('CHUNK', '100'))
+PRUNE_BEFORE = os.environ.get('PRUNE_BEFORE', '1') == '1'
 WRITES = {'register': 'register_instance.lua', 'renew': 'renew_instance.lua',
           'deregister': 'deregister_instance.lua', 'update': 'update_instance.lua', 'setconfig': 'set_config.lua'}
 CONFIG = ('content', 'history', 'versions', 'revision', 'events', 'incarnation', 'log', 'gray', 'gray:revision',
@@ -55,7 +57,7 @@ def main():
 
 
 def run(r):
-    scripts = {name: expand(AFTER, source(AFTER, file)) for name, file in WRITES.items()}
+    scripts = {name: load(AFTER, file) for name, file in WRITES.items()}
     # the layout of each mode: service stamps as keys of their own (8 keys) or in the instances hash (5)
     stamp_keys = {mode: 'KEYS[8]' in source(BEFORE if mode == 'before' else AFTER, 'register_instance.lua')
                   for mode in MODES}
@@ -63,7 +65,7 @@ def run(r):
     script_hashes = {mode: 'sha1hex(content)' in source(BEFORE if mode == 'before' else AFTER, 'set_config.lua')
                      for mode in MODES}
     sha = {(name, 'after'): r.call('SCRIPT', 'LOAD', text) for name, text in scripts.items()}
-    sha.update({(name, 'before'): r.call('SCRIPT', 'LOAD', expand(BEFORE, source(BEFORE, file)))
+    sha.update({(name, 'before'): r.call('SCRIPT', 'LOAD', load(BEFORE, file, PRUNE_BEFORE))
                 for name, file in WRITES.items()})
     sha[('floor', 'before')] = r.call('SCRIPT', 'LOAD', open(FLOOR).read())
     if 'fcall' in MODES:

@@ -1,6 +1,7 @@
 """What write_cost.py and compare_scripts.py share: a minimal RESP client, a free local port, and the scripts expanded as
-LuaScript.java does (--#include, nested). Python 3 only, no dependency."""
-import os, socket
+LuaScript.java does (--#include, nested; then, since 2026-11-28, without the helpers the script does not call: load).
+Python 3 only, no dependency."""
+import os, re, socket
 
 
 class R:
@@ -57,3 +58,33 @@ def source(scripts, name):
 def expand(scripts, text):
     return '\n'.join(expand(scripts, source(scripts, l[len('--#include '):].strip())) if l.startswith('--#include ')
                      else l for l in text.split('\n'))
+
+
+def code(line):
+    """A line without its comment, as LuaScript.code."""
+    if line.lstrip().startswith('--'):
+        return ''
+    return line.split(' -- ', 1)[0]
+
+
+def without_unused_helpers(text):
+    """As LuaScript.withoutUnusedHelpers: drops top-level helpers no code outside them names, until none is left."""
+    lines = text.split('\n')
+    while True:
+        for start, line in enumerate(lines):
+            m = re.match(r'local function (\w+)\(', line)
+            if not m:
+                continue
+            end = lines.index('end', start)
+            call = re.compile(r'\b%s\b' % re.escape(m.group(1)))
+            if not any(call.search(code(l)) for i, l in enumerate(lines) if i < start or i > end):
+                del lines[start:end + 1]
+                break
+        else:
+            return '\n'.join(lines)
+
+
+def load(scripts, name, prune=True):
+    """A script as LuaScript.load sends it (prune=False: as it did before 2026-11-28)."""
+    text = expand(scripts, source(scripts, name))
+    return without_unused_helpers(text) if prune else text

@@ -13,11 +13,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One Lua script from {@code io/lodestar/redis/scripts/NAME.lua}. Runs by EVALSHA; when Redis does not know the
  * script (after a restart or failover: NOSCRIPT) it runs it once by EVAL, which also caches it again. A line
- * {@code --#include other.lua} is replaced by that resource, so helpers are written once.
+ * {@code --#include other.lua} is replaced by that resource, so helpers are written once; the helpers a script
+ * does not call are then left out ({@link #withoutUnusedHelpers}), since Redis runs a script's whole text on every
+ * call and each function it defines costs that call a closure.
  *
  * <p>A script checks no key's type on its usual path (each key's first command is a read, before any write, or the
  * script's first write: a key of another type stops it before it writes). When Redis answers WRONGTYPE, this class
@@ -26,6 +30,7 @@ import java.util.concurrent.CompletionStage;
  */
 final class LuaScript {
     private static final String INCLUDE = "--#include ";
+    private static final Pattern HELPER = Pattern.compile("local function (\\w+)\\(");
 
     private final String name;
     private final String body;
@@ -38,7 +43,7 @@ final class LuaScript {
     }
 
     static LuaScript load(String name) {
-        return new LuaScript(name, expand(read(name + ".lua")));
+        return new LuaScript(name, withoutUnusedHelpers(expand(read(name + ".lua"))));
     }
 
     String name() {
@@ -121,6 +126,47 @@ final class LuaScript {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * The script without the top-level helpers ({@code local function name(} at the start of a line, up to the next
+     * line that is {@code end}) that no code outside them names, repeated until every helper left is named: a helper
+     * only other unused helpers call goes too. Comments do not count as naming one (they often say "see name").
+     */
+    static String withoutUnusedHelpers(String script) {
+        List<String> lines = new ArrayList<>(List.of(script.split("\n", -1)));
+        for (boolean pruned = true; pruned; ) {
+            pruned = false;
+            for (int start = 0; start < lines.size() && !pruned; start++) {
+                Matcher helper = HELPER.matcher(lines.get(start));
+                if (!helper.lookingAt()) {
+                    continue;
+                }
+                int end = lines.subList(start, lines.size()).indexOf("end") + start;
+                if (end < start) {
+                    throw new LodestarException("Lua helper " + helper.group(1) + " has no 'end' line");
+                }
+                Pattern call = Pattern.compile("\\b" + Pattern.quote(helper.group(1)) + "\\b");
+                boolean named = false;
+                for (int i = 0; i < lines.size() && !named; i++) {
+                    named = (i < start || i > end) && call.matcher(code(lines.get(i))).find();
+                }
+                if (!named) {
+                    lines.subList(start, end + 1).clear();
+                    pruned = true;
+                }
+            }
+        }
+        return String.join("\n", lines);
+    }
+
+    /** A line without its comment: a whole-line comment, or one after " -- " (no script has that in a string). */
+    private static String code(String line) {
+        if (line.stripLeading().startsWith("--")) {
+            return "";
+        }
+        int comment = line.indexOf(" -- ");
+        return comment < 0 ? line : line.substring(0, comment);
     }
 
     private static String read(String resource) {
