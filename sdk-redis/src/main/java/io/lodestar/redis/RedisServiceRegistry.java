@@ -251,7 +251,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     long revision = Reply.number(reply, 0, script);
                     String kind = Reply.text(reply, 1, script);
                     long registeredAt = Reply.number(reply, 2, script);
-                    long count = Reply.number(reply, 3, script);
+                    boolean first = Reply.number(reply, 3, script) == 1L;
                     if ("deregistered".equals(kind)) {
                         return CompletableFuture.completedFuture(null);
                     }
@@ -263,7 +263,6 @@ final class RedisServiceRegistry implements ServiceRegistry {
                             instance.metadata(), instance.ttl(), Instant.ofEpochMilli(registeredAt), region);
                     // Only the first instance changes the set of services: later ones skip the round trip to
                     // the index (the sweeper repairs an index entry a crashed writer failed to report).
-                    boolean first = "registered".equals(kind) && count == 1L;
                     return Calls.settle(first ? () -> index(instance.serviceId(), revision, 1) : null, view,
                             instance.serviceId(), revision, new Written(registered, revision));
                 });

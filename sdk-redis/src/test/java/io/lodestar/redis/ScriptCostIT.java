@@ -36,7 +36,9 @@ class ScriptCostIT extends PrivateRedisTest {
     private static final Set<String> SCRIPT_CALLS = Set.of("evalsha", "eval", "info");
     /** Path, Redis commands it may run per call (beside its EVALSHA). */
     enum Path {
-        REGISTER_NEW(8), // 10 before the service's stamp moved into its instances hash
+        REGISTER_NEW(7), // 10 before the service's stamp moved into its instances hash, 8 before HLEN only without a
+        // due entry in the future
+        REGISTER_NEW_WHILE_DUE(8), // the service's due entry is due: the sweep has not looked at it since
         REGISTER_UNCHANGED(4), // 5 before the stamp moved
         REGISTER_CHANGED(6), // 8 before the stamp moved
         RENEW_LEASE(4),
@@ -113,6 +115,10 @@ class ScriptCostIT extends PrivateRedisTest {
         }
         return switch (path) {
             case REGISTER_NEW -> i -> register(instance("orders", "new-" + i), OWNER);
+            case REGISTER_NEW_WHILE_DUE -> {
+                redis().zadd(orders.due(), 1, orders.instances());
+                yield i -> register(instance("orders", "new-" + i), OWNER);
+            }
             case REGISTER_UNCHANGED -> i -> register(instance("orders", "orders-" + i % 3), OWNER);
             case REGISTER_CHANGED -> i -> register(instance("orders", "orders-" + i % 3).toBuilder()
                     .host("10.0.1." + i).build(), OWNER);

@@ -8,7 +8,7 @@
 --         it was deregistered or evicted,
 -- ARGV[5] the registering client's owner token (hex), stored with the instance for its lease (see with_owner; none:
 -- no lease renews it)
--- Returns {revision, kind, registeredAt ms, instance count when kind is registered (else 0)}; kind is registered,
+-- Returns {revision, kind, registeredAt ms, 1 when the instance is the service's first (else 0)}; kind is registered,
 -- updated or unchanged, or deregistered (only for a refused "renewal": nothing written, registeredAt 0).
 -- Publishes "registered" (new, or back after expiry) or "updated" (fields changed); nothing when what readers see
 -- is unchanged, in which case only the deadline moves (and the owner, if another client registered it). An overdue
@@ -61,10 +61,10 @@ end
 local registered_at = existing and tonumber(string.match(existing, '"registeredAt":(%d+)')) or now
 local public = string.sub(json, 1, -2) .. ',"registeredAt":' .. registered_at .. '}'
 local stored = owner and with_owner(public, owner) or public
-local count = 0
-if not existing then
-  count = instance_count(stamp) + 1
-end
+-- Whether the instance is the service's first: not when the due entry is filed in the future, since an entry is
+-- then at most the deadline of an ephemeral instance the service has (file_due in due.lua; a service left empty has
+-- its entry due now, or none), so only a service without a future entry counts its instances (HLEN).
+local first = not existing and not (filed and tonumber(filed) > now) and instance_count(stamp) == 0
 
 if not fresh then -- a live (or overdue) copy's deadline moves (a new instance's was the first write)
   if new_deadline then
@@ -74,7 +74,7 @@ if not fresh then -- a live (or overdue) copy's deadline moves (a new instance's
   end
 end
 if not existing then
-  file_due(deadlines, filed, nil, new_deadline, now, count == 1)
+  file_due(deadlines, filed, nil, new_deadline, now, first)
 end
 
 if existing and same_public(existing, public) then
@@ -84,4 +84,5 @@ if existing and same_public(existing, public) then
   return {stamp.rev, 'unchanged', registered_at, 0}
 end
 local kind = existing and 'updated' or 'registered'
-return {publish(stamp, channel, kind, id, ',"instance":' .. public, id, stored), kind, registered_at, count}
+return {publish(stamp, channel, kind, id, ',"instance":' .. public, id, stored), kind, registered_at,
+  first and 1 or 0}
