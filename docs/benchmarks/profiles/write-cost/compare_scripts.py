@@ -37,6 +37,12 @@ INSTANCE = ('{"serviceId":"orders","instanceId":"%s","host":"10.0.0.1","port":80
 OWNER = '0123456789abcdef'
 
 
+def token(i):
+    """A write's token, as Lodestar's client draws one (random; here distinct per call): scripts since 2026-11-28
+    publish it as the event's digest, earlier ones ignore it."""
+    return '%032x' % (i * 0x9E3779B97F4A7C15 % (1 << 128))
+
+
 def service_keys(tag, stamp_keys):
     t = 'lodestar:{t}:svc:{%s}' % tag
     if stamp_keys:
@@ -105,15 +111,15 @@ def run(r):
                                      t + 'events', 'id%d' % i, '10.0.0.1', '8080', '100',
                                      '{"zone":"eu-west-1a","version":"1.4.2"}', '30000'])
             elif name == 'register':
-                calls.append(head + [len(keys), *keys, 'n%d' % i, INSTANCE % ('n%d' % i), 30000, 'register', OWNER])
+                calls.append(head + [len(keys), *keys, 'n%d' % i, INSTANCE % ('n%d' % i), 30000, 'register', OWNER, token(i)])
             elif name == 'renew':
                 calls.append(head + [len(keys), *keys, 'i%d' % (i % 10), OWNER, 30000])
             elif name == 'deregister':
                 r.call(*register(keys, 'd%d' % i, mode))
-                calls.append(head + [len(keys), *keys, 'd%d' % i, 60000])
+                calls.append(head + [len(keys), *keys, 'd%d' % i, 60000, 'deregister', token(i)])
             elif name == 'update':
                 calls.append(head + [len(keys), *keys, 'i%d' % (i % 10), 'replace', json.dumps({'call': str(i)}),
-                                     '[]'])
+                                     '[]', token(i)])
             else:
                 c = 'lodestar:{t}:cfg:{%s}:' % (name + mode)
                 content = 'a=%d\n' % i + ''.join('key.%02d=some.value.here.%08d\n' % (k, i) for k in range(30))  # 1 KiB

@@ -31,6 +31,14 @@ final class RawRedis {
     private static final Duration TIMEOUT = LodestarOptions.DEFAULT_COMMAND_TIMEOUT;
     /** What deregister_instance.lua is given as the tombstone's shortest life, as Lodestar passes it. */
     static final String TOMBSTONE_MILLIS = Long.toString(Duration.ofMinutes(1).toMillis());
+    /**
+     * The write token the baselines pass to the service write scripts (the digest of the event, see publish in
+     * stamps.lua): Lodestar draws one per write, a cost of the client; Redis' work is the same for any token.
+     */
+    static final String WRITE_TOKEN = "5f1c0e3a9b7d42e8a6c4f0b2d8e1a3c7";
+
+    /** The lease owner the baselines register with, as Lodestar's client passes its own. */
+    static final String OWNER = "0123456789abcdef";
 
     private RawRedis() {
     }
@@ -101,7 +109,7 @@ final class RawRedis {
     /** The arguments register_instance.lua gets from {@code registry().register(instance)}. */
     static String[] registerArgs(ServiceInstance instance) {
         return new String[] {instance.instanceId(), instanceJson(instance),
-                Long.toString(instance.ttl().toMillis()), "register"};
+                Long.toString(instance.ttl().toMillis()), "register", OWNER, WRITE_TOKEN};
     }
 
     /** A flat string map as JSON, in one StringBuilder (a baseline writes it as a plain client would). */

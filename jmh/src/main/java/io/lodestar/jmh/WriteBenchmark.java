@@ -416,7 +416,7 @@ public abstract class WriteBenchmark {
     @Benchmark
     public List<Object> rawDeregister(Backend backend, Deregistering state) {
         return backend.deregisterScript.run(backend.raw, backend.serviceKeys, state.next(),
-                RawRedis.TOMBSTONE_MILLIS);
+                RawRedis.TOMBSTONE_MILLIS, "deregister", RawRedis.WRITE_TOKEN);
     }
 
     /** Renews an instance this client registered. */
@@ -445,7 +445,7 @@ public abstract class WriteBenchmark {
     @Benchmark
     public List<Object> rawSetMetadata(Backend backend, Updating state) {
         return backend.updateScript.run(backend.raw, backend.serviceKeys, state.instanceId, "replace",
-                RawRedis.json(state.nextMetadata()), "[]");
+                RawRedis.json(state.nextMetadata()), "[]", RawRedis.WRITE_TOKEN);
     }
 
     /** @return the new version of the entry */

@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,6 +93,12 @@ final class RedisServiceRegistry implements ServiceRegistry {
      * client with unchanged fields writes nothing.
      */
     private final String owner = String.format("%016x", new SecureRandom().nextLong());
+    /**
+     * Draws each write's token, the digest its event carries (see publish in stamps.lua): unpredictable, so that a
+     * forged event cannot carry the digest of the real event of its revision; drawn here rather than hashed by
+     * Redis, whose time is the budget (issue 27).
+     */
+    private final SecureRandom writeTokens = new SecureRandom();
     /** Registrations under way: close() waits for them, so none completes after it and stays in Redis. */
     private final Set<CompletableFuture<?>> registering = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
@@ -245,7 +252,7 @@ final class RedisServiceRegistry implements ServiceRegistry {
         Keys.ServiceKeys serviceKeys = keys.service(instance.serviceId());
         return Scripts.REGISTER_INSTANCE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                         serviceKeys.all(), instance.instanceId(), Json.instance(instance),
-                        Long.toString(instance.ttl().toMillis()), mode, owner)
+                        Long.toString(instance.ttl().toMillis()), mode, owner, writeToken())
                 .thenCompose(reply -> {
                     LuaScript script = Scripts.REGISTER_INSTANCE;
                     long revision = Reply.number(reply, 0, script);
@@ -384,7 +391,8 @@ final class RedisServiceRegistry implements ServiceRegistry {
             leases.cancel(serviceId, instanceId, outcome);
             CompletionStage<List<Object>> script = Scripts.DEREGISTER_INSTANCE.run(backend.commands(),
                     ScriptOutputType.MULTI, keys.service(serviceId).all(), instanceId,
-                    Long.toString(TOMBSTONE.toMillis()), verb); // "evict" marks the event (see the script)
+                    Long.toString(TOMBSTONE.toMillis()), verb, // "evict" marks the event (see the script)
+                    writeToken());
             // a failed deregister may not have run: the registration then stands (a tombstone stops it if it ran)
             CompletionStage<Boolean> removal = script.thenApply(reply ->
                     Reply.number(reply, 1, Scripts.DEREGISTER_INSTANCE) == 1L);
@@ -463,7 +471,8 @@ final class RedisServiceRegistry implements ServiceRegistry {
     private CompletionStage<ServiceInstance> update(String serviceId, String instanceId, String mode, String value,
                                                     String removeKeys) {
         return Scripts.UPDATE_INSTANCE.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
-                keys.service(serviceId).all(), instanceId, mode, value, removeKeys).thenCompose(reply -> {
+                keys.service(serviceId).all(), instanceId, mode, value, removeKeys, writeToken())
+                .thenCompose(reply -> {
                     long revision = Reply.number(reply, 0, Scripts.UPDATE_INSTANCE);
                     String stored = Reply.textOrNull(reply, 1, Scripts.UPDATE_INSTANCE);
                     if (stored == null) {
@@ -476,6 +485,13 @@ final class RedisServiceRegistry implements ServiceRegistry {
                     }
                     return Calls.settle(null, view, serviceId, revision, updated);
                 });
+    }
+
+    /** 128 random bits, hex: a write's token (see {@link #writeTokens}). */
+    private String writeToken() {
+        byte[] token = new byte[16];
+        writeTokens.nextBytes(token);
+        return HexFormat.of().formatHex(token);
     }
 
     /** Reports a service's instance count to the namespace index (see index_service.lua). */

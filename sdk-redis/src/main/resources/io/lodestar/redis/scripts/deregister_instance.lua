@@ -6,7 +6,7 @@
 -- KEYS[1] instances hash (with the service's stamp, see read_service in stamps.lua), KEYS[2] deadlines zset,
 -- KEYS[3] events shard channel, KEYS[4] tombstones zset, KEYS[5] the bucket's due set (see file_due in due.lua)
 -- ARGV[1] instance id, ARGV[2] shortest time to keep the tombstone, in ms, ARGV[3] 'evict' for an operator's evict,
--- 'deregister' otherwise
+-- 'deregister' otherwise, ARGV[4] the write's token, the digest of its event (see publish in stamps.lua; none: SHA-1)
 -- Returns {revision, removed (1/0), instance count}. Publishes "deregistered" when something was removed, with
 -- "evicted":true for an evict: the same type, so a client of an earlier version (which ignores the field) still
 -- applies it as the removal it is; a deregister's event is as it was, and a view reads a missing field as false.
@@ -18,7 +18,7 @@ local now = now_ms()
 
 -- Everything read before the first write (each read proves its key's type, see common.lua). The count is read
 -- before, so the due entry is read (and written) only by the deregistration that leaves the service empty.
-local stored, stamp = read_service(instances, id)
+local stored, stamp = read_service(instances, id, ARGV[4])
 local deadline = redis.call('ZSCORE', deadlines, id)
 local count = instance_count(stamp)
 local vanishes = stored and count == 1

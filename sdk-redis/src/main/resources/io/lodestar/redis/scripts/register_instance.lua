@@ -7,7 +7,7 @@
 --         "renewal": an owner registering again an instance its renewal found gone, refused while a tombstone says
 --         it was deregistered or evicted,
 -- ARGV[5] the registering client's owner token (hex), stored with the instance for its lease (see with_owner; none:
--- no lease renews it)
+-- no lease renews it), ARGV[6] the write's token, the digest of its event (see publish in stamps.lua; none: SHA-1)
 -- Returns {revision, kind, registeredAt ms, 1 when the instance is the service's first (else 0)}; kind is registered,
 -- updated or unchanged, or deregistered (only for a refused "renewal": nothing written, registeredAt 0).
 -- Publishes "registered" (new, or back after expiry) or "updated" (fields changed); nothing when what readers see
@@ -27,7 +27,7 @@ local now = now_ms()
 -- instead, removed only when there is one. The due entry is read when the instance count may change; a live
 -- instance registered again moves its deadline later (renewal-like) or earlier, and only the latter needs the due
 -- entry, lowered by ZADD LT, the script's first write then.
-local existing, stamp = read_service(instances, id)
+local existing, stamp = read_service(instances, id, ARGV[6])
 local fresh = not existing -- no copy at all (an overdue copy is expired below and counts as new from there)
 local deadline = existing and redis.call('ZSCORE', deadlines, id)
 local overdue = deadline and tonumber(deadline) < now

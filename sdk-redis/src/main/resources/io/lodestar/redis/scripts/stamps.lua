@@ -44,16 +44,16 @@ end
 -- instance id can have (an id starts with a letter or digit; Keys.java), so that the read of an instance and of the
 -- stamp is one HMGET and their write one HSET: two commands fewer on every service write than three keys of their
 -- own. Read before the script's first write (the HMGET proves the hash's type). id: the instance the script reads
--- with it (nil: none). Returns the stored instance (false when none) and the stamp, whose fields counts the stamp's
--- fields present (the hash's length less them is the instance count). Fails, naming the key, on a revision that is
--- not a number.
-local function read_service(instances, id)
+-- with it (nil: none); token: the writer's token of this write, the digest of its event (see publish; nil or '':
+-- none). Returns the stored instance (false when none) and the stamp, whose fields counts the stamp's fields present
+-- (the hash's length less them is the instance count). Fails, naming the key, on a revision that is not a number.
+local function read_service(instances, id, token)
   local v = redis.call('HMGET', instances, id or ':revision', ':revision', ':digest', ':incarnation')
   if v[2] and not string.match(v[2], '^%d+$') then
     error({err = 'CORRUPT ' .. instances .. ' field :revision does not hold a revision number'})
   end
   return v[1], {hash = instances, inc_key = instances, rev = tonumber(v[2] or '0'), digest = v[3] or '', inc = v[4],
-    fields = stamp_fields(v, 2)}
+    fields = stamp_fields(v, 2), token = token ~= '' and token or nil}
 end
 
 -- The number of instances of a service whose stamp was read by read_service.
@@ -100,14 +100,18 @@ end
 
 -- Bumps the service revision and announces one change on the service's shard channel, from a stamp read by
 -- read_service; field and value: the instance the change writes, if any (HSET with the stamp). body is the event's
--- JSON fields after "id" (with a leading comma), or ''. The event carries "digest": SHA-1 of the previous digest and
--- the event, kept in the stamp. A view that applied a forged event at some revision sees the real event of that
--- revision (or its reconcile sees Redis) carry another digest, and resyncs. It carries "inc" too: the incarnation
--- (see above).
+-- JSON fields after "id" (with a leading comma), or ''. The event carries "digest", kept in the stamp: the writer's
+-- token of the write (read_service: 128 random bits the client draws for each write), or SHA-1 of the previous
+-- digest and the event for an event without one (a later event of the same call; a caller that passed none). A
+-- forger cannot know either before the real event is out, so a view that applied a forged event at some revision
+-- sees the real event of that revision (or its reconcile sees Redis) carry another digest, and resyncs. The token
+-- spares Redis the SHA-1 and the string it hashes (every string a script makes is hashed byte by byte, and that
+-- one is the whole event again). The event carries "inc" too: the incarnation (see above).
 local function publish(stamp, channel, kind, id, body, field, value)
   local rev = next_revision(stamp)
   local event = '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(id) .. body
-  stamp.digest = redis.sha1hex(stamp.digest .. event)
+  stamp.digest = stamp.token or redis.sha1hex(stamp.digest .. event)
+  stamp.token = nil
   save_stamp(stamp, field, value)
   redis.call('SPUBLISH', channel, event .. ',"digest":"' .. stamp.digest .. '","inc":"' .. stamp.inc .. '"}')
   return rev

@@ -4,7 +4,8 @@
 -- KEYS[5] the bucket's due set (see file_due in due.lua)
 -- ARGV[1] instance id, ARGV[2] mode: "replace" (metadata = ARGV[3]), "merge" (put ARGV[3], remove the keys of
 --         the JSON array ARGV[4]), "status" (status = ARGV[3]) or "weight" (weight = ARGV[3], an integer the
---         caller validated)
+--         caller validated), ARGV[5] the write's token, the digest of its event (see publish in stamps.lua; none:
+--         SHA-1)
 -- Returns {revision, instance JSON (public: without its owner, see with_owner in common.lua)} or {revision, false}
 -- when the instance is not registered (an overdue one is expired and announced first). Publishes "updated" when
 -- what readers see changed; nothing is written otherwise.
@@ -14,7 +15,7 @@ local instances, deadlines, channel = KEYS[1], KEYS[2], KEYS[3]
 local id, mode = ARGV[1], ARGV[2]
 
 -- Everything read before the first write (each read proves its key's type, see common.lua).
-local existing, stamp = read_service(instances, id)
+local existing, stamp = read_service(instances, id, ARGV[5])
 local deadline = redis.call('ZSCORE', deadlines, id)
 
 if deadline then
