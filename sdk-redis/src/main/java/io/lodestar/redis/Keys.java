@@ -19,9 +19,9 @@ import java.util.zip.CRC32;
  * <pre>
  * lodestar:{ns:svc:b}:svc:instances   HASH   instance id -&gt; instance JSON, and the service's stamp under fields
  *                                            no instance id can have (ids start with a letter or digit):
- *                                            :revision (+1 per change), :digest (SHA-1 chaining every event of the
- *                                            service) and :incarnation (random id of this hash, made by the first
- *                                            write), see read_service in stamps.lua
+ *                                            :revision (+1 per change), :digest (of the last event: the writer's
+ *                                            token of that write, see publish in stamps.lua) and :incarnation
+ *                                            (random id of this hash, made by the first write), see read_service
  * lodestar:{ns:svc:b}:svc:deadlines   ZSET   instance id -&gt; deadline (epoch ms, Redis time); ephemeral only
  * lodestar:{ns:svc:b}:svc:events      shard channel of the service's events
  * lodestar:{ns:svc:b}:svc:tombstones  ZSET   instance id -&gt; until (epoch ms): deregistered or evicted on purpose

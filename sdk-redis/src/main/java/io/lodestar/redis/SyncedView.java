@@ -151,8 +151,8 @@ final class SyncedView<V, E> implements AutoCloseable {
     }
 
     /**
-     * A value at a revision; {@code digest} chains every change of the topic (null when the source keeps none): two
-     * values at one revision with different digests are not the same state. {@code incarnation} names the keys the
+     * A value at a revision; {@code digest} is the last change's own (null when the source keeps none): two values
+     * at one revision with different digests are not the same state. {@code incarnation} names the keys the
      * revision counts in (null when unknown: the source keeps none, or nothing was written yet); revisions of two
      * incarnations cannot be compared (see common.lua).
      */

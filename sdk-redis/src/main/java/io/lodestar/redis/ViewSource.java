@@ -47,8 +47,8 @@ interface ViewSource<V, E> {
      * Loads topics of one {@link #group}, already subscribed, each as {@link #load} would: one stage per id, in
      * order, each completing on its own. {@code known} has, for each id, the value the view holds and trusts
      * (null: none): a source may complete with that very value, without reading it again, when Redis still holds
-     * exactly its state (revision, digest and incarnation: the digest chains every change, so an equal digest is
-     * the same history). A resync after a reconnect finds most topics unchanged. By default one {@link #load}
+     * exactly its state (revision, digest and incarnation: the digest is the last write's own, so an equal one is
+     * the same state). A resync after a reconnect finds most topics unchanged. By default one {@link #load}
      * each.
      */
     default List<? extends CompletionStage<Versioned<V>>> loadAll(List<String> ids, List<Versioned<V>> known) {

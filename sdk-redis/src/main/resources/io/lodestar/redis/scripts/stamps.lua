@@ -105,8 +105,8 @@ end
 -- digest and the event for an event without one (a later event of the same call; a caller that passed none). A
 -- forger cannot know either before the real event is out, so a view that applied a forged event at some revision
 -- sees the real event of that revision (or its reconcile sees Redis) carry another digest, and resyncs. The token
--- spares Redis the SHA-1 and the string it hashes (every string a script makes is hashed byte by byte, and that
--- one is the whole event again). The event carries "inc" too: the incarnation (see above).
+-- spares Redis the SHA-1 and the string it hashes, the whole event again (Redis 7 hashes every byte of every string
+-- a script makes, redis/redis#9449). The event carries "inc" too: the incarnation (see above).
 local function publish(stamp, channel, kind, id, body, field, value)
   local rev = next_revision(stamp)
   local event = '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(id) .. body
