@@ -59,8 +59,11 @@ end
 
 -- registeredAt: kept from a live copy; an entry another program wrote without one (or not JSON) counts as new
 local registered_at = existing and tonumber(string.match(existing, '"registeredAt":(%d+)')) or now
-local public = string.sub(json, 1, -2) .. ',"registeredAt":' .. registered_at .. '}'
-local stored = owner and with_owner(public, owner) or public
+-- the instance's JSON with registeredAt, up to its closing brace: readers' copy and the stored one (with the owner)
+-- are made from it, not one from the other (each string a script makes costs Redis a hash of every byte)
+local unclosed = string.sub(json, 1, -2) .. ',"registeredAt":' .. registered_at
+local public = unclosed .. '}'
+local stored = owner and unclosed .. owner_suffix(owner) or public
 -- Whether the instance is the service's first: not when the due entry is filed in the future, since an entry is
 -- then at most the deadline of an ephemeral instance the service has (file_due in due.lua; a service left empty has
 -- its entry due now, or none), so only a service without a future entry counts its instances (HLEN).
@@ -84,5 +87,5 @@ if existing and same_public(existing, public) then
   return {stamp.rev, 'unchanged', registered_at, 0}
 end
 local kind = existing and 'updated' or 'registered'
-return {publish(stamp, channel, kind, id, ',"instance":' .. public, id, stored), kind, registered_at,
+return {publish(stamp, channel, kind, id, '', public, id, stored), kind, registered_at,
   first and 1 or 0}

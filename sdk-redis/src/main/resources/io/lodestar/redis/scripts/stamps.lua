@@ -99,20 +99,25 @@ local function save_stamp(stamp, field, value)
 end
 
 -- Bumps the service revision and announces one change on the service's shard channel, from a stamp read by
--- read_service; field and value: the instance the change writes, if any (HSET with the stamp). body is the event's
--- JSON fields after "id" (with a leading comma), or ''. The event carries "digest", kept in the stamp: the writer's
--- token of the write (read_service: 128 random bits the client draws for each write), or SHA-1 of the previous
--- digest and the event for an event without one (a later event of the same call; a caller that passed none). A
--- forger cannot know either before the real event is out, so a view that applied a forged event at some revision
--- sees the real event of that revision (or its reconcile sees Redis) carry another digest, and resyncs. The token
--- spares Redis the SHA-1 and the string it hashes, the whole event again (Redis 7 hashes every byte of every string
--- a script makes, redis/redis#9449). The event carries "inc" too: the incarnation (see above).
-local function publish(stamp, channel, kind, id, body, field, value)
+-- read_service: {"type":kind,"rev":..,"id":..<fields>,"instance":<instance>,"digest":..,"inc":..}. fields: more of
+-- the event's JSON fields (with a leading comma), or ''; instance: the instance's JSON for an event that carries it
+-- (nil: none); field and value: the instance the change writes, if any (HSET with the stamp). The event is made as
+-- one string: Redis 7 hashes every byte of every string a script makes (redis/redis#9449), so the instance is not
+-- copied into a string of its own first. The event carries "digest", kept in the stamp: the writer's token of the
+-- write (read_service: 128 random bits the client draws for each write), or SHA-1 of the previous digest and the
+-- event for an event without one (a later event of the same call; a caller that passed none). A forger cannot know
+-- either before the real event is out, so a view that applied a forged event at some revision sees the real event
+-- of that revision (or its reconcile sees Redis) carry another digest, and resyncs. The token spares Redis the SHA-1
+-- and the string it hashes, the whole event again. The event carries "inc" too: the incarnation (see above).
+local function publish(stamp, channel, kind, id, fields, instance, field, value)
   local rev = next_revision(stamp)
-  local event = '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(id) .. body
-  stamp.digest = stamp.token or redis.sha1hex(stamp.digest .. event)
+  local head = '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(id) .. fields
+  local member = instance and ',"instance":' or ''
+  instance = instance or ''
+  stamp.digest = stamp.token or redis.sha1hex(stamp.digest .. head .. member .. instance)
   stamp.token = nil
   save_stamp(stamp, field, value)
-  redis.call('SPUBLISH', channel, event .. ',"digest":"' .. stamp.digest .. '","inc":"' .. stamp.inc .. '"}')
+  redis.call('SPUBLISH', channel,
+    head .. member .. instance .. ',"digest":"' .. stamp.digest .. '","inc":"' .. stamp.inc .. '"}')
   return rev
 end

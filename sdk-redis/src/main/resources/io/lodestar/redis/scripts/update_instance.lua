@@ -76,4 +76,4 @@ if not changed then
 end
 local public = cjson.encode(instance)
 local stored = owner and with_owner(public, owner) or public
-return {publish(stamp, channel, 'updated', id, ',"instance":' .. public, id, stored), public}
+return {publish(stamp, channel, 'updated', id, '', public, id, stored), public}
