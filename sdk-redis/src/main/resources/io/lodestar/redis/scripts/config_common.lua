@@ -56,13 +56,14 @@ local function write_version(k, stamp, kept, id, content, format, hash, created_
   local version = next_revision(stamp)
   local entry = cjson.encode({version = version, format = format, hash = hash, createdAt = created_at,
     updatedAt = now, content = content, from = from})
-  redis.call('HSET', k.history, version, entry) -- the first write: history may be the one key not read before
-  redis.call('HSET', k.current, 'version', version, 'format', format, 'hash', hash, 'createdAt', created_at,
-    'updatedAt', now, 'content', content)
-  redis.call('ZADD', k.versions, version, version)
+  local number = digits(version)
+  redis.call('HSET', k.history, number, entry) -- the first write: history may be the one key not read before
+  redis.call('HSET', k.current, 'version', number, 'format', format, 'hash', hash, 'createdAt', digits(created_at),
+    'updatedAt', digits(now), 'content', content)
+  redis.call('ZADD', k.versions, number, number)
   local excess = kept + 1 - limit
   if excess > 0 then
-    local oldest = redis.call('ZPOPMIN', k.versions, excess)
+    local oldest = redis.call('ZPOPMIN', k.versions, digits(excess))
     local trimmed = {}
     for i = 1, #oldest, 2 do
       trimmed[#trimmed + 1] = oldest[i]
@@ -71,7 +72,7 @@ local function write_version(k, stamp, kept, id, content, format, hash, created_
   end
   save_stamp(stamp)
   local kind = from and '"rolledback","from":' .. from or '"changed"'
-  redis.call('SPUBLISH', k.channel, '{"type":' .. kind .. ',"rev":' .. version .. ',"id":' .. cjson.encode(id)
+  redis.call('SPUBLISH', k.channel, '{"type":' .. kind .. ',"rev":' .. number .. ',"id":' .. cjson.encode(id)
     .. ',"inc":"' .. stamp.inc .. '","entry":' .. entry .. '}')
   return version, entry
 end
@@ -92,8 +93,8 @@ end
 -- history, never read by an update) can leave the record of a write that then failed.
 local AUDIT_LIMIT, AUDIT_TRIM_EVERY = 1000, 100
 local function audit(k, op, hash, previous, version)
-  local record = {'op', op, 'client', ARGV[#ARGV - 1], 'host', ARGV[#ARGV], 'hash', hash or '', 'prev', previous,
-    'version', version}
+  local record = {'op', op, 'client', ARGV[#ARGV - 1], 'host', ARGV[#ARGV], 'hash', hash or '', 'prev',
+    type(previous) == 'number' and digits(previous) or previous, 'version', digits(version)} -- remove: stored text
   if version % AUDIT_TRIM_EVERY == 0 or string.sub(op, 1, 5) == 'gray-' then
     redis.call('XADD', k.log, 'MAXLEN', '~', AUDIT_LIMIT, '*', unpack(record))
   else

@@ -25,7 +25,7 @@ local vanishes = stored and count == 1
 local filed = vanishes and redis.call('ZSCORE', KEYS[5], instances)
 
 local keep_until = now + math.max(keep, 3 * (stored and ttl_of(stored) or 0))
-redis.call('ZADD', tombstones, keep_until, id) -- the first write: tombstones is the one key not read before
+redis.call('ZADD', tombstones, digits(keep_until), id) -- the first write: tombstones is the one key not read before
 -- A purge (purge_service.lua) leaves the key to expire with its last tombstone, and only a service without a stamp
 -- (new, or purged) can have such a key: the first stamp makes it persist (save_stamp in stamps.lua).
 local ttl = not stamp.inc and redis.call('PTTL', tombstones)

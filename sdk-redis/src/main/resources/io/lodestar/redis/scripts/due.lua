@@ -28,9 +28,9 @@ local function file_due(deadlines, filed, old, new, now, appeared_or_vanished)
     return
   end
   if appeared_or_vanished then
-    redis.call('ZADD', KEYS[5], now, KEYS[1])
+    redis.call('ZADD', KEYS[5], digits(now), KEYS[1])
   elseif score and new and new < score then
-    redis.call('ZADD', KEYS[5], new, KEYS[1]) -- the entry is at most every other deadline: this one is the earliest
+    redis.call('ZADD', KEYS[5], digits(new), KEYS[1]) -- the entry is at most every other deadline: this one is the earliest
   elseif not score or (old and tonumber(old) <= score) then
     refile_due(deadlines, filed) -- this instance held the earliest deadline (or the entry is missing)
   end

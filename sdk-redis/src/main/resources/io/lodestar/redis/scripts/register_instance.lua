@@ -40,7 +40,7 @@ if fresh then
     return {stamp.rev, 'deregistered', 0, 0} -- deregistered or evicted while its owner's renewal found it gone
   end
   if new_deadline then
-    redis.call('ZADD', deadlines, new_deadline, id) -- the first write: deadlines is the one key not read before
+    redis.call('ZADD', deadlines, digits(new_deadline), id) -- the first write: deadlines is not read before
   else
     redis.call('ZREM', deadlines, id)
   end
@@ -54,14 +54,14 @@ elseif overdue then
 elseif new_deadline and (not deadline or new_deadline < tonumber(deadline)) then
   -- the first write; the entry stays at most every deadline (one already due stays due); a later deadline or none
   -- leaves it early at worst, which the sweep corrects when it looks
-  redis.call('ZADD', KEYS[5], 'LT', new_deadline, instances)
+  redis.call('ZADD', KEYS[5], 'LT', digits(new_deadline), instances)
 end
 
 -- registeredAt: kept from a live copy; an entry another program wrote without one (or not JSON) counts as new
 local registered_at = existing and tonumber(string.match(existing, '"registeredAt":(%d+)')) or now
 -- the instance's JSON with registeredAt, up to its closing brace: readers' copy and the stored one (with the owner)
 -- are made from it, not one from the other (each string a script makes costs Redis a hash of every byte)
-local unclosed = string.sub(json, 1, -2) .. ',"registeredAt":' .. registered_at
+local unclosed = string.sub(json, 1, -2) .. ',"registeredAt":' .. digits(registered_at)
 local public = unclosed .. '}'
 local stored = owner and unclosed .. owner_suffix(owner) or public
 -- Whether the instance is the service's first: not when the due entry is filed in the future, since an entry is
@@ -71,7 +71,7 @@ local first = not existing and not (filed and tonumber(filed) > now) and instanc
 
 if not fresh then -- a live (or overdue) copy's deadline moves (a new instance's was the first write)
   if new_deadline then
-    redis.call('ZADD', deadlines, new_deadline, id)
+    redis.call('ZADD', deadlines, digits(new_deadline), id)
   elseif deadline then
     redis.call('ZREM', deadlines, id)
   end

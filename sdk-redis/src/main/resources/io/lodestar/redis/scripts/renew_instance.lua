@@ -52,7 +52,7 @@ else
 end
 if ttl > 0 then
   local now = now_ms()
-  redis.call('ZADD', deadlines, now + ttl, id) -- the first write: deadlines is the one key not read before
+  redis.call('ZADD', deadlines, digits(now + ttl), id) -- the first write: deadlines is the one key not read before
   -- The due entry may stay early, never late (see file_due in due.lua): in a steady fleet the instance renewing is
   -- mostly the one holding the earliest deadline, and refiling the entry on each renewal cost every renewal a ZRANGE
   -- and often a ZADD. It is refiled only when it is less than half a TTL ahead, so the sweep still never looks at a

@@ -86,14 +86,14 @@ local function save_stamp(stamp, field, value)
       redis.call('HSET', stamp.hash, ':incarnation', stamp.inc)
     end
     if field then
-      redis.call('HSET', stamp.hash, field, value, ':revision', stamp.rev, ':digest', stamp.digest)
+      redis.call('HSET', stamp.hash, field, value, ':revision', digits(stamp.rev), ':digest', stamp.digest)
     else
-      redis.call('HSET', stamp.hash, ':revision', stamp.rev, ':digest', stamp.digest)
+      redis.call('HSET', stamp.hash, ':revision', digits(stamp.rev), ':digest', stamp.digest)
     end
   elseif stamp.new_inc then
-    redis.call('MSET', stamp.rev_key, stamp.rev, stamp.inc_key, stamp.inc)
+    redis.call('MSET', stamp.rev_key, digits(stamp.rev), stamp.inc_key, stamp.inc)
   else
-    redis.call('SET', stamp.rev_key, stamp.rev)
+    redis.call('SET', stamp.rev_key, digits(stamp.rev))
   end
   stamp.new_inc = nil
 end
@@ -111,7 +111,7 @@ end
 -- and the string it hashes, the whole event again. The event carries "inc" too: the incarnation (see above).
 local function publish(stamp, channel, kind, id, fields, instance, field, value)
   local rev = next_revision(stamp)
-  local head = '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(id) .. fields
+  local head = '{"type":"' .. kind .. '","rev":' .. digits(rev) .. ',"id":' .. cjson.encode(id) .. fields
   local member = instance and ',"instance":' or ''
   instance = instance or ''
   stamp.digest = stamp.token or redis.sha1hex(stamp.digest .. head .. member .. instance)
