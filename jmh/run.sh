@@ -26,7 +26,8 @@
 #        (about 7 minutes, most of it starting JVMs and Redis servers); its figures are not worth quoting.
 # writes: step 3 only, without the raw baselines: the five Lodestar writes and the fixed floor at 1, 4 and 16
 #        threads with the full run's write settings, and the issue 27 table (Redis µs and commands per call, ratio
-#        to the floor, the budget). Each run keeps its own directory, so a "before" and an "after" sit side by side.
+#        to the floor, the µs in the script's commands and in the rest: Lua and the redis.call glue, the budget).
+#        Each run keeps its own directory, so a "before" and an "after" sit side by side.
 # Every JMH run adds -prof gc (B/op: gc.alloc.rate.norm, all threads). Redis: a private redis-server per JMH fork
 # from the test kit, or LODESTAR_REDIS_URI (the write benchmarks then CONFIG RESETSTAT that server).
 set -euo pipefail
