@@ -306,11 +306,13 @@ class ConsoleBrowserIT {
         chrome.findElement(By.id("create-content")).sendKeys("max-requests=10");
         chrome.findElement(By.id("create-yes")).click();
 
-        await("the config in Redis").atMost(UI).untilAsserted(() -> {
-            ConfigEntry created = sdk.config().get("orders/new").orElseThrow();
-            assertThat(created.content()).isEqualTo("max-requests=10");
-            assertThat(created.format()).isEqualTo(ConfigFormat.PROPERTIES);
-        });
+        // absent until the page's request is done: an assertion, so Awaitility polls again (orElseThrow's
+        // NoSuchElementException ended the wait on the first poll that came before the request)
+        await("the config in Redis").atMost(UI).untilAsserted(() -> assertThat(sdk.config().get("orders/new"))
+                .hasValueSatisfying(created -> {
+                    assertThat(created.content()).isEqualTo("max-requests=10");
+                    assertThat(created.format()).isEqualTo(ConfigFormat.PROPERTIES);
+                }));
         awaitElement("#configs tr[data-config='orders/new']");
         assertThat(awaitElement("#config-version").getText()).isEqualTo("version 1");
         await("the audit log").atMost(UI).untilAsserted(() -> assertThat(console.output())
