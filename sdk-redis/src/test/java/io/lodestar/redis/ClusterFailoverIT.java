@@ -1,5 +1,8 @@
 package io.lodestar.redis;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.SlotHash;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.LodestarException;
@@ -27,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
+import java.util.stream.Stream;
 
 import static io.lodestar.redis.Clients.instance;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -83,6 +87,11 @@ class ClusterFailoverIT extends NamespaceTest {
                     .ttl(Duration.ofSeconds(1)).build());
         }
         long revision = owner.directDiscovery().getSnapshot(service).revision();
+        // the sweep tells a failover by the master it noted in the bucket's master key: a failover before any round
+        // noted the old master there, and replicated it, cannot be told from a first round (see sweep_state.lua)
+        String masterKey = keys().master(Keys.bucket(service));
+        await("the bucket's master noted on both nodes of its shard").atMost(Duration.ofSeconds(10))
+                .until(() -> nodesHolding(masterKey) == 2);
         RedisServer killed = null;
         try {
             // when the shard's master dies and a replica takes over (2-4 s: longer than the TTL)
@@ -103,6 +112,23 @@ class ClusterFailoverIT extends NamespaceTest {
                 killed.restart();
             }
         }
+    }
+
+    /** How many nodes, masters and replicas, hold the key (a replica read after READONLY; other shards answer MOVED). */
+    private long nodesHolding(String key) {
+        long holding = 0;
+        for (RedisServer node : Stream.concat(cluster.masters().stream(), cluster.replicas().stream()).toList()) {
+            RedisClient client = RedisClient.create(node.uri());
+            try (StatefulRedisConnection<String, String> connection = client.connect()) {
+                connection.sync().readOnly();
+                holding += connection.sync().exists(key);
+            } catch (RedisException notThisShardOrDown) {
+                // MOVED from another shard's node, or a node that is down
+            } finally {
+                client.shutdown();
+            }
+        }
+        return holding;
     }
 
     @Test
