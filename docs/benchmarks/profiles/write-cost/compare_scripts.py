@@ -30,8 +30,11 @@ ROUNDS, CHUNK = int(os.environ.get('ROUNDS', '6')), int(os.environ.get('CHUNK', 
 PRUNE_BEFORE = os.environ.get('PRUNE_BEFORE', '1') == '1'
 WRITES = {'register': 'register_instance.lua', 'renew': 'renew_instance.lua',
           'deregister': 'deregister_instance.lua', 'update': 'update_instance.lua', 'setconfig': 'set_config.lua'}
-CONFIG = ('content', 'history', 'versions', 'revision', 'events', 'incarnation', 'log', 'gray', 'gray:revision',
-          'gray:events')
+# a config entry's keys: 10 until 2026-11-28 (revision, incarnation and a versions set of their own, history a hash),
+# then 7 (the stamp in the current hash, history a stream), told from the version's set_config.lua
+CONFIG = {10: ('content', 'history', 'versions', 'revision', 'events', 'incarnation', 'log', 'gray', 'gray:revision',
+               'gray:events'),
+          7: ('content', 'history', 'events', 'log', 'gray', 'gray:revision', 'gray:events')}
 INSTANCE = ('{"serviceId":"orders","instanceId":"%s","host":"10.0.0.1","port":8080,"weight":100,"status":"UP",'
             '"metadata":{"zone":"eu-west-1a","version":"1.4.2"},"ttl":30000}')
 OWNER = '0123456789abcdef'
@@ -70,6 +73,8 @@ def run(r):
     # who hashes a config's content: the script (its callers passed '', before 2026-11-28) or the client
     script_hashes = {mode: 'sha1hex(content)' in source(BEFORE if mode == 'before' else AFTER, 'set_config.lua')
                      for mode in MODES}
+    config_keys = {mode: CONFIG[10 if 'KEYS[8..10]' in source(BEFORE if mode == 'before' else AFTER, 'set_config.lua')
+                               else 7] for mode in MODES}
     sha = {(name, 'after'): r.call('SCRIPT', 'LOAD', text) for name, text in scripts.items()}
     sha.update({(name, 'before'): r.call('SCRIPT', 'LOAD', load(BEFORE, file, PRUNE_BEFORE))
                 for name, file in WRITES.items()})
@@ -123,7 +128,7 @@ def run(r):
             else:
                 c = 'lodestar:{t}:cfg:{%s}:' % (name + mode)
                 content = 'a=%d\n' % i + ''.join('key.%02d=some.value.here.%08d\n' % (k, i) for k in range(30))  # 1 KiB
-                calls.append(head + [len(CONFIG), *(c + key for key in CONFIG), 'app',
+                calls.append(head + [len(config_keys[mode]), *(c + key for key in config_keys[mode]), 'app',
                                      content, 'PROPERTIES', '10', '-1',
                                      '' if script_hashes[mode] else hashlib.sha1(content.encode()).hexdigest(),
                                      'bench', 'localhost'])

@@ -1,5 +1,6 @@
 package io.lodestar.redis;
 
+import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
 import io.lodestar.core.LodestarException;
 import io.lodestar.core.model.ConfigEntry;
@@ -29,6 +30,8 @@ final class ConfigReads {
     private final Keys keys;
     /** Pages of {@link #since} read so far (tests). */
     final LongAdder sincePages = new LongAdder();
+    /** Pages of {@link #history} read so far (tests). */
+    final LongAdder historyPages = new LongAdder();
 
     ConfigReads(RedisBackend backend, Keys keys) {
         this.backend = backend;
@@ -39,7 +42,7 @@ final class ConfigReads {
     CompletionStage<SyncedView.Versioned<Optional<ConfigEntry>>> entry(String id) {
         return ConfigScripts.READ_CONFIG.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                 keys.config(id).forRead()).thenApply(reply -> {
-                    long revision = Replies.counter(keys.config(id).revision(), reply.get(0));
+                    long revision = Replies.counter(keys.config(id).current(), reply.get(0));
                     String incarnation = incarnation((String) reply.get(1));
                     if (reply.size() < 8) {
                         return new SyncedView.Versioned<>(revision, Optional.<ConfigEntry>empty(), null, incarnation);
@@ -80,9 +83,9 @@ final class ConfigReads {
                                 : stored(id, json, config.history(), null));
                     }
                     return CompletableFuture.completedFuture(new Since(new SyncedView.Versioned<>(
-                            Replies.counter(config.revision(), reply.get(0)), current, null,
+                            Replies.counter(config.current(), reply.get(0)), current, null,
                             incarnation((String) reply.get(4))),
-                            Replies.number(reply.get(1), config.versions(), " holds a member that is not a version"),
+                            Replies.number(reply.get(1), config.history(), " holds an entry that is not a version"),
                             newer));
                 });
     }
@@ -109,22 +112,16 @@ final class ConfigReads {
     record Since(SyncedView.Versioned<Optional<ConfigEntry>> state, long oldestKept, List<Kept> newer) {
     }
 
-    /** The entry's revision counter (0 when it never existed). */
-    CompletionStage<Long> revision(String id) {
-        return backend.counter(keys.config(id).revision());
-    }
-
     /**
      * The revision, the current content hash ("" when there is no current entry) and the incarnation, for the
-     * reconcile. Separate reads, not one atomic step: a write in between makes them disagree, which costs one
-     * needless resync at worst.
+     * reconcile: one HMGET of the current hash, which holds the entry and its stamp.
      */
     CompletionStage<SyncedView.Versioned<Void>> stamp(String id) {
-        Keys.ConfigKeys config = keys.config(id);
-        return backend.commands().hget(config.current(), "hash").thenCombine(revision(id),
-                (hash, revision) -> new SyncedView.Versioned<Void>(revision, null, hash == null ? "" : hash))
-                .thenCombine(backend.commands().get(config.incarnation()), (stamp, incarnation) ->
-                        new SyncedView.Versioned<>(stamp.revision(), null, stamp.digest(), incarnation(incarnation)));
+        String current = keys.config(id).current();
+        return backend.commands().hmget(current, "hash", Keys.REVISION_FIELD, Keys.INCARNATION_FIELD)
+                .thenApply(fields -> new SyncedView.Versioned<>(
+                        Replies.counter(current, fields.get(1).getValueOrElse(null)), null,
+                        fields.get(0).getValueOrElse(""), incarnation(fields.get(2).getValueOrElse(null))));
     }
 
     /** The kept versions, newest first. */
@@ -139,6 +136,7 @@ final class ConfigReads {
     private CompletionStage<List<ConfigEntry>> historyBelow(String id, String below, List<ConfigEntry> into) {
         return ConfigScripts.READ_CONFIG_HISTORY.<List<Object>>run(backend.commands(), ScriptOutputType.MULTI,
                 keys.config(id).forHistory(), below, Integer.toString(HISTORY_PAGE_BYTES)).thenCompose(reply -> {
+                    historyPages.increment();
                     for (Object json : reply.subList(1, reply.size())) {
                         into.add(stored(id, (String) json, keys.config(id).history(), null));
                     }
@@ -151,9 +149,9 @@ final class ConfigReads {
     /** One kept version, if it is still in history. */
     CompletionStage<Optional<ConfigEntry>> version(String id, long version) {
         String history = keys.config(id).history();
-        String field = Long.toString(version);
-        return backend.commands().hget(history, field)
-                .thenApply(json -> Optional.ofNullable(json).map(stored -> stored(id, stored, history, field)));
+        String streamId = version + "-0";
+        return backend.commands().xrange(history, Range.create(streamId, streamId)).thenApply(found -> found.stream()
+                .findFirst().map(kept -> stored(id, kept.getBody().get("entry"), history, streamId)));
     }
 
     /** The ids of the configs that exist, sorted and unmodifiable, at the index revision. */
@@ -190,15 +188,16 @@ final class ConfigReads {
     }
 
     /**
-     * A version as the history hash {@code key} keeps it (under {@code field}, when the caller knows it, else null),
+     * A version as the history stream {@code key} keeps it (in stream entry {@code entryId}, when the caller knows it,
+     * else null),
      * or a {@link Replies.Corrupt} naming the key when it is not an entry. The message leaves the value out: a
      * config's content may be a secret.
      */
-    private static ConfigEntry stored(String id, String json, String key, String field) {
+    private static ConfigEntry stored(String id, String json, String key, String entryId) {
         try {
             return parse(id, json);
         } catch (RuntimeException notAnEntry) {
-            throw corruptEntry(key, field, notAnEntry);
+            throw corruptEntry(key, entryId, notAnEntry);
         }
     }
 
@@ -213,9 +212,9 @@ final class ConfigReads {
         }
     }
 
-    private static Replies.Corrupt corruptEntry(String key, String field, RuntimeException cause) {
-        return new Replies.Corrupt(key + (field == null ? " holds a value that is not a config entry"
-                : " field " + field + " does not hold a config entry"), cause);
+    private static Replies.Corrupt corruptEntry(String key, String entryId, RuntimeException cause) {
+        return new Replies.Corrupt(key + (entryId == null ? " holds a value that is not a config entry"
+                : " entry " + entryId + " does not hold a config entry"), cause);
     }
 
     /** A format written by a newer client that this one does not know is read as plain text, not as an error. */

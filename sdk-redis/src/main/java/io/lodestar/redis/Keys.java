@@ -40,10 +40,11 @@ import java.util.zip.CRC32;
  * lodestar:{ns}:outage             STRING the outages clients noted: "began:ended,..." (epoch ms, Redis time; see
  *                                         elect_sweeper.lua)
  * lodestar:{ns:cfg:id}:current     HASH   the current entry: version, format, hash, createdAt, updatedAt, content
- * lodestar:{ns:cfg:id}:history     HASH   version -&gt; entry JSON, the newest N content versions
- * lodestar:{ns:cfg:id}:versions    ZSET   the version numbers kept in history (score = version)
- * lodestar:{ns:cfg:id}:revision    STRING version counter: +1 per set, rollback or remove; survives a remove
- * lodestar:{ns:cfg:id}:incarnation STRING random id of these keys, made by the first write (see common.lua)
+ *                                         (absent after a remove), and the entry's stamp: :revision (version
+ *                                         counter: +1 per set, rollback or remove; survives a remove) and
+ *                                         :incarnation (random id of these keys, made by the first write)
+ * lodestar:{ns:cfg:id}:history     STREAM one stream entry per content version, ID &lt;version&gt;-0, field entry
+ *                                         = the entry JSON; the newest N kept (see config_common.lua)
  * lodestar:{ns:cfg:id}:events      shard channel of the entry's events ("changed", "rolledback", "removed")
  * lodestar:{ns:cfg:id}:applied     HASH   client id -&gt; the version and variant it applied, when, and who it is
  *                                         (see record_applied.lua); expires with its longest-lived record
@@ -67,7 +68,10 @@ final class Keys {
      * must agree on it. The sweep reads each bucket's due set once per interval, so this bounds its idle cost.
      */
     static final int BUCKETS = 128;
-    /** The fields of a service's stamp in its instances hash (see read_service in stamps.lua). */
+    /**
+     * The fields of a stamp in its hash: a service's in its instances hash (see read_service in stamps.lua), a config
+     * entry's (revision and incarnation) in its current hash (see config_common.lua).
+     */
     static final String REVISION_FIELD = ":revision";
     static final String DIGEST_FIELD = ":digest";
     static final String INCARNATION_FIELD = ":incarnation";
@@ -141,10 +145,10 @@ final class Keys {
      */
     static String keptType(String key) {
         return switch (key.substring(key.lastIndexOf(':') + 1)) {
-            case "instances", "current", "history", "services", "configs", "applied" -> "hash";
-            case "deadlines", "tombstones", "due", "versions", "applied-until" -> "zset";
-            case "revision", "digest", "incarnation", "gray" -> "string";
-            case "log" -> "stream";
+            case "instances", "current", "services", "configs", "applied" -> "hash";
+            case "deadlines", "tombstones", "due", "applied-until" -> "zset";
+            case "revision", "incarnation", "gray" -> "string";
+            case "log", "history" -> "stream";
             default -> null;
         };
     }
@@ -158,8 +162,8 @@ final class Keys {
     /** Keys of one config entry. */
     ConfigKeys config(String configId) {
         String tag = PREFIX + "{" + namespace + ":cfg:" + configId + "}:";
-        return new ConfigKeys(tag + "current", tag + "history", tag + "versions", tag + "revision", tag + "events",
-                tag + "incarnation", tag + "log", tag + "gray", tag + "gray:revision", tag + "gray:events");
+        return new ConfigKeys(tag + "current", tag + "history", tag + "events", tag + "log", tag + "gray",
+                tag + "gray:revision", tag + "gray:events");
     }
 
     /** Who runs a config: the applied hash and its expiry set, in the order the applied scripts expect them. */
@@ -218,28 +222,28 @@ final class Keys {
         }
     }
 
-    record ConfigKeys(String current, String history, String versions, String revision, String channel,
-                      String incarnation, String log, String gray, String grayRevision, String grayChannel) {
+    record ConfigKeys(String current, String history, String channel, String log, String gray, String grayRevision,
+                      String grayChannel) {
         /** Every key of the entry, in the order the config write scripts expect them (config_keys in Lua). */
         String[] all() {
-            return new String[] {current, history, versions, revision, channel, incarnation, log, gray, grayRevision,
-                grayChannel};
+            return new String[] {current, history, channel, log, gray, grayRevision, grayChannel};
         }
 
+        /** The gray release, its counter and the current hash (the entry's incarnation), for read_gray.lua. */
         String[] forGray() {
-            return new String[] {gray, grayRevision, incarnation};
+            return new String[] {gray, grayRevision, current};
         }
 
         String[] forRead() {
-            return new String[] {current, revision, incarnation};
+            return new String[] {current};
         }
 
         String[] forHistory() {
-            return new String[] {history, versions};
+            return new String[] {history};
         }
 
         String[] forReplay() {
-            return new String[] {current, revision, history, versions, incarnation};
+            return new String[] {current, history};
         }
     }
 }

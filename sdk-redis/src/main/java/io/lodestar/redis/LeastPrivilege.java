@@ -22,23 +22,23 @@ final class LeastPrivilege {
 
     /**
      * What the client sends itself, outside a script: the scripts, the stamps of direct reads ({@code GET},
-     * {@code HGET}, {@code HMGET}), its subscriptions, and reads of a config's audit log ({@code XREVRANGE}).
+     * {@code HGET}, {@code HMGET}), its subscriptions, reads of a config's audit log ({@code XREVRANGE}) and of one
+     * kept version of a config ({@code XRANGE}).
      */
     static final List<String> CLIENT = List.of(
-            "+evalsha", "+eval", "+get", "+hget", "+hmget", "+ssubscribe", "+sunsubscribe", "+xrevrange");
+            "+evalsha", "+eval", "+get", "+hget", "+hmget", "+ssubscribe", "+sunsubscribe", "+xrevrange", "+xrange");
 
     /** What the read scripts ({@code read_*.lua}) call, besides what {@link #CLIENT} holds: reads only. */
     static final List<String> READ_SCRIPTS = List.of(
-            "+time", "+type", "+hlen", "+hgetall", "+hscan",
-            "+zscore", "+zrange", "+zrangebyscore", "+zrevrangebyscore");
+            "+time", "+hlen", "+hgetall", "+hscan", "+zscore", "+zrange", "+zrangebyscore");
 
     /**
      * What the other scripts (writes, the sweep) call beyond that: the writes, and the reads only they make (the
      * sweep's {@code INFO replication} is granted with {@link #CONNECTION}).
      */
     static final List<String> OTHER_SCRIPTS = List.of(
-            "+set", "+mget", "+mset", "+del", "+exists", "+pttl", "+pexpire", "+persist", "+hset", "+hdel",
-            "+zadd", "+zrem", "+zpopmin", "+zcard", "+zrevrange", "+zremrangebyscore", "+spublish", "+xadd");
+            "+type", "+set", "+mget", "+mset", "+del", "+exists", "+pttl", "+pexpire", "+persist", "+hset", "+hdel",
+            "+zadd", "+zrem", "+zremrangebyscore", "+spublish", "+xadd", "+xlen");
 
     private static final List<String> ALL_KEYS_AND_CHANNELS = List.of(
             "resetkeys", "~lodestar:*", "resetchannels", "&lodestar:*", "-@all");

@@ -67,11 +67,12 @@ class ClusterSecurityIT {
                 assertThat(reader.discovery().getInstances("svc-0")).hasSize(1);
             });
             assertThat(reader.config().history("app")).hasSize(2);
-            // the reader's sweep-lock attempt (every interval) and its record of the version applied, both refused
+            // the reader's sweep-lock attempt (every interval; refused at its look at the lock key's type) and its
+            // record of the version applied, both refused
             await().atMost(Duration.ofSeconds(10)).until(() -> cluster.masters().stream()
                     .flatMap(master -> refusals(master).stream())
                     .filter(refusal -> readerUser.equals(refusal.get("username")))
-                    .map(refusal -> refusal.get("object")).toList().containsAll(List.of("set", "hset")));
+                    .map(refusal -> refusal.get("object")).toList().containsAll(List.of("type", "hset")));
             readers.close();
         }
 
@@ -80,7 +81,7 @@ class ClusterSecurityIT {
         assertThat(refusals).as("the writer's refusals").noneMatch(refusal -> writerUser.equals(refusal.get("username")));
         assertThat(refusals).as("the reader's refusals: the sweep lock and the record of what it applied")
                 .filteredOn(refusal -> readerUser.equals(refusal.get("username")))
-                .extracting(refusal -> refusal.get("object")).containsOnly("set", "hset");
+                .extracting(refusal -> refusal.get("object")).containsOnly("type", "hset");
     }
 
     private static List<Map<String, Object>> refusals(RedisServer master) {

@@ -51,7 +51,7 @@ class ConfigContentHashIT extends NamespaceTest {
 
         // and nothing was written
         assertThat(redis().hget(app.current(), "content")).isEqualTo("a=1");
-        assertThat(redis().get(app.revision())).isEqualTo("1");
+        assertThat(redis().hget(app.current(), Keys.REVISION_FIELD)).isEqualTo("1");
         assertThat(redis().xlen(app.log())).isEqualTo(1);
     }
 }

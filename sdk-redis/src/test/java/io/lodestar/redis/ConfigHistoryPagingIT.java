@@ -6,6 +6,7 @@ import io.lodestar.core.model.ConfigFormat;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,15 +25,37 @@ class ConfigHistoryPagingIT extends PrivateRedisTest {
         for (int v = 1; v <= versions; v++) {
             client.config().set("big", Character.toString('a' + v).repeat(CONTENT_BYTES), ConfigFormat.TEXT);
         }
-        long pagesBefore = pagesRead();
+        ConfigReads reads = new ConfigReads(((RedisLodestarClient) client).backend, keys());
 
-        List<ConfigEntry> history = client.config().history("big");
+        List<ConfigEntry> history = reads.history("big").toCompletableFuture().join();
 
         assertThat(history).extracting(ConfigEntry::version).containsExactly(10L, 9L, 8L, 7L, 6L, 5L, 4L, 3L, 2L, 1L);
         assertThat(history.get(0).content()).startsWith("k").hasSize(CONTENT_BYTES);
         // a page closes once it holds the budget: 5 entries of ~1 MB pass 4 MiB, so 10 entries make 2 pages
-        assertThat(pagesRead() - pagesBefore).as("replies of about %d bytes", ConfigReads.HISTORY_PAGE_BYTES)
+        assertThat(reads.historyPages.sum()).as("replies of about %d bytes", ConfigReads.HISTORY_PAGE_BYTES)
                 .isEqualTo(2);
+        assertThat(client.config().history("big")).isEqualTo(history);
+    }
+
+    @Test
+    void aLongHistoryOfSmallVersionsIsReadWholeAndInOrder() {
+        LodestarClient client = clients.connect(options -> options.configHistoryLimit(100));
+        for (int v = 1; v <= 130; v++) {
+            client.config().set("long", "v=" + v, ConfigFormat.PROPERTIES);
+        }
+        ConfigReads reads = new ConfigReads(((RedisLodestarClient) client).backend, keys());
+
+        List<ConfigEntry> history = reads.history("long").toCompletableFuture().join();
+        ConfigReads.Since missed = reads.since("long", 57).toCompletableFuture().join();
+
+        // the newest 100 kept, newest first, in one page (read from the stream in growing batches)
+        assertThat(history).extracting(ConfigEntry::version)
+                .containsExactlyElementsOf(LongStream.rangeClosed(31, 130).map(v -> 161 - v).boxed().toList());
+        assertThat(history).allSatisfy(entry -> assertThat(entry.content()).isEqualTo("v=" + entry.version()));
+        assertThat(reads.historyPages.sum()).isEqualTo(1);
+        assertThat(missed.oldestKept()).isEqualTo(31);
+        assertThat(missed.newer()).extracting(kept -> kept.entry().version())
+                .containsExactlyElementsOf(LongStream.rangeClosed(58, 130).boxed().toList());
     }
 
     @Test
@@ -40,15 +63,11 @@ class ConfigHistoryPagingIT extends PrivateRedisTest {
         LodestarClient client = clients.connect();
         client.config().set("small", "a", ConfigFormat.TEXT);
         client.config().set("small", "b", ConfigFormat.TEXT);
-        long pagesBefore = pagesRead();
+        ConfigReads reads = new ConfigReads(((RedisLodestarClient) client).backend, keys());
 
-        assertThat(client.config().history("small")).extracting(ConfigEntry::content).containsExactly("b", "a");
-        assertThat(pagesRead() - pagesBefore).isEqualTo(1);
-    }
-
-    /** History pages Redis served so far: read_config_history is the only script that runs ZREVRANGEBYSCORE. */
-    private long pagesRead() {
-        return CommandStats.calls(redis()).getOrDefault("zrevrangebyscore", 0L);
+        assertThat(reads.history("small").toCompletableFuture().join()).extracting(ConfigEntry::content)
+                .containsExactly("b", "a");
+        assertThat(reads.historyPages.sum()).isEqualTo(1);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.lodestar.redis;
 
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.ScriptException;
+import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
 import io.lodestar.core.model.ServiceInstance;
 import io.lodestar.test.TestRedis;
@@ -201,7 +202,7 @@ class CorruptKeysIT extends NamespaceTest {
 
     /** Every key of a config entry a set writes, corrupted in turn. */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"current", "history", "versions", "revision", "incarnation"})
+    @ValueSource(strings = {"current", "history", "revision"})
     void aConfigSetOnAKeyOfAnotherTypeWritesNothingAndNamesTheKey(String kind) {
         LodestarClient client = clients.connect();
         client.config().set("app", "a=1", ConfigFormat.PROPERTIES);
@@ -213,6 +214,23 @@ class CorruptKeysIT extends NamespaceTest {
                 .isInstanceOf(ScriptException.class).hasMessageContaining(key);
 
         assertThat(configKeys()).as("keys after the failed set").isEqualTo(before);
+    }
+
+    @Test
+    void aConfigWhoseStampAnotherProgramDeletedGoesOnAfterItsNewestKeptVersionUnderANewIncarnation() {
+        LodestarClient client = clients.connect();
+        client.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        client.config().set("app", "a=2", ConfigFormat.PROPERTIES);
+        Keys.ConfigKeys app = keys().config("app");
+        String incarnation = redis().hget(app.current(), Keys.INCARNATION_FIELD);
+        redis().del(app.current()); // the entry and its stamp; the history stays
+
+        ConfigEntry set = client.config().set("app", "a=3", ConfigFormat.PROPERTIES);
+
+        // a version number is never reused: the stream's IDs go up, and views tell the new incarnation
+        assertThat(set.version()).isEqualTo(3);
+        assertThat(redis().hget(app.current(), Keys.INCARNATION_FIELD)).isNotNull().isNotEqualTo(incarnation);
+        assertThat(client.config().history("app")).extracting(ConfigEntry::version).containsExactly(3L, 2L, 1L);
     }
 
     /** Any config write on any corrupt key: it succeeds (it needed nothing of that key), or fails before writing. */
@@ -239,8 +257,8 @@ class CorruptKeysIT extends NamespaceTest {
     }
 
     static Stream<Arguments> configWritesAndKeys() {
-        return CONFIG_WRITES.keySet().stream().sorted().flatMap(write -> Stream.of("current", "history", "versions",
-                "revision", "incarnation").map(kind -> Arguments.of(write, kind)));
+        return CONFIG_WRITES.keySet().stream().sorted().flatMap(write -> Stream.of("current", "history",
+                "revision").map(kind -> Arguments.of(write, kind)));
     }
 
     /** orders-1 and orders-2 registered (ephemeral), orders-2 deregistered: every key of the service exists. */
@@ -274,14 +292,19 @@ class CorruptKeysIT extends NamespaceTest {
         return key;
     }
 
+    /**
+     * Replaces a key of the config entry with one of another type, or for "revision" the revision in the entry's stamp
+     * (a field of its current hash) with a word; returns the key the failure must name.
+     */
     private String corruptConfig(String kind) {
         Keys.ConfigKeys app = keys().config("app");
+        if (kind.equals("revision")) {
+            redis().hset(app.current(), Keys.REVISION_FIELD, "not-a-number");
+            return app.current();
+        }
         String key = switch (kind) {
             case "current" -> app.current();
             case "history" -> app.history();
-            case "versions" -> app.versions();
-            case "revision" -> app.revision();
-            case "incarnation" -> app.incarnation();
             default -> throw new IllegalArgumentException(kind);
         };
         replace(key);
@@ -306,8 +329,7 @@ class CorruptKeysIT extends NamespaceTest {
 
     private Map<String, String> configKeys() {
         Keys.ConfigKeys app = keys().config("app");
-        return dump(app.current(), app.history(), app.versions(), app.revision(), app.incarnation(),
-                keys().configs().index(), keys().configs().revision());
+        return dump(app.current(), app.history(), keys().configs().index(), keys().configs().revision());
     }
 
     private Map<String, String> dump(String... keys) {

@@ -1,5 +1,6 @@
 package io.lodestar.redis;
 
+import io.lettuce.core.XAddArgs;
 import io.lodestar.core.LodestarClient;
 import io.lodestar.core.ScriptException;
 import io.lodestar.core.model.ConfigFormat;
@@ -7,6 +8,7 @@ import io.lodestar.test.TestRedis;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 
 import static io.lodestar.redis.Clients.instance;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -169,13 +171,21 @@ class CorruptReadsIT extends NamespaceTest {
         LodestarClient client = clients.connect();
         client.config().set("app", "a=1", ConfigFormat.PROPERTIES);
         client.config().set("app", "a=2", ConfigFormat.PROPERTIES);
-        redis().hset(keys().config("app").history(), "1", "{\"version\":\"one\"}");
+        String history = keys().config("app").history();
+        redis().del(history);
+        redis().xadd(history, new XAddArgs().id("1-0"), Map.of("entry", "{\"version\":\"one\"}"));
+        redis().xadd(history, new XAddArgs().id("2-0"), Map.of("not-an-entry", "x"));
 
-        assertThatThrownBy(() -> client.config().history("app"))
-                .isInstanceOf(ScriptException.class)
-                .hasMessageContaining(keys().config("app").history() + " holds a value that is not a config entry");
+        // a version's JSON that is not an entry's, and a stream entry that is not a version
         assertThatThrownBy(() -> client.config().getVersion("app", 1))
                 .isInstanceOf(ScriptException.class)
-                .hasMessageContaining(keys().config("app").history() + " field 1 does not hold a config entry");
+                .hasMessageContaining(history + " entry 1-0 does not hold a config entry");
+        assertThatThrownBy(() -> client.config().history("app"))
+                .isInstanceOf(ScriptException.class)
+                .hasMessageContaining(history + " entry 2-0 does not hold a config version");
+        redis().xdel(history, "2-0");
+        assertThatThrownBy(() -> client.config().history("app"))
+                .isInstanceOf(ScriptException.class)
+                .hasMessageContaining(history + " holds a value that is not a config entry");
     }
 }

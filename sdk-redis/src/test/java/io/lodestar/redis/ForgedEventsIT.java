@@ -121,7 +121,7 @@ class ForgedEventsIT extends PrivateRedisTest {
         writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
         List<ConfigEvent> heard = new CopyOnWriteArrayList<>();
         reader.config().subscribe("app", heard::add);
-        long next = revision(keys().config("app").revision()) + 1;
+        long next = revision(keys().config("app")) + 1;
 
         publish(keys().config("app").channel(), "{\"type\":\"changed\",\"rev\":" + next + ",\"id\":\"app\","
                 + "\"entry\":{\"version\":" + next + ",\"format\":\"PROPERTIES\",\"hash\":\"forged\","
@@ -269,7 +269,7 @@ class ForgedEventsIT extends PrivateRedisTest {
             channel = index.channel();
         } else {
             Keys.ConfigKeys config = (Keys.ConfigKeys) topicKeys;
-            held = revision(config.revision());
+            held = revision(config);
             channel = config.channel();
         }
         for (String revision : IMPOSSIBLE) {
@@ -291,6 +291,11 @@ class ForgedEventsIT extends PrivateRedisTest {
     /** A service's revision: a field of its instances hash (see Keys). */
     private long revision(Keys.ServiceKeys service) {
         String value = redis().hget(service.instances(), Keys.REVISION_FIELD);
+        return value == null ? 0 : Long.parseLong(value);
+    }
+
+    private long revision(Keys.ConfigKeys config) {
+        String value = redis().hget(config.current(), Keys.REVISION_FIELD);
         return value == null ? 0 : Long.parseLong(value);
     }
 

@@ -60,7 +60,7 @@ class LuaScriptTest {
         // (a helper called but left out would fail the script at run time: every IT runs the scripts it relies on)
         assertThat(Scripts.REGISTER_INSTANCE.body()).contains("local function publish(", "local function read_service(")
                 .doesNotContain("local function read_stamp(", "local function current_revision(");
-        assertThat(ConfigScripts.SET_CONFIG.body()).contains("local function read_stamp(", "local function audit(")
+        assertThat(ConfigScripts.SET_CONFIG.body()).contains("local function current_header(", "local function audit(")
                 .doesNotContain("local function read_service(", "local function publish_gray(");
     }
 

@@ -46,10 +46,10 @@ class ScriptCostIT extends PrivateRedisTest {
         DEREGISTER(9), // 11 before the stamp moved into the instances hash, 10 before PTTL only without a stamp
         SET_METADATA(5), // 7 before the stamp moved
         SET_WEIGHT(5), // 7 before the stamp moved
-        CONFIG_SET(12), // 11 before the audit log's XADD
+        CONFIG_SET(6), // 12 before the stamp moved into the current hash and the history into a stream
         CONFIG_SET_UNCHANGED(1),
-        CONFIG_REMOVE(6), // 4 before the audit log's HGET (the previous version) and XADD
-        CONFIG_ROLLBACK(13); // 12 before the audit log's XADD
+        CONFIG_REMOVE(5), // 6 before the stamp moved
+        CONFIG_ROLLBACK(7); // 13 before the stamp and the history moved
 
         final int recorded;
 

@@ -1,76 +1,95 @@
--- config_common: helpers included by every config write script, after common.lua (not a script of its own).
--- One config entry is: the current hash (version, format, hash, createdAt, updatedAt, content; absent after a
--- remove), every content version as JSON in the history hash (version -> entry JSON, newest N kept), the kept
--- version numbers in the versions sorted set, and the revision counter, which numbers every change of the entry
--- (set, rollback, remove), survives a remove and never goes back. Entry JSON:
--- {"version":7,"format":"YAML","hash":"<sha1 hex>","createdAt":<ms>,"updatedAt":<ms>,"content":"...","from":3}
--- ("from" only on a rollback: the version whose content it restored).
--- As in common.lua, a script reads what it depends on before its first write, and that read proves the key's type.
+-- config_common: helpers included by every config write script, after basics.lua and stamps.lua (not a script of its
+-- own). One config entry is two keys (and its audit log and gray release, below):
+-- - the current hash: the current entry (version, format, hash, createdAt, updatedAt, content; absent after a
+--   remove) and the entry's stamp, in fields no entry field has: `:revision`, which numbers every change of the entry
+--   (set, rollback, remove), survives a remove and never goes back, and `:incarnation` (see stamps.lua);
+-- - the history stream: one stream entry per content version, ID `<version>-0`, field `entry` = the entry JSON:
+--   {"version":7,"format":"YAML","hash":"<sha1 hex>","createdAt":<ms>,"updatedAt":<ms>,"content":"...","from":3}
+--   ("from" only on a rollback: the version whose content it restored), the newest N kept.
+-- Two keys, not five (a hash of versions, a sorted set of their numbers, a counter and an incarnation beside the
+-- current hash), because a config write's Redis time is mostly its calls (docs/redis.md, "What a write costs Redis"):
+-- the header and the stamp are one HMGET and one HSET, and XADD's MAXLEN keeps and trims the history in one call.
+-- As in common.lua, a script reads what it depends on before its first write, and that read proves the key's type;
+-- the history is the one key a write does not read first, and its XADD is the write's first write.
+--#include history.lua
 
--- The current entry's header: version (0 when there is no current entry), hash, format, createdAt, updatedAt.
--- Fails, naming the key, when the hash is of another type or is not an entry's header.
-local function current_header(current)
-  local h = redis.call('HMGET', current, 'version', 'hash', 'format', 'createdAt', 'updatedAt')
+-- The current entry's header and the entry's stamp, in one HMGET: version (0 when there is no current entry), hash,
+-- format, createdAt, updatedAt, and the stamp ({rev, inc, inc_key}, see next_revision in stamps.lua). Fails, naming
+-- the key, when the hash is of another type or its header or revision is not an entry's.
+local function current_header(k)
+  local h = redis.call('HMGET', k.current, 'version', 'hash', 'format', 'createdAt', 'updatedAt', ':revision',
+    ':incarnation')
+  if h[6] and not string.match(h[6], '^%d+$') then
+    error({err = 'CORRUPT ' .. k.current .. ' field :revision does not hold a revision number'})
+  end
+  local stamp = {inc_key = k.current, rev = tonumber(h[6] or '0'), inc = h[7]}
   if not h[1] then
-    return 0, nil, nil, nil, nil
+    return 0, nil, nil, nil, nil, stamp
   end
   if not string.match(h[1], '^%d+$') then
-    error({err = 'CORRUPT ' .. current .. ' field version does not hold a number'})
+    error({err = 'CORRUPT ' .. k.current .. ' field version does not hold a number'})
   end
   local version, created_at, updated_at = tonumber(h[1]), tonumber(h[4]), tonumber(h[5])
   if not (created_at and updated_at and h[2] and h[3]) then
-    error({err = 'CORRUPT ' .. current .. ' does not hold a config entry (version, hash, format, createdAt, updatedAt)'})
+    error({err = 'CORRUPT ' .. k.current .. ' does not hold a config entry (version, hash, format, createdAt, updatedAt)'})
   end
-  return version, h[2], h[3], created_at, updated_at
+  return version, h[2], h[3], created_at, updated_at, stamp
 end
 
 -- A kept version's entry, decoded, and its JSON; nil when it is not kept. Fails, naming the key, when the history
 -- is of another type or the version's JSON is not an entry's.
 local function history_entry(history, version)
-  local stored = redis.call('HGET', history, version)
-  if not stored then
+  local id = version .. '-0'
+  local found = redis.call('XRANGE', history, id, id)
+  if not found[1] then
     return nil, nil
   end
+  local _, stored = kept_version(history, found[1])
   local ok, entry = pcall(cjson.decode, stored)
   if not ok or type(entry) ~= 'table' or type(entry.content) ~= 'string' or type(entry.format) ~= 'string'
       or type(entry.hash) ~= 'string' or not tonumber(entry.createdAt) then
-    error({err = 'CORRUPT ' .. history .. ' field ' .. version .. ' does not hold a config version'})
+    error({err = 'CORRUPT ' .. history .. ' entry ' .. id .. ' does not hold a config version'})
   end
   return entry, stored
 end
 
+-- The oldest or the newest kept version (a number; 0 when none).
+local function end_version(history, newest)
+  local found = newest and redis.call('XREVRANGE', history, '+', '-', 'COUNT', 1)
+    or redis.call('XRANGE', history, '-', '+', 'COUNT', 1)
+  return found[1] and tonumber((kept_version(history, found[1]))) or 0
+end
+
 -- When an entry that has no current version is set (again): a removed entry keeps its history and its version
 -- numbers go on, so it keeps its creation time too (that of its newest kept version); a new one is created now.
-local function creation_time(history, versions, now)
-  local newest = redis.call('ZREVRANGE', versions, 0, 0)
-  local entry = newest[1] and history_entry(history, newest[1])
+local function creation_time(history, now)
+  local newest = end_version(history, true)
+  local entry = newest > 0 and history_entry(history, newest)
   return entry and tonumber(entry.createdAt) or now
 end
 
 -- Makes content the current entry under the next version, keeps it in history (trimmed to the newest `limit`
--- versions, in this same call) and announces it on the entry's channel: {"type":"changed","rev":7,"id":...,
--- "entry":{...}}, or "rolledback" with "from" when `from` (the restored version) is given. stamp: the entry's
--- (read_stamp in common.lua), kept: how many versions the versions set held, both read before. Returns the new
--- version and its entry JSON. Every event carries the entry's incarnation ("inc", see common.lua).
-local function write_version(k, stamp, kept, id, content, format, hash, created_at, now, limit, from)
+-- versions by the same XADD) and announces it on the entry's channel: {"type":"changed","rev":7,"id":...,
+-- "entry":{...}}, or "rolledback" with "from" when `from` (the restored version) is given. stamp: the entry's (from
+-- current_header), read before. Returns the new version and its entry JSON. Every event carries the entry's
+-- incarnation ("inc", see stamps.lua). An entry whose stamp was lost while its history was not (keys another
+-- program deleted) goes on after its newest kept version, under a new incarnation: a version number is never
+-- reused.
+local function write_version(k, stamp, id, content, format, hash, created_at, now, limit, from)
+  if not stamp.inc then -- once in an entry's life
+    stamp.rev = math.max(stamp.rev, end_version(k.history, true))
+  end
   local version = next_revision(stamp)
   local entry = cjson.encode({version = version, format = format, hash = hash, createdAt = created_at,
     updatedAt = now, content = content, from = from})
   local number = digits(version)
-  redis.call('HSET', k.history, number, entry) -- the first write: history may be the one key not read before
-  redis.call('HSET', k.current, 'version', number, 'format', format, 'hash', hash, 'createdAt', digits(created_at),
-    'updatedAt', digits(now), 'content', content)
-  redis.call('ZADD', k.versions, number, number)
-  local excess = kept + 1 - limit
-  if excess > 0 then
-    local oldest = redis.call('ZPOPMIN', k.versions, digits(excess))
-    local trimmed = {}
-    for i = 1, #oldest, 2 do
-      trimmed[#trimmed + 1] = oldest[i]
-    end
-    redis.call('HDEL', k.history, unpack(trimmed))
+  redis.call('XADD', k.history, 'MAXLEN', digits(limit), number .. '-0', 'entry', entry) -- the first write
+  if stamp.new_inc then
+    redis.call('HSET', k.current, ':incarnation', stamp.inc)
+    stamp.new_inc = nil
   end
-  save_stamp(stamp)
+  redis.call('HSET', k.current, 'version', number, 'format', format, 'hash', hash, 'createdAt', digits(created_at),
+    'updatedAt', digits(now), 'content', content, ':revision', number)
   local kind = from and '"rolledback","from":' .. from or '"changed"'
   redis.call('SPUBLISH', k.channel, '{"type":' .. kind .. ',"rev":' .. number .. ',"id":' .. cjson.encode(id)
     .. ',"inc":"' .. stamp.inc .. '","entry":' .. entry .. '}')
@@ -79,8 +98,8 @@ end
 
 -- KEYS of every config write script, in the order Keys.ConfigKeys.all() gives them.
 local function config_keys()
-  return {current = KEYS[1], history = KEYS[2], versions = KEYS[3], revision = KEYS[4], channel = KEYS[5],
-    incarnation = KEYS[6], log = KEYS[7], gray = KEYS[8], gray_revision = KEYS[9], gray_channel = KEYS[10]}
+  return {current = KEYS[1], history = KEYS[2], channel = KEYS[3], log = KEYS[4], gray = KEYS[5],
+    gray_revision = KEYS[6], gray_channel = KEYS[7]}
 end
 
 -- The audit trail: every config write appends one record to the entry's log stream (same hash tag), trimmed to
@@ -117,18 +136,24 @@ local function gray_release(k)
   return gray, stored
 end
 
--- Takes the gray release's next revision (its own counter, which survives the release like the entry's; events
--- carry the entry's incarnation), saves it and announces on the gray channel:
--- {"type":"gray"|"promoted"|"aborted","rev":<gray rev>,"id":...,"inc":...<body>}.
-local function publish_gray(k, stamp, kind, id, body)
-  local rev = next_revision(stamp)
-  save_stamp(stamp)
-  redis.call('SPUBLISH', k.gray_channel, '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(id)
-    .. ',"inc":"' .. stamp.inc .. '"' .. body .. '}')
-  return rev
+-- The gray release's stamp: its own counter (which survives the release like the entry's) and the entry's
+-- incarnation, read with the entry's header (current_header). Fails, naming the key, on a counter that is not a
+-- number.
+local function gray_stamp(k, entry_stamp)
+  local rev = redis.call('GET', k.gray_revision)
+  if rev and not string.match(rev, '^%d+$') then
+    error({err = 'CORRUPT ' .. k.gray_revision .. ' does not hold a revision number'})
+  end
+  return {rev = tonumber(rev or '0'), entry = entry_stamp}
 end
 
--- The entry's stamp (revision counter and incarnation, see read_stamp in common.lua).
-local function config_stamp(k)
-  return read_stamp(k.revision, k.incarnation)
+-- Takes the gray release's next revision, saves it and announces on the gray channel:
+-- {"type":"gray"|"promoted"|"aborted","rev":<gray rev>,"id":...,"inc":...<body>}.
+local function publish_gray(k, stamp, kind, id, body)
+  stamp.rev = stamp.rev + 1
+  local rev = digits(stamp.rev)
+  redis.call('SET', k.gray_revision, rev)
+  redis.call('SPUBLISH', k.gray_channel, '{"type":"' .. kind .. '","rev":' .. rev .. ',"id":' .. cjson.encode(id)
+    .. (stamp.entry.inc and ',"inc":"' .. stamp.entry.inc .. '"' or '') .. body .. '}')
+  return stamp.rev
 end

@@ -1,7 +1,7 @@
 -- promote_gray: makes a config's gray content and format its next version and ends the release, in one step,
 -- optionally only if the current version is the expected one (compare-and-set). Gray instances then hear nothing
 -- (their content stays), the others hear the new version.
--- KEYS[1..10] the entry's keys (Keys.ConfigKeys.all(), one hash tag)
+-- KEYS[1..7] the entry's keys (Keys.ConfigKeys.all(), one hash tag)
 -- ARGV[1] config id, ARGV[2] expected version (-1 = any, 0 = only if there is no current entry, n),
 -- ARGV[3] history limit, ARGV[4] writer's client name, ARGV[5] its host
 -- Returns {'missing'} when there is no release; {'conflict', current version (0 = none)} when the expected version
@@ -19,25 +19,21 @@ local gray = gray_release(k)
 if not gray then
   return {'missing'}
 end
-local version, hash, current_format, created_at = current_header(k.current)
+local version, hash, current_format, created_at, _, stamp = current_header(k)
 if expected >= 0 and expected ~= version then
   return {'conflict', version}
 end
-local stamp = config_stamp(k)
-local gray_stamp = read_stamp(k.gray_revision, k.incarnation)
-local kept = redis.call('ZCARD', k.versions)
+local gray_revision = gray_stamp(k, stamp) -- its entry stamp is the same table: write_version may make an incarnation
 local now = now_ms()
 local unchanged = version > 0 and hash == gray.hash and current_format == gray.format
-local entry = unchanged and redis.call('HGET', k.history, version)
+local entry = unchanged and select(2, history_entry(k.history, version)) -- its JSON, when still kept
 if version == 0 then
-  created_at = creation_time(k.history, k.versions, now)
+  created_at = creation_time(k.history, now)
 end
 audit(k, 'gray-promote', gray.hash, version, unchanged and version or stamp.rev + 1)
 if not entry then
-  version, entry = write_version(k, stamp, kept, id, gray.content, gray.format, gray.hash, created_at, now, limit,
-    nil)
+  version, entry = write_version(k, stamp, id, gray.content, gray.format, gray.hash, created_at, now, limit, nil)
 end
 redis.call('DEL', k.gray)
-gray_stamp.inc = stamp.inc -- write_version may just have made the entry's incarnation
-publish_gray(k, gray_stamp, 'promoted', id, ',"version":' .. version)
+publish_gray(k, gray_revision, 'promoted', id, ',"version":' .. version)
 return {'promoted', entry}

@@ -3,35 +3,36 @@
 -- Writes nothing. A page stops once it holds ARGV[2] bytes of entries (but has at least one), so no reply comes near
 -- Redis' output-buffer limits however large contents and history are; the caller asks for the next page with the
 -- last version it got as ARGV[1] (each page is then a consistent read on its own, the last one the newest).
--- KEYS[1] current hash, KEYS[2] revision counter, KEYS[3] history hash, KEYS[4] versions zset,
--- KEYS[5] incarnation (see common.lua)
+-- KEYS[1] current hash (with the entry's stamp), KEYS[2] history stream (see config_common.lua)
 -- ARGV[1] the version the view holds (or the last one of the previous page), ARGV[2] page budget in bytes
--- Returns {revision (as stored), oldest kept version (as stored, '0' = none; the caller checks both, naming the key), 1 if there is a current entry else 0,
--- the current entry's JSON when it is not newer than ARGV[1] (else '': it is the last of the versions to come),
--- incarnation ('' when none), 1 if more kept versions follow this page else 0,
+-- Returns {revision (as stored), oldest kept version ('0' = none; the caller checks both, naming the key), 1 if
+-- there is a current entry else 0, the current entry's JSON when it is not newer than ARGV[1] (else '': it is the
+-- last of the versions to come), incarnation ('' when none), 1 if more kept versions follow this page else 0,
 -- then the entry JSON of the kept versions newer than ARGV[1] on this page, oldest first}.
---#include page_entries.lua
+--#include history.lua
 local since, budget = tonumber(ARGV[1]), tonumber(ARGV[2])
-local revision = redis.call('GET', KEYS[2]) or '0'
-local oldest = redis.call('ZRANGE', KEYS[4], 0, 0)
-local result = {revision, oldest[1] or '0', 0, '', redis.call('GET', KEYS[5]) or '', 0}
-local version = redis.call('HGET', KEYS[1], 'version')
+local h = redis.call('HMGET', KEYS[1], 'version', ':revision', ':incarnation')
+local oldest = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)
+local result = {h[2] or '0', oldest[1] and (kept_version(KEYS[2], oldest[1])) or '0', 0, '', h[3] or '', 0}
+local version = h[1]
 if version and not string.match(version, '^%d+$') then
   error({err = 'CORRUPT ' .. KEYS[1] .. ' field version does not hold a number'})
 end
 if version then
   result[3] = 1
   if tonumber(version) <= since then
-    result[4] = redis.call('HGET', KEYS[3], version)
-    if not result[4] then -- not in history (written by an older layout?): build it from the current hash
+    local id = version .. '-0'
+    local kept = redis.call('XRANGE', KEYS[2], id, id)
+    if kept[1] then
+      result[4] = select(2, kept_version(KEYS[2], kept[1]))
+    else -- not in history (its keys written by another program?): build it from the current hash
       local e = redis.call('HMGET', KEYS[1], 'format', 'hash', 'createdAt', 'updatedAt', 'content')
       result[4] = cjson.encode({version = tonumber(version), format = e[1], hash = e[2], createdAt = tonumber(e[3]),
         updatedAt = tonumber(e[4]), content = e[5]})
     end
   end
 end
-local newer = redis.call('ZRANGEBYSCORE', KEYS[4], '(' .. since, '+inf')
-if append_page(result, KEYS[3], newer, #result[4], budget) then
+if append_page(result, KEYS[2], '(' .. since .. '-0', '+', false, #result[4], budget) then
   result[6] = 1
 end
 return result

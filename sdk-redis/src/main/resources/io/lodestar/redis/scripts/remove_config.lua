@@ -1,8 +1,7 @@
--- remove_config: removes the current entry of a config. Its history and its revision counter stay, so it can be
--- rolled back and its version numbers go on. A current hash another program corrupted is removed too.
--- KEYS[1] current hash, KEYS[2] history hash, KEYS[3] versions zset, KEYS[4] revision counter,
--- KEYS[5] events shard channel, KEYS[6] incarnation (see common.lua), KEYS[7] audit log stream, KEYS[8..10] gray
--- keys (unused here: a gray release outlives a remove, but applies to nobody while the config is absent)
+-- remove_config: removes the current entry of a config. Its history and its stamp (in the current hash) stay, so it
+-- can be rolled back and its version numbers go on. A current entry another program corrupted is removed too.
+-- KEYS[1] current hash (with the entry's stamp), KEYS[2] history stream, KEYS[3] events shard channel, KEYS[4] audit
+-- log stream, KEYS[5..7] gray keys (unused here: a gray release outlives a remove, but applies to nobody while the config is absent)
 -- ARGV[1] config id, ARGV[2] expected version: -1 = remove in any case, n = only if the current version is n,
 -- ARGV[3] writer's client name, ARGV[4] its host
 -- Returns {1, version of the removal} when there was a current entry, else {0, current revision}; with an expected
@@ -15,18 +14,27 @@
 local k = config_keys()
 local id, expected = ARGV[1], tonumber(ARGV[2])
 
-local stamp = config_stamp(k) -- read before the first write
-local previous = redis.call('HGET', k.current, 'version')
+-- Read before the first write: the version alone, not current_header, so that a corrupt header is removed too.
+local h = redis.call('HMGET', k.current, 'version', ':revision', ':incarnation')
+local previous = h[1]
 if expected >= 0 and tonumber(previous or 0) ~= expected then
   return {'conflict', tonumber(previous or 0)}
 end
+if h[2] and not string.match(h[2], '^%d+$') then
+  error({err = 'CORRUPT ' .. k.current .. ' field :revision does not hold a revision number'})
+end
+local stamp = {inc_key = k.current, rev = tonumber(h[2] or '0'), inc = h[3]}
 if not previous then
   return {0, stamp.rev}
 end
 audit(k, 'remove', '', previous, stamp.rev + 1)
-redis.call('DEL', k.current)
 local version = next_revision(stamp)
-save_stamp(stamp)
+redis.call('HDEL', k.current, 'version', 'format', 'hash', 'createdAt', 'updatedAt', 'content')
+if stamp.new_inc then -- an entry another program wrote
+  redis.call('HSET', k.current, ':revision', digits(version), ':incarnation', stamp.inc)
+else
+  redis.call('HSET', k.current, ':revision', digits(version))
+end
 redis.call('SPUBLISH', k.channel, '{"type":"removed","rev":' .. version .. ',"id":' .. cjson.encode(id) .. ',"inc":"'
   .. stamp.inc .. '"}')
 return {1, version}

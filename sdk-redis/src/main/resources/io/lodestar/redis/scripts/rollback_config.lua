@@ -1,8 +1,7 @@
 -- rollback_config: makes the content and format of a kept version current again, as the next version. Works after
 -- a remove too (the history outlives the current entry).
--- KEYS[1] current hash, KEYS[2] history hash, KEYS[3] versions zset, KEYS[4] revision counter,
--- KEYS[5] events shard channel, KEYS[6] incarnation (see common.lua), KEYS[7] audit log stream, KEYS[8..10] gray
--- keys (unused here)
+-- KEYS[1] current hash (with the entry's stamp), KEYS[2] history stream, KEYS[3] events shard channel, KEYS[4] audit
+-- log stream, KEYS[5..7] gray keys (unused here)
 -- ARGV[1] config id, ARGV[2] version to restore, ARGV[3] history limit, ARGV[4] writer's client name, ARGV[5] its
 -- host
 -- Returns {'missing', oldest kept version, newest kept version, kept count} (0, 0, 0 when none) when that version
@@ -20,24 +19,20 @@ local id, target, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])
 -- Everything read before the first write (each read proves its key's type, see common.lua).
 local old = history_entry(k.history, target)
 if not old then
-  local oldest = redis.call('ZRANGE', k.versions, 0, 0)
-  local newest = redis.call('ZREVRANGE', k.versions, 0, 0)
-  return {'missing', tonumber(oldest[1] or '0'), tonumber(newest[1] or '0'), redis.call('ZCARD', k.versions)}
+  return {'missing', end_version(k.history, false), end_version(k.history, true), redis.call('XLEN', k.history)}
 end
-local version, hash, current_format, created_at = current_header(k.current)
+local version, hash, current_format, created_at, _, stamp = current_header(k)
 if version > 0 and hash == old.hash and current_format == old.format then
-  local current = redis.call('HGET', k.history, version)
+  local _, current = history_entry(k.history, version)
   if current then
     return {'unchanged', current}
   end
 end
-local stamp = config_stamp(k)
-local kept = redis.call('ZCARD', k.versions)
 local now = now_ms()
 if version == 0 then
-  created_at = creation_time(k.history, k.versions, now)
+  created_at = creation_time(k.history, now)
 end
 audit(k, 'rollback', old.hash, version, stamp.rev + 1)
-local _, entry = write_version(k, stamp, kept, id, old.content, old.format, old.hash, created_at, now, limit,
+local _, entry = write_version(k, stamp, id, old.content, old.format, old.hash, created_at, now, limit,
   tonumber(target))
 return {'rolledback', entry}

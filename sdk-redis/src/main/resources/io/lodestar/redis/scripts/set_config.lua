@@ -1,7 +1,6 @@
 -- set_config: makes new content the current entry of a config, as its next version; optionally compare-and-set.
--- KEYS[1] current hash, KEYS[2] history hash, KEYS[3] versions zset, KEYS[4] revision counter,
--- KEYS[5] events shard channel, KEYS[6] incarnation (see common.lua), KEYS[7] audit log stream, KEYS[8..10] gray
--- keys (unused here) (the keys of one entry share their hash tag)
+-- KEYS[1] current hash (with the entry's stamp), KEYS[2] history stream, KEYS[3] events shard channel, KEYS[4] audit
+-- log stream, KEYS[5..7] gray keys (unused here) (see config_common.lua; the keys of one entry share their hash tag)
 -- ARGV[1] config id, ARGV[2] content, ARGV[3] format, ARGV[4] history limit,
 -- ARGV[5] expected version: -1 = set in any case, 0 = only if there is no current entry, n = only if it is n,
 -- ARGV[6] the content hash, computed by the client (ConfigCodec.java): the SHA-1 (hex) of a plain content, a keyed
@@ -20,7 +19,7 @@
 local k = config_keys()
 local id, content, format, limit, expected = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 
-local version, hash, current_format, created_at, updated_at = current_header(k.current)
+local version, hash, current_format, created_at, updated_at, stamp = current_header(k)
 if expected >= 0 and expected ~= version then
   return {'conflict', version}
 end
@@ -31,13 +30,10 @@ end
 if version > 0 and hash == new_hash and current_format == format then
   return {'unchanged', version, hash, created_at, updated_at}
 end
--- Everything else read before the first write (each read proves its key's type, see common.lua).
-local stamp = config_stamp(k)
-local kept = redis.call('ZCARD', k.versions)
 local now = now_ms()
 if version == 0 then
-  created_at = creation_time(k.history, k.versions, now)
+  created_at = creation_time(k.history, now)
 end
 audit(k, expected >= 0 and 'cas' or 'set', new_hash, version, stamp.rev + 1)
-local new_version = write_version(k, stamp, kept, id, content, format, new_hash, created_at, now, limit, nil)
+local new_version = write_version(k, stamp, id, content, format, new_hash, created_at, now, limit, nil)
 return {version == 0 and 'created' or 'changed', new_version, new_hash, created_at, now}

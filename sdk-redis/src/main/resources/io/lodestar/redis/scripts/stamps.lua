@@ -13,8 +13,9 @@ local function new_incarnation(key)
   return string.sub(redis.sha1hex(key .. ':' .. t[1] .. ':' .. t[2]), 1, 16)
 end
 
--- A topic's stamp: its revision counter and incarnation, read in one MGET before the script's first write (a
--- config entry's, an index's; a service's is in its instances hash, see read_service). MGET answers nil for a key of
+-- A topic's stamp: its revision counter and incarnation, read in one MGET before the script's first write (an
+-- index's; a service's is in its instances hash, see read_service, a config entry's in its current hash, see
+-- current_header in config_common.lua). MGET answers nil for a key of
 -- another type as for a missing one, so a nil is looked at: never on the usual path (a topic's keys are written
 -- together), once in the life of a new topic (one EXISTS), and by TYPE only when a key is of another type. Fails,
 -- naming the key, on a revision that is not a number or a key of another type (MSET would overwrite it).

@@ -1,7 +1,7 @@
 -- start_gray: starts a gray release of a config: content, format and a rule (which instances get it instead of the
 -- current version; every client evaluates the rule itself, see GrayRule.java). One release at a time.
--- KEYS[1..10] the entry's keys (Keys.ConfigKeys.all(): current, history, versions, revision, events, incarnation,
--- log, gray, gray revision, gray channel; one hash tag)
+-- KEYS[1..7] the entry's keys (Keys.ConfigKeys.all(): current, history, events, log, gray, gray revision, gray
+-- channel; one hash tag)
 -- ARGV[1] config id, ARGV[2] content, ARGV[3] format, ARGV[4] rule (text form, validated by the client),
 -- ARGV[5] salt of the stable percentage, ARGV[6] writer's client name, ARGV[7] its host
 -- Returns {'missing'} when the config has no current entry, {'conflict', release JSON} when it already has a
@@ -13,7 +13,7 @@
 local k = config_keys()
 local id, content, format, rule, salt = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 
-local version = current_header(k.current)
+local version, _, _, _, _, entry_stamp = current_header(k)
 if version == 0 then
   return {'missing'}
 end
@@ -21,7 +21,7 @@ local _, existing = gray_release(k)
 if existing then
   return {'conflict', existing}
 end
-local stamp = read_stamp(k.gray_revision, k.incarnation)
+local stamp = gray_stamp(k, entry_stamp)
 local now = now_ms()
 local hash = redis.sha1hex(content)
 audit(k, 'gray-start', hash, version, version)

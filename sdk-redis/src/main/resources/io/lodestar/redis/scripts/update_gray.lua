@@ -1,6 +1,6 @@
 -- update_gray: replaces the content, format and rule of a config's running gray release. Its salt stays, so a
 -- larger percentage only adds instances (see GrayRule.java).
--- KEYS[1..10] the entry's keys (Keys.ConfigKeys.all(), one hash tag)
+-- KEYS[1..7] the entry's keys (Keys.ConfigKeys.all(), one hash tag)
 -- ARGV[1] config id, ARGV[2] content, ARGV[3] format, ARGV[4] rule (text form), ARGV[5] writer's client name,
 -- ARGV[6] its host
 -- Returns {'missing'} when there is no release; {'unchanged', release JSON} when content, format and rule are the
@@ -20,8 +20,8 @@ local hash = redis.sha1hex(content)
 if gray.hash == hash and gray.format == format and gray.rule == rule then
   return {'unchanged', stored}
 end
-local version = current_header(k.current)
-local stamp = read_stamp(k.gray_revision, k.incarnation)
+local version, _, _, _, _, entry_stamp = current_header(k)
+local stamp = gray_stamp(k, entry_stamp)
 local now = now_ms()
 audit(k, 'gray-update', hash, version, version)
 gray.content, gray.format, gray.hash, gray.rule, gray.rev, gray.updatedAt = content, format, hash, rule,
