@@ -31,7 +31,8 @@ local function current_header(k)
   end
   local version, created_at, updated_at = tonumber(h[1]), tonumber(h[4]), tonumber(h[5])
   if not (created_at and updated_at and h[2] and h[3]) then
-    error({err = 'CORRUPT ' .. k.current .. ' does not hold a config entry (version, hash, format, createdAt, updatedAt)'})
+    error({err = 'CORRUPT ' .. k.current
+      .. ' does not hold a config entry (version, hash, format, createdAt, updatedAt)'})
   end
   return version, h[2], h[3], created_at, updated_at, stamp
 end

@@ -1,7 +1,8 @@
 -- remove_config: removes the current entry of a config. Its history and its stamp (in the current hash) stay, so it
 -- can be rolled back and its version numbers go on. A current entry another program corrupted is removed too.
 -- KEYS[1] current hash (with the entry's stamp), KEYS[2] history stream, KEYS[3] events shard channel, KEYS[4] audit
--- log stream, KEYS[5..7] gray keys (unused here: a gray release outlives a remove, but applies to nobody while the config is absent)
+-- log stream, KEYS[5..7] gray keys (unused here: a gray release outlives a remove, but applies to nobody while the
+-- config is absent)
 -- ARGV[1] config id, ARGV[2] expected version: -1 = remove in any case, n = only if the current version is n,
 -- ARGV[3] writer's client name, ARGV[4] its host
 -- Returns {1, version of the removal} when there was a current entry, else {0, current revision}; with an expected
