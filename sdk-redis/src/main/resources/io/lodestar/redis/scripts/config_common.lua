@@ -13,16 +13,30 @@
 -- the history is the one key a write does not read first, and its XADD is the write's first write.
 --#include history.lua
 
+-- An entry's stamp from its current hash's :revision and :incarnation as read ({rev, inc, inc_key}, see
+-- next_revision in stamps.lua). Fails, naming the key, on a revision that is not a number.
+local function entry_stamp(current, revision, incarnation)
+  if revision and not string.match(revision, '^%d+$') then
+    error({err = 'CORRUPT ' .. current .. ' field :revision does not hold a revision number'})
+  end
+  return {inc_key = current, rev = tonumber(revision or '0'), inc = incarnation}
+end
+
+-- Saves the incarnation a write just made (once in an entry's life, see next_revision in stamps.lua).
+local function save_new_incarnation(k, stamp)
+  if stamp.new_inc then
+    redis.call('HSET', k.current, ':incarnation', stamp.inc)
+    stamp.new_inc = nil
+  end
+end
+
 -- The current entry's header and the entry's stamp, in one HMGET: version (0 when there is no current entry), hash,
--- format, createdAt, updatedAt, and the stamp ({rev, inc, inc_key}, see next_revision in stamps.lua). Fails, naming
--- the key, when the hash is of another type or its header or revision is not an entry's.
+-- format, createdAt, updatedAt, and the stamp (entry_stamp). Fails, naming the key, when the hash is of another type
+-- or its header or revision is not an entry's.
 local function current_header(k)
   local h = redis.call('HMGET', k.current, 'version', 'hash', 'format', 'createdAt', 'updatedAt', ':revision',
     ':incarnation')
-  if h[6] and not string.match(h[6], '^%d+$') then
-    error({err = 'CORRUPT ' .. k.current .. ' field :revision does not hold a revision number'})
-  end
-  local stamp = {inc_key = k.current, rev = tonumber(h[6] or '0'), inc = h[7]}
+  local stamp = entry_stamp(k.current, h[6], h[7])
   if not h[1] then
     return 0, nil, nil, nil, nil, stamp
   end
@@ -40,25 +54,16 @@ end
 -- A kept version's entry, decoded, and its JSON; nil when it is not kept. Fails, naming the key, when the history
 -- is of another type or the version's JSON is not an entry's.
 local function history_entry(history, version)
-  local id = version .. '-0'
-  local found = redis.call('XRANGE', history, id, id)
-  if not found[1] then
+  local stored = kept_json(history, version)
+  if not stored then
     return nil, nil
   end
-  local _, stored = kept_version(history, found[1])
   local ok, entry = pcall(cjson.decode, stored)
   if not ok or type(entry) ~= 'table' or type(entry.content) ~= 'string' or type(entry.format) ~= 'string'
       or type(entry.hash) ~= 'string' or not tonumber(entry.createdAt) then
-    error({err = 'CORRUPT ' .. history .. ' entry ' .. id .. ' does not hold a config version'})
+    error({err = 'CORRUPT ' .. history .. ' entry ' .. version .. '-0 does not hold a config version'})
   end
   return entry, stored
-end
-
--- The oldest or the newest kept version (a number; 0 when none).
-local function end_version(history, newest)
-  local found = newest and redis.call('XREVRANGE', history, '+', '-', 'COUNT', 1)
-    or redis.call('XRANGE', history, '-', '+', 'COUNT', 1)
-  return found[1] and tonumber((kept_version(history, found[1]))) or 0
 end
 
 -- When an entry that has no current version is set (again): a removed entry keeps its history and its version
@@ -85,10 +90,7 @@ local function write_version(k, stamp, id, content, format, hash, created_at, no
     updatedAt = now, content = content, from = from})
   local number = digits(version)
   redis.call('XADD', k.history, 'MAXLEN', digits(limit), number .. '-0', 'entry', entry) -- the first write
-  if stamp.new_inc then
-    redis.call('HSET', k.current, ':incarnation', stamp.inc)
-    stamp.new_inc = nil
-  end
+  save_new_incarnation(k, stamp)
   redis.call('HSET', k.current, 'version', number, 'format', format, 'hash', hash, 'createdAt', digits(created_at),
     'updatedAt', digits(now), 'content', content, ':revision', number)
   local kind = from and '"rolledback","from":' .. from or '"changed"'

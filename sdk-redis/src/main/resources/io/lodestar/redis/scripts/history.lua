@@ -11,6 +11,20 @@ local function kept_version(history, item)
   return version, item[2][2]
 end
 
+-- The JSON of a kept version (a number or its digits), or nil when it is not kept.
+local function kept_json(history, version)
+  local id = version .. '-0'
+  local found = redis.call('XRANGE', history, id, id)
+  return found[1] and select(2, kept_version(history, found[1])) or nil
+end
+
+-- The oldest or the newest kept version (a number; 0 when none).
+local function end_version(history, newest)
+  local found = newest and redis.call('XREVRANGE', history, '+', '-', 'COUNT', 1)
+    or redis.call('XRANGE', history, '-', '+', 'COUNT', 1)
+  return found[1] and tonumber((kept_version(history, found[1]))) or 0
+end
+
 -- Appends the JSON of the history entries after `from` (an exclusive stream ID: '(<version>-0'; or '-' / '+' for
 -- the first or the last) toward `to`, oldest first (XRANGE) or newest first (reverse: XREVRANGE), to result until
 -- the reply holds budget bytes (but at least one entry is added), reading the stream 2, 4, 8, ... up to 64 entries

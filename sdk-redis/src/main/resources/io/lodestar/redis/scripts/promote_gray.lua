@@ -26,7 +26,7 @@ end
 local gray_revision = gray_stamp(k, stamp) -- its entry stamp is the same table: write_version may make an incarnation
 local now = now_ms()
 local unchanged = version > 0 and hash == gray.hash and current_format == gray.format
-local entry = unchanged and select(2, history_entry(k.history, version)) -- its JSON, when still kept
+local entry = unchanged and kept_json(k.history, version) -- its JSON, when still kept
 if version == 0 then
   created_at = creation_time(k.history, now)
 end

@@ -21,21 +21,15 @@ local previous = h[1]
 if expected >= 0 and tonumber(previous or 0) ~= expected then
   return {'conflict', tonumber(previous or 0)}
 end
-if h[2] and not string.match(h[2], '^%d+$') then
-  error({err = 'CORRUPT ' .. k.current .. ' field :revision does not hold a revision number'})
-end
-local stamp = {inc_key = k.current, rev = tonumber(h[2] or '0'), inc = h[3]}
+local stamp = entry_stamp(k.current, h[2], h[3])
 if not previous then
   return {0, stamp.rev}
 end
 audit(k, 'remove', '', previous, stamp.rev + 1)
 local version = next_revision(stamp)
 redis.call('HDEL', k.current, 'version', 'format', 'hash', 'createdAt', 'updatedAt', 'content')
-if stamp.new_inc then -- an entry another program wrote
-  redis.call('HSET', k.current, ':revision', digits(version), ':incarnation', stamp.inc)
-else
-  redis.call('HSET', k.current, ':revision', digits(version))
-end
+save_new_incarnation(k, stamp) -- an entry another program wrote
+redis.call('HSET', k.current, ':revision', digits(version))
 redis.call('SPUBLISH', k.channel, '{"type":"removed","rev":' .. version .. ',"id":' .. cjson.encode(id) .. ',"inc":"'
   .. stamp.inc .. '"}')
 return {1, version}

@@ -23,7 +23,7 @@ if not old then
 end
 local version, hash, current_format, created_at, _, stamp = current_header(k)
 if version > 0 and hash == old.hash and current_format == old.format then
-  local _, current = history_entry(k.history, version)
+  local current = kept_json(k.history, version)
   if current then
     return {'unchanged', current}
   end
