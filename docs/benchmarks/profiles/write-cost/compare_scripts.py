@@ -19,8 +19,13 @@ Env: ROUNDS (6), CHUNK (100: calls per chunk; 1 measures each call on its own, b
 arriving alone meets Redis, with colder caches than back-to-back calls), FCALL (1: also the "after" scripts as
 functions), PREFILL (instances registered in the register service, and members in the floor's shared keys, before
 the rounds), REDIS (redis-server), PRUNE_BEFORE (1: the "before" scripts without the helpers they do not call, as
-LuaScript.java sends them since 2026-11-28; 0: whole, as before; the "after" ones are always without them)."""
-import hashlib, json, os, re, statistics, subprocess, sys, time
+LuaScript.java sends them since 2026-11-28; 0: whole, as before; the "after" ones are always without them),
+IR (1: count instructions instead of µs: the server runs under valgrind's callgrind, which counts the instructions
+executed inside EVALSHA and FCALL only, and a chunk's figure is those instructions per call, from the counters zeroed
+before the chunk and dumped after it. Deterministic, so one round of one pair per write resolves what µs on a shared
+machine cannot; but an instruction is not a µs: cache misses, allocation and the kernel weigh differently, so it
+shows what a change saves in the work Redis does, not the budget's figure. Needs valgrind, about 50x slower)."""
+import glob, hashlib, json, os, re, statistics, subprocess, sys, tempfile, time
 
 from harness import R, free_port, load, source
 
@@ -54,18 +59,46 @@ def service_keys(tag, stamp_keys):
     return [t + ':instances', t + ':deadlines', t + ':events', t + ':tomb', 'lodestar:{t}:due:{%s}' % tag]
 
 
+IR = os.environ.get('IR') == '1'
+DUMPS = tempfile.mkdtemp(prefix='callgrind-') if IR else None
+
+
 def main():
     port = free_port()
-    server = subprocess.Popen([os.environ.get('REDIS', 'redis-server'), '--port', str(port), '--save', '',
-                               '--appendonly', 'no'], stdout=subprocess.DEVNULL)
-    time.sleep(0.5)
+    valgrind = ['valgrind', '--tool=callgrind', '--toggle-collect=evalShaCommand', '--toggle-collect=fcallCommand',
+                '--callgrind-out-file=%s/cg.%%p' % DUMPS] if IR else []
+    server = subprocess.Popen(valgrind + [os.environ.get('REDIS', 'redis-server'), '--port', str(port), '--save', '',
+                                          '--appendonly', 'no'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):  # valgrind takes seconds to start
+        try:
+            r = R(port)
+            r.call('PING')
+            break
+        except OSError:
+            time.sleep(0.1)
     try:
-        run(R(port))
+        run(r, server.pid)
     finally:
         server.terminate()
 
 
-def run(r):
+def instructions(pid, send):
+    """The instructions callgrind counted inside EVALSHA and FCALL while send() ran."""
+    subprocess.run(['callgrind_control', '--zero', str(pid)], check=True, capture_output=True)
+    send()
+    dumps = len(glob.glob(DUMPS + '/cg.*'))
+    subprocess.run(['callgrind_control', '--dump', str(pid)], check=True, capture_output=True)
+    for _ in range(100):
+        files = sorted(glob.glob(DUMPS + '/cg.*'), key=os.path.getmtime)
+        if len(files) > dumps:
+            totals = [l for l in open(files[-1]) if l.startswith(('summary:', 'totals:'))]
+            if totals:
+                return int(totals[0].split()[1])
+        time.sleep(0.1)
+    raise RuntimeError('callgrind wrote no dump')
+
+
+def run(r, pid):
     scripts = {name: load(AFTER, file) for name, file in WRITES.items()}
     # the layout of each mode: service stamps as keys of their own (8 keys) or in the instances hash (5)
     stamp_keys = {mode: 'KEYS[8]' in source(BEFORE if mode == 'before' else AFTER, 'register_instance.lua')
@@ -135,6 +168,9 @@ def run(r):
         return calls
 
     def us_per_call(outer, calls):
+        if IR:
+            return instructions(pid, lambda: r.pipe(calls)) / len(calls)
+
         def stat():
             m = re.search(r'cmdstat_%s:calls=(\d+),usec=(\d+)' % outer, r.call('INFO', 'commandstats'))
             return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
@@ -155,7 +191,8 @@ def run(r):
     print('Redis %s, %d rounds x 3 pairs x %d calls; load average before %s, after %s' % (
         re.search(r'redis_version:(\S+)', r.call('INFO', 'server')).group(1), ROUNDS, CHUNK,
         ' '.join(load_before), ' '.join(open('/proc/loadavg').read().split()[:3])))
-    print('| write | scripts, by | Redis µs per call | floor µs per call | ratio to the floor (q1–q3) |')
+    unit = 'instructions' if IR else 'Redis µs'
+    print('| write | scripts, by | %s per call | floor %s per call | ratio to the floor (q1–q3) |' % (unit, unit))
     print('|---|---|--:|--:|--:|')
     for (name, mode), xs in pairs.items():
         ratios = [w / f for w, f in xs]
