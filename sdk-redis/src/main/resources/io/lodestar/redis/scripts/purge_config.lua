@@ -27,18 +27,15 @@ end
 local revision, inc = stamp.rev, stamp.inc
 local gray_revision = current_revision(k.gray_revision)
 local removed = redis.call('DEL', k.current, k.history, k.log, k.gray, k.gray_revision)
+-- Tells the views of one channel that the entry is gone: {"type":"purged","rev":...,"id":...,"inc":...}.
+local function announce_purged(channel, rev)
+  redis.call('SPUBLISH', channel, '{"type":"purged","rev":' .. rev .. ',"id":' .. cjson.encode(id)
+    .. (inc and ',"inc":"' .. inc .. '"' or '') .. '}')
+end
 if revision > 0 then
-  local event = '{"type":"purged","rev":' .. revision .. ',"id":' .. cjson.encode(id)
-  if inc then
-    event = event .. ',"inc":"' .. inc .. '"'
-  end
-  redis.call('SPUBLISH', k.channel, event .. '}')
+  announce_purged(k.channel, revision)
 end
 if gray_revision > 0 then -- views holding a gray release of these keys drop it
-  local event = '{"type":"purged","rev":' .. gray_revision .. ',"id":' .. cjson.encode(id)
-  if inc then
-    event = event .. ',"inc":"' .. inc .. '"'
-  end
-  redis.call('SPUBLISH', k.gray_channel, event .. '}')
+  announce_purged(k.gray_channel, gray_revision)
 end
 return {'purged', revision, removed}
