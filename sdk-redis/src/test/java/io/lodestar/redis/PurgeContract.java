@@ -8,11 +8,14 @@ import io.lodestar.core.event.ConfigEvent;
 import io.lodestar.core.event.ServiceEvent;
 import io.lodestar.core.model.ConfigEntry;
 import io.lodestar.core.model.ConfigFormat;
+import io.lodestar.core.model.GrayRule;
+import io.lodestar.core.model.InstanceIdentity;
 import io.lodestar.core.model.ServiceInstance;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static io.lodestar.redis.Clients.persistent;
@@ -166,5 +169,32 @@ abstract class PurgeContract extends NamespaceTest {
                             changed -> assertThat(changed.entry().content()).isEqualTo("fresh=1"));
         });
         assertThat(writer.config().history("app")).extracting(ConfigEntry::version).containsExactly(1L);
+    }
+
+    @Test
+    void aViewHoldingAPurgedConfigsGrayReleaseDropsItAndTheConfigSetAgainIsNotGray() {
+        // given a config with a gray release that an instance in its gray set holds, removed (a release outlives a
+        // remove, applying to nobody while the config is absent)
+        LodestarClient writer = clients.connect();
+        LodestarClient eu1 = clients.connect(
+                options -> options.identity(new InstanceIdentity("app-eu-1", Map.of("zone", "eu-1"))));
+        writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        writer.config().startGray("app", "a=gray", ConfigFormat.PROPERTIES, GrayRule.metadata("zone", "eu-1"));
+        await().atMost(CONVERGED).untilAsserted(() -> assertThat(eu1.config().get("app"))
+                .map(ConfigEntry::content).hasValue("a=gray"));
+        writer.config().remove("app");
+        await().atMost(CONVERGED).until(() -> eu1.config().get("app").isEmpty());
+
+        // when it is purged and set again: version 1 of new keys, the version the old release was based on
+        assertThat(writer.config().purge("app")).isTrue();
+        writer.config().set("app", "fresh=1", ConfigFormat.PROPERTIES);
+
+        // then the view dropped the release on the purge's event on the gray channel: the config is not gray for it
+        assertThat(writer.config().gray("app")).isEmpty();
+        await().atMost(CONVERGED).untilAsserted(() -> assertThat(eu1.config().get("app"))
+                .hasValueSatisfying(entry -> {
+                    assertThat(entry.version()).isEqualTo(1);
+                    assertThat(entry.content()).isEqualTo("fresh=1");
+                }));
     }
 }
