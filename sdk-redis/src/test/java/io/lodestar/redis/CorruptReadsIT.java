@@ -143,6 +143,20 @@ class CorruptReadsIT extends NamespaceTest {
     }
 
     @Test
+    void theReconcilesLookAtAConfigWhoseRevisionIsNotANumberNamesTheKeyAndField() {
+        // given a config whose stamp's revision another program overwrote with a word
+        RedisLodestarClient client = (RedisLodestarClient) clients.connect();
+        client.config().set("app", "a=1", ConfigFormat.PROPERTIES);
+        String current = keys().config("app").current();
+        redis().hset(current, Keys.REVISION_FIELD, "not-a-number");
+
+        // when the reconcile reads the entry's stamp (one HMGET, no script to name the field first): it names both
+        assertThatThrownBy(() -> new ConfigReads(client.backend, keys()).stamp("app").toCompletableFuture().join())
+                .hasRootCauseInstanceOf(Replies.Corrupt.class)
+                .hasMessageContaining(current + " field :revision does not hold a revision number");
+    }
+
+    @Test
     void aConfigIndexEntryThatIsNotANumberNamesTheKeyAndField() {
         LodestarClient writer = clients.connect();
         writer.config().set("app", "a=1", ConfigFormat.PROPERTIES);
