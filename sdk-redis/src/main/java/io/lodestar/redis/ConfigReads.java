@@ -120,8 +120,7 @@ final class ConfigReads {
         String current = keys.config(id).current();
         return backend.commands().hmget(current, "hash", Keys.REVISION_FIELD, Keys.INCARNATION_FIELD)
                 .thenApply(fields -> new SyncedView.Versioned<>(
-                        Replies.number(fields.get(1).getValueOrElse(null), current,
-                                " field " + Keys.REVISION_FIELD + " does not hold a revision number"), null,
+                        Replies.stampRevision(current, fields.get(1).getValueOrElse(null)), null,
                         fields.get(0).getValueOrElse(""), incarnation(fields.get(2).getValueOrElse(null))));
     }
 

@@ -152,7 +152,7 @@ final class RegistryReads {
         @SuppressWarnings("unchecked")
         static Page of(List<Object> reply, String[] serviceKeys) {
             List<Object> stamp = (List<Object>) reply.get(0);
-            return new Page(storedRevision(serviceKeys[0], stamp.get(0)), (String) stamp.get(1),
+            return new Page(Replies.stampRevision(serviceKeys[0], stamp.get(0)), (String) stamp.get(1),
                     (String) stamp.get(2), (String) reply.get(1), (List<Object>) reply.get(2),
                     reply.size() > 3 ? (List<Object>) reply.get(3) : List.of());
         }
@@ -397,7 +397,7 @@ final class RegistryReads {
                         });
                         continue;
                     }
-                    decoded[at] = versioned(serviceId, storedRevision(batchKeys[at], entry.get(0)),
+                    decoded[at] = versioned(serviceId, Replies.stampRevision(batchKeys[at], entry.get(0)),
                             (String) entry.get(1),
                             (String) entry.get(2), instances(serviceId, entry.subList(4, entry.size()), id -> false));
                 } catch (RuntimeException e) {
@@ -437,13 +437,9 @@ final class RegistryReads {
     CompletionStage<SyncedView.Versioned<Void>> serviceStamp(String serviceId) {
         String instances = keys.service(serviceId).instances();
         return backend.commands().hmget(instances, Keys.REVISION_FIELD, Keys.DIGEST_FIELD, Keys.INCARNATION_FIELD)
-                .thenApply(values -> new SyncedView.Versioned<>(storedRevision(instances, values.get(0).getValueOrElse(null)),
-                        null, values.get(1).getValueOrElse(null), values.get(2).getValueOrElse(null)));
-    }
-
-    /** A service's revision as read from the stamp in its instances hash: absent is 0; a corrupt one names the key. */
-    private static long storedRevision(String instances, Object value) {
-        return Replies.number(value, instances, " field " + Keys.REVISION_FIELD + " does not hold a revision number");
+                .thenApply(values -> new SyncedView.Versioned<>(
+                        Replies.stampRevision(instances, values.get(0).getValueOrElse(null)), null,
+                        values.get(1).getValueOrElse(null), values.get(2).getValueOrElse(null)));
     }
 
     /** The index: revision first, then the sorted, unmodifiable set of services. */

@@ -20,6 +20,16 @@ final class Replies {
     }
 
     /**
+     * The revision in the stamp a hash holds in its {@link Keys#REVISION_FIELD} field (a service's instances hash, a
+     * config entry's current hash): absent (null) is 0.
+     *
+     * @throws Corrupt naming the hash and the field, when it is not a non-negative integer
+     */
+    static long stampRevision(String hash, Object value) {
+        return number(value, hash, " field " + Keys.REVISION_FIELD + " does not hold a revision number");
+    }
+
+    /**
      * A non-negative integer: absent (null) is 0.
      *
      * @param key  the key it was read from
