@@ -81,6 +81,9 @@ def main():
             break
         except OSError:
             time.sleep(0.1)
+    else:
+        server.terminate()
+        raise SystemExit('redis-server did not answer on port %d within 20 s' % port)
     try:
         run(r, server.pid)
     finally:
